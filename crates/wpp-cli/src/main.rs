@@ -1,0 +1,48 @@
+//! `wpp`: record and analyse whole program paths of WebAssembly programs.
+//!
+//! One module per subcommand, each with its `Opts` (whose doc comments are the help text)
+//! and a `run` function. This is the only crate that prints to stdout or parses
+//! arguments.
+
+mod paths;
+mod record;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Record and analyse the whole program paths of WebAssembly (wasm32-wasi) programs.
+#[derive(Parser)]
+#[command(name = "wpp", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Record(record::Opts),
+    Paths(paths::Opts),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Record(o) => record::run(o),
+        Command::Paths(o) => paths::run(o).map(|()| 0),
+    };
+    match result {
+        Ok(status) => ExitCode::from(status.clamp(0, 255) as u8),
+        Err(e) => {
+            // A closed pipe (`wpp paths ... | head`) is not an error worth reporting.
+            if e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("wpp: error: {e}");
+            for cause in e.chain().skip(1) {
+                eprintln!("  caused by: {cause}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! `wpp record`: run a program instrumented and write its profile.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context as _};
+use clap::{Args, ValueEnum};
+use wpp_model::PathId;
+use wpp_profile::{section, Ending, Meta, PathCount, RecordMode, Writer};
+use wpp_runtime::{EventSink, Outcome, PathCounts, RunConfig, TraceStats};
+use wpp_wasm::Mode;
+
+/// Run a WebAssembly program and record the paths it executes.
+///
+/// The program runs sandboxed under WASI preview 1: it sees its arguments, stdio, and only
+/// the directories and environment variables granted with --dir and --env. Its stdout,
+/// stderr and exit status are passed through.
+#[derive(Args)]
+#[command(after_help = "Example:\n  wpp record -o lua.wpp --dir data lua.wasm -- script.lua")]
+pub struct Opts {
+    /// What to record.
+    #[arg(long, value_enum, default_value_t = RecordModeArg::Paths)]
+    mode: RecordModeArg,
+    /// Where to write the profile [default: PROGRAM with the extension .wpp].
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Grant the guest a host directory, as HOST or HOST::GUEST.
+    #[arg(long = "dir", value_name = "HOST[::GUEST]")]
+    dirs: Vec<String>,
+    /// Give the guest an environment variable, as NAME=VALUE, or NAME to pass the host's.
+    #[arg(long = "env", value_name = "NAME[=VALUE]")]
+    envs: Vec<String>,
+    /// Path limit per function; functions with more paths get cut points.
+    #[arg(long, default_value_t = u64::MAX, hide = true)]
+    max_paths: u64,
+    /// The WebAssembly program (a wasm32-wasi command module).
+    program: PathBuf,
+    /// Arguments for the program (after `--`).
+    #[arg(last = true)]
+    args: Vec<String>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RecordModeArg {
+    /// Count how often each path runs.
+    Paths,
+    /// Record every path event in order (large; the basis of whole program paths).
+    Trace,
+}
+
+/// Parses `--dir` and `--env` into a run configuration.
+fn run_config(o: &Opts) -> anyhow::Result<RunConfig> {
+    let mut dirs = Vec::new();
+    for d in &o.dirs {
+        let (host, guest) = match d.split_once("::") {
+            Some((h, g)) => (h, g.to_string()),
+            None => (d.as_str(), d.clone()),
+        };
+        if !Path::new(host).is_dir() {
+            bail!("--dir {d}: {host} is not a directory");
+        }
+        dirs.push((PathBuf::from(host), guest));
+    }
+    let mut env = Vec::new();
+    for e in &o.envs {
+        match e.split_once('=') {
+            Some((k, v)) => env.push((k.to_string(), v.to_string())),
+            None => match std::env::var(e) {
+                Ok(v) => env.push((e.clone(), v)),
+                Err(_) => bail!("--env {e}: the host has no such variable"),
+            },
+        }
+    }
+    let program_name = o.program.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "program.wasm".into());
+    Ok(RunConfig { program_name, args: o.args.clone(), env, dirs, stdio: wpp_runtime::Stdio::Inherit })
+}
+
+/// Writes event words into the profile's trace section while counting them.
+struct ProfileSink {
+    writer: Writer,
+    stats: TraceStats,
+    bytes: Vec<u8>,
+}
+
+impl EventSink for ProfileSink {
+    fn events(&mut self, words: &[u64]) -> anyhow::Result<()> {
+        self.stats.events(words)?;
+        self.bytes.clear();
+        for w in words {
+            self.bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        self.writer.write(&self.bytes)?;
+        Ok(())
+    }
+}
+
+pub fn run(o: Opts) -> anyhow::Result<i32> {
+    let cfg = run_config(&o)?;
+    let output = o.output.clone().unwrap_or_else(|| o.program.with_extension("wpp"));
+    let wasm = std::fs::read(&o.program).with_context(|| format!("cannot read {}", o.program.display()))?;
+    let program = wpp_wasm::decode(&wasm).with_context(|| format!("{}", o.program.display()))?;
+    let mode = match o.mode {
+        RecordModeArg::Paths => Mode::Count,
+        RecordModeArg::Trace => Mode::Trace,
+    };
+    let opts = wpp_wasm::Options { mode, max_paths: o.max_paths, ..Default::default() };
+    let inst = wpp_wasm::instrument(&wasm, &program, &opts).with_context(|| format!("{}", o.program.display()))?;
+    let engine = wpp_runtime::engine()?;
+
+    let mut writer = Writer::create(&output)?;
+    let (run, counts, writer) = match mode {
+        Mode::Trace => {
+            writer.begin(section::TRACE);
+            let sink = ProfileSink { writer, stats: TraceStats::new(false), bytes: Vec::new() };
+            let (run, mut sink) = wpp_runtime::run_paths(&engine, &inst, &cfg, sink)?;
+            sink.writer.end();
+            anyhow::ensure!(!sink.stats.is_truncated(), "the trace ends inside an event");
+            (run, sink.stats.counts, sink.writer)
+        }
+        Mode::Count => {
+            let (run, ()) = wpp_runtime::run_paths(&engine, &inst, &cfg, ())?;
+            let counts = run.counts.clone();
+            (run, counts, writer)
+        }
+    };
+    let n_events: u64 = counts.values().sum();
+    let ending = match &run.result.outcome {
+        Outcome::Exited(s) => Ending::Exited(*s),
+        Outcome::Trapped { trap, backtrace } => {
+            eprintln!("wpp: the program trapped: {trap}");
+            for (i, f) in backtrace.iter().enumerate() {
+                eprintln!("  {i:>3}: {f}");
+            }
+            Ending::Trapped(trap.clone())
+        }
+    };
+    let meta = Meta {
+        module: o.program.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        module_bytes: wasm.len() as u64,
+        mode: match mode {
+            Mode::Trace => RecordMode::Trace,
+            Mode::Count => RecordMode::Paths,
+        },
+        max_paths: o.max_paths,
+        functions: program.functions,
+        args: o.args.clone(),
+        ending,
+        guest_nanos: run.result.guest_time.as_nanos() as u64,
+        events: n_events,
+    };
+    let mut writer = writer;
+    writer.write_value(section::META, &meta)?;
+    writer.write_value(section::COUNTS, &sorted_counts(&counts))?;
+    writer.finish()?;
+    eprintln!(
+        "wpp: {} paths in {:.2} s; {} distinct -> {}",
+        group(n_events),
+        run.result.guest_time.as_secs_f64(),
+        group(counts.len() as u64),
+        output.display()
+    );
+    Ok(run.result.outcome.exit_status())
+}
+
+fn sorted_counts(counts: &PathCounts) -> Vec<PathCount> {
+    let mut v: Vec<PathCount> = counts.iter().map(|(&(func, path), &count)| PathCount { func, path: PathId(path.0), count }).collect();
+    v.sort_unstable();
+    v
+}
+
+/// `1234567` → `1,234,567`.
+pub fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

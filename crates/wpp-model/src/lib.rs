@@ -1,0 +1,29 @@
+//! The program model shared by every wpp crate.
+//!
+//! A program is a list of functions; a function that has code has a control flow graph
+//! ([`Cfg`]) of basic blocks. Blocks carry their byte range in the original module and
+//! their instruction count (the default cost of a path). Edges say where control goes and
+//! whether taking them ends an acyclic path (loop back edges, calls, returns, traps).
+//!
+//! This crate knows nothing of how WebAssembly is encoded or run: the `wpp-wasm` crate
+//! builds these values from a module, `wpp-paths` numbers their paths, `wpp-profile`
+//! stores them.
+
+mod cfg;
+mod event;
+mod idx;
+
+pub use cfg::{Block, Cfg, CfgError, Edge, EdgeKind, Target};
+pub use event::{EventDecoder, EventWord, PathEvent, ESCAPE_FUNC};
+pub use idx::{BlockIdx, EdgeIdx, FuncIdx, PathId};
+
+/// A function of the program as the profile knows it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Function {
+    /// Index in the module's function index space (imports first).
+    pub index: FuncIdx,
+    /// Name from the name section, or `func[N]` when there is none.
+    pub name: String,
+    /// Control flow graph; `None` for imported functions.
+    pub cfg: Option<Cfg>,
+}

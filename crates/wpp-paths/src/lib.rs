@@ -1,0 +1,37 @@
+//! Ball-Larus path numbering.
+//!
+//! An acyclic path runs from a path start to a path end inside one function. Path-ending
+//! edges are loop back edges, the edge out of a call block, returns and traps (see
+//! [`EdgeKind::ends_path`]), plus every edge into a *cut point*: a block chosen by
+//! [`number`] when the function has too many paths for the configured limit.
+//!
+//! The numbering works on the DAG that replaces each path-ending edge `v → w` by
+//! `ENTRY → w` and `v → EXIT` (one of each per block, however many edges they stand for).
+//! Every edge of the DAG gets a value such that the sum along any ENTRY-to-EXIT path is a
+//! distinct number in `0..n_paths` (Ball & Larus, "Efficient path profiling", 1996).
+//!
+//! ```
+//! use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, Target};
+//! // if/else diamond: 0 → {1, 2} → 3 → exit
+//! let b = Block { start: 0, end: 0, n_instrs: 1 };
+//! let e = |f: u32, t: Target, kind| Edge { from: BlockIdx(f), to: t, kind };
+//! let cfg = Cfg {
+//!     blocks: vec![b; 4],
+//!     edges: vec![
+//!         e(0, Target::Block(BlockIdx(1)), EdgeKind::Forward),
+//!         e(0, Target::Block(BlockIdx(2)), EdgeKind::Forward),
+//!         e(1, Target::Block(BlockIdx(3)), EdgeKind::Forward),
+//!         e(2, Target::Block(BlockIdx(3)), EdgeKind::Forward),
+//!         e(3, Target::Exit, EdgeKind::Return),
+//!     ],
+//! };
+//! let n = wpp_paths::number(&cfg, &wpp_paths::Options::default()).unwrap();
+//! assert_eq!(n.n_paths(), 2);
+//! let blocks: Vec<u32> = n.decode(wpp_model::PathId(1)).unwrap().iter().map(|b| b.0).collect();
+//! assert_eq!(blocks, [0, 2, 3]);
+//! ```
+
+mod numbering;
+pub mod split;
+
+pub use numbering::{number, DecodeError, EdgeAction, Numbering, NumberingError, Options};

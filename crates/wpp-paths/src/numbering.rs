@@ -1,0 +1,315 @@
+//! Building the DAG, assigning edge values, cut points, encoding and decoding.
+
+use wpp_model::{BlockIdx, Cfg, EdgeIdx, PathId, Target};
+
+/// Limits for [`number`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Largest number of paths a function may have; more get cut points until it fits.
+    pub max_paths: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { max_paths: u64::MAX }
+    }
+}
+
+/// What the instrumentation does when an edge is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeAction {
+    /// Add this value to the path register.
+    Add(u64),
+    /// The path ends: its number is the register plus `add`. If control stays in the
+    /// function (`restart` is `Some`), the register then restarts at that value.
+    End { add: u64, restart: Option<u64> },
+    /// The edge leaves a block that can never run.
+    Dead,
+}
+
+/// Why a function could not be numbered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NumberingError {
+    /// Even with every block cut, the paths do not fit the limit (only with tiny limits).
+    TooManyPaths { limit: u64 },
+}
+
+impl std::fmt::Display for NumberingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NumberingError::TooManyPaths { limit } => {
+                write!(f, "paths do not fit in {limit} even with every block cut")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NumberingError {}
+
+/// Why a path number could not be decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    OutOfRange { path: PathId, n_paths: u64 },
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecodeError::OutOfRange { path, n_paths } => {
+                write!(f, "path {path} is out of range: the function has {n_paths} paths")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// A DAG node: ENTRY is `0`, block `b` is `b + 1`, EXIT is `n_blocks + 1`.
+type Node = u32;
+
+/// The numbering of one function's paths.
+#[derive(Clone, Debug)]
+pub struct Numbering {
+    n_paths: u64,
+    n_blocks: u32,
+    /// For each DAG node, its outgoing edges as (value, target node), by increasing value.
+    dag_out: Vec<Vec<(u64, Node)>>,
+    /// For each CFG edge, what taking it does.
+    actions: Vec<EdgeAction>,
+    /// Value of `ENTRY → b` for each path start block.
+    start_val: Vec<Option<u64>>,
+    cut_points: Vec<BlockIdx>,
+    reachable: Vec<bool>,
+}
+
+/// Numbers the paths of `cfg`, which must satisfy [`Cfg::validate`].
+pub fn number(cfg: &Cfg, opts: &Options) -> Result<Numbering, NumberingError> {
+    let n = cfg.n_blocks();
+    let reachable = cfg.reachable();
+    let mut cut = vec![false; n];
+    let mut cut_points = Vec::new();
+    loop {
+        let dag = Dag::build(cfg, &reachable, &cut);
+        let to_exit = dag.paths_to_exit();
+        let total = to_exit[0];
+        if total <= opts.max_paths as u128 {
+            return Ok(dag.finish(cfg, to_exit, cut_points, reachable));
+        }
+        // Cut the block that the most paths run through, among blocks still entered by
+        // forward DAG edges (cutting any other block changes nothing).
+        let from_entry = dag.paths_from_entry();
+        let mut best: Option<(u128, usize)> = None;
+        for b in 0..n {
+            if !reachable[b] || cut[b] || !dag.has_forward_in[b] {
+                continue;
+            }
+            let through = from_entry[b + 1].saturating_mul(to_exit[b + 1]);
+            if best.is_none_or(|(t, _)| through > t) {
+                best = Some((through, b));
+            }
+        }
+        let Some((_, b)) = best else {
+            return Err(NumberingError::TooManyPaths { limit: opts.max_paths });
+        };
+        cut[b] = true;
+        cut_points.push(BlockIdx(b as u32));
+    }
+}
+
+struct Dag {
+    n_blocks: usize,
+    /// Outgoing edges per node, in value order (values not yet assigned).
+    out: Vec<Vec<Node>>,
+    /// Whether the CFG edge is path-ending (after cuts).
+    ends: Vec<bool>,
+    has_forward_in: Vec<bool>,
+}
+
+impl Dag {
+    fn build(cfg: &Cfg, reachable: &[bool], cut: &[bool]) -> Dag {
+        let n = cfg.n_blocks();
+        let exit = (n + 1) as Node;
+        let mut out: Vec<Vec<Node>> = vec![Vec::new(); n + 2];
+        let mut ends = vec![false; cfg.edges.len()];
+        let mut is_start = vec![false; n];
+        let mut has_exit = vec![false; n];
+        let mut has_forward_in = vec![false; n];
+        is_start[0] = true;
+        for (i, e) in cfg.edges.iter().enumerate() {
+            let v = e.from.idx();
+            if !reachable[v] {
+                continue;
+            }
+            let end = match e.to {
+                Target::Exit => true,
+                Target::Block(w) => e.kind.ends_path() || cut[w.idx()],
+            };
+            ends[i] = end;
+            if end {
+                has_exit[v] = true;
+                if let Target::Block(w) = e.to {
+                    is_start[w.idx()] = true;
+                }
+            } else if let Target::Block(w) = e.to {
+                out[v + 1].push(w.0 + 1);
+                has_forward_in[w.idx()] = true;
+            }
+        }
+        for v in 0..n {
+            if has_exit[v] {
+                out[v + 1].push(exit);
+            }
+            if is_start[v] && reachable[v] {
+                out[0].push(v as Node + 1);
+            }
+        }
+        Dag { n_blocks: n, out, ends, has_forward_in }
+    }
+
+    /// Number of paths from each node to EXIT (saturating far above any limit).
+    fn paths_to_exit(&self) -> Vec<u128> {
+        let exit = self.n_blocks + 1;
+        let mut np = vec![0u128; self.n_blocks + 2];
+        np[exit] = 1;
+        // Forward edges go to later blocks, so reverse node order is a reverse topological order.
+        for v in (0..=self.n_blocks).rev() {
+            np[v] = self.out[v].iter().fold(0u128, |s, &w| s.saturating_add(np[w as usize]));
+        }
+        np
+    }
+
+    fn paths_from_entry(&self) -> Vec<u128> {
+        let mut np = vec![0u128; self.n_blocks + 2];
+        np[0] = 1;
+        for v in 0..=self.n_blocks {
+            let here = np[v];
+            for &w in &self.out[v] {
+                np[w as usize] = np[w as usize].saturating_add(here);
+            }
+        }
+        np
+    }
+
+    fn finish(self, cfg: &Cfg, to_exit: Vec<u128>, cut_points: Vec<BlockIdx>, reachable: Vec<bool>) -> Numbering {
+        let n = self.n_blocks;
+        let exit = (n + 1) as Node;
+        // Values fit in u64: each is a partial sum of paths_to_exit(v) <= total <= u64::MAX.
+        let dag_out: Vec<Vec<(u64, Node)>> = self
+            .out
+            .iter()
+            .map(|targets| {
+                let mut sum = 0u128;
+                targets
+                    .iter()
+                    .map(|&w| {
+                        let val = sum as u64;
+                        sum += to_exit[w as usize];
+                        (val, w)
+                    })
+                    .collect()
+            })
+            .collect();
+        let val_of = |v: Node, w: Node| -> u64 {
+            dag_out[v as usize].iter().find(|&&(_, t)| t == w).map(|&(val, _)| val).expect("edge is in the DAG")
+        };
+        let mut start_val = vec![None; n];
+        for &(val, w) in &dag_out[0] {
+            start_val[w as usize - 1] = Some(val);
+        }
+        let actions = cfg
+            .edges
+            .iter()
+            .zip(&self.ends)
+            .map(|(e, &end)| {
+                let v = e.from.0 + 1;
+                if !reachable[e.from.idx()] {
+                    EdgeAction::Dead
+                } else if end {
+                    let restart = match e.to {
+                        Target::Block(w) => Some(start_val[w.idx()].expect("target of a path end is a start")),
+                        Target::Exit => None,
+                    };
+                    EdgeAction::End { add: val_of(v, exit), restart }
+                } else {
+                    let Target::Block(w) = e.to else { unreachable!("forward edges go to blocks") };
+                    EdgeAction::Add(val_of(v, w.0 + 1))
+                }
+            })
+            .collect();
+        Numbering {
+            n_paths: to_exit[0] as u64,
+            n_blocks: n as u32,
+            dag_out,
+            actions,
+            start_val,
+            cut_points,
+            reachable,
+        }
+    }
+}
+
+impl Numbering {
+    /// Number of distinct paths; path numbers are `0..n_paths()`.
+    pub fn n_paths(&self) -> u64 {
+        self.n_paths
+    }
+
+    /// What taking CFG edge `e` does to the path register.
+    pub fn action(&self, e: EdgeIdx) -> EdgeAction {
+        self.actions[e.idx()]
+    }
+
+    /// The register's value when a path starts at `b` (function entry or after a path end),
+    /// or `None` if no path starts there.
+    pub fn start_value(&self, b: BlockIdx) -> Option<u64> {
+        self.start_val[b.idx()]
+    }
+
+    /// Blocks that [`number`] cut to keep the path count within the limit.
+    pub fn cut_points(&self) -> &[BlockIdx] {
+        &self.cut_points
+    }
+
+    /// Whether `b` can run at all.
+    pub fn is_reachable(&self, b: BlockIdx) -> bool {
+        self.reachable[b.idx()]
+    }
+
+    /// The blocks of path `path`, in execution order.
+    pub fn decode(&self, path: PathId) -> Result<Vec<BlockIdx>, DecodeError> {
+        if path.0 >= self.n_paths {
+            return Err(DecodeError::OutOfRange { path, n_paths: self.n_paths });
+        }
+        let exit = self.n_blocks + 1;
+        let mut rem = path.0;
+        let mut node: Node = 0;
+        let mut blocks = Vec::new();
+        loop {
+            let out = &self.dag_out[node as usize];
+            // The last edge whose value does not exceed what remains.
+            let i = out.partition_point(|&(val, _)| val <= rem) - 1;
+            let (val, next) = out[i];
+            rem -= val;
+            if next == exit {
+                debug_assert_eq!(rem, 0);
+                return Ok(blocks);
+            }
+            blocks.push(BlockIdx(next - 1));
+            node = next;
+        }
+    }
+
+    /// The number of the path running through `blocks`, if it is a path of this function.
+    pub fn encode(&self, blocks: &[BlockIdx]) -> Option<PathId> {
+        let exit = self.n_blocks + 1;
+        let mut node: Node = 0;
+        let mut sum = 0u64;
+        for &b in blocks.iter().chain(std::iter::once(&BlockIdx(exit - 1))) {
+            let target = b.0.checked_add(1)?;
+            let &(val, _) = self.dag_out.get(node as usize)?.iter().find(|&&(_, t)| t == target)?;
+            sum += val;
+            node = target;
+        }
+        Some(PathId(sum))
+    }
+}

@@ -1,0 +1,159 @@
+//! Oracle for the numbering: enumerate every path of random control flow graphs directly
+//! from the CFG and check that the path numbers are exactly `0..n_paths` and decode back.
+
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, Target};
+use wpp_paths::{number, Options};
+
+/// Random CFGs: blocks in code order, forward edges to later blocks, back edges to earlier
+/// (or the same) blocks, call edges to the next block, exits.
+fn arb_cfg() -> impl Strategy<Value = Cfg> {
+    (1usize..14).prop_flat_map(|n| {
+        proptest::collection::vec(
+            (proptest::collection::vec(any::<u16>(), 0..4), any::<u8>(), any::<u8>(), any::<u8>()),
+            n,
+        )
+        .prop_map(move |specs| {
+            let mut edges = Vec::new();
+            for (v, (fwd, back, call, exit)) in specs.into_iter().enumerate() {
+                let mut out: Vec<Edge> = Vec::new();
+                let mut add = |to: Target, kind: EdgeKind, out: &mut Vec<Edge>| {
+                    if !out.iter().any(|e| e.to == to) {
+                        out.push(Edge { from: BlockIdx(v as u32), to, kind });
+                    }
+                };
+                if call % 5 == 0 && v + 1 < n {
+                    add(Target::Block(BlockIdx(v as u32 + 1)), EdgeKind::Call, &mut out);
+                } else {
+                    for f in fwd {
+                        if v + 1 < n {
+                            let w = v + 1 + f as usize % (n - v - 1);
+                            add(Target::Block(BlockIdx(w as u32)), EdgeKind::Forward, &mut out);
+                        }
+                    }
+                    if back % 3 == 0 {
+                        let w = back as usize % (v + 1);
+                        add(Target::Block(BlockIdx(w as u32)), EdgeKind::Back, &mut out);
+                    }
+                }
+                if exit % 4 == 0 || out.is_empty() {
+                    let kind = if exit % 8 == 0 { EdgeKind::Trap } else { EdgeKind::Return };
+                    add(Target::Exit, kind, &mut out);
+                }
+                edges.extend(out);
+            }
+            Cfg { blocks: vec![Block { start: 0, end: 1, n_instrs: 1 }; n], edges }
+        })
+    })
+}
+
+/// Every path, straight from the CFG: from each start, follow non-ending edges; a block
+/// with a path-ending edge ends a path.
+fn enumerate(cfg: &Cfg, cut: &[BlockIdx]) -> BTreeSet<Vec<BlockIdx>> {
+    let reachable = cfg.reachable();
+    let ends = |e: &Edge| match e.to {
+        Target::Exit => true,
+        Target::Block(w) => e.kind.ends_path() || cut.contains(&w),
+    };
+    let mut starts = BTreeSet::from([0u32]);
+    for e in &cfg.edges {
+        if reachable[e.from.idx()] && ends(e) {
+            if let Target::Block(w) = e.to {
+                starts.insert(w.0);
+            }
+        }
+    }
+    let mut paths = BTreeSet::new();
+    for s in starts {
+        let mut stack = vec![vec![BlockIdx(s)]];
+        while let Some(p) = stack.pop() {
+            let v = *p.last().unwrap();
+            let out: Vec<&Edge> = cfg.edges.iter().filter(|e| e.from == v).collect();
+            if out.iter().any(|e| ends(e)) {
+                paths.insert(p.clone());
+            }
+            for e in out {
+                if let (false, Target::Block(w)) = (ends(e), e.to) {
+                    let mut q = p.clone();
+                    q.push(w);
+                    stack.push(q);
+                }
+            }
+        }
+    }
+    paths
+}
+
+fn check(cfg: &Cfg, max_paths: u64) -> Result<(), TestCaseError> {
+    prop_assert!(cfg.validate().is_ok(), "{:?}", cfg.validate());
+    let Ok(num) = number(cfg, &Options { max_paths }) else {
+        // Only possible when even fully cut graphs exceed the limit.
+        prop_assert!(max_paths < cfg.n_blocks() as u64 * 2);
+        return Ok(());
+    };
+    prop_assert!(num.n_paths() <= max_paths);
+    let paths = enumerate(cfg, num.cut_points());
+    prop_assert_eq!(paths.len() as u64, num.n_paths());
+    let mut ids = BTreeSet::new();
+    for p in &paths {
+        let id = num.encode(p);
+        prop_assert!(id.is_some(), "path {:?} has no number", p);
+        let id = id.unwrap();
+        prop_assert!(id.0 < num.n_paths());
+        prop_assert!(ids.insert(id), "two paths share number {}", id);
+        prop_assert_eq!(&num.decode(id).unwrap(), p);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Path numbers are exactly 0..N-1 and decode back to their block sequences.
+    #[test]
+    fn numbers_are_dense_and_decode(cfg in arb_cfg()) {
+        check(&cfg, u64::MAX)?;
+    }
+
+    /// With a small limit, cut points are added until the paths fit, and the numbering
+    /// is still dense and decodable.
+    #[test]
+    fn cut_points_keep_numbering_dense(cfg in arb_cfg(), limit in 1u64..12) {
+        check(&cfg, limit)?;
+    }
+}
+
+/// A ladder of k diamonds has 2^k paths: 70 diamonds overflow 64 bits and must be cut.
+#[test]
+fn overflow_gets_cut_points() {
+    let k = 70u32;
+    let n = 3 * k + 1;
+    let mut edges = Vec::new();
+    let fwd = |f: u32, t: u32| Edge { from: BlockIdx(f), to: Target::Block(BlockIdx(t)), kind: EdgeKind::Forward };
+    for d in 0..k {
+        let (top, l, r, bottom) = (3 * d, 3 * d + 1, 3 * d + 2, 3 * d + 3);
+        edges.push(fwd(top, l));
+        edges.push(fwd(top, r));
+        edges.push(fwd(l, bottom));
+        edges.push(fwd(r, bottom));
+    }
+    edges.push(Edge { from: BlockIdx(n - 1), to: Target::Exit, kind: EdgeKind::Return });
+    let cfg = Cfg { blocks: vec![Block { start: 0, end: 1, n_instrs: 1 }; n as usize], edges };
+    cfg.validate().unwrap();
+    let num = number(&cfg, &Options::default()).unwrap();
+    assert!(!num.cut_points().is_empty());
+    let all_ones: Vec<BlockIdx> = (0..n).filter(|b| b % 3 != 2).map(BlockIdx).collect();
+    // The all-left path is split at the cuts; each piece must still encode and decode.
+    let mut piece = Vec::new();
+    for &b in &all_ones {
+        if num.cut_points().contains(&b) && !piece.is_empty() {
+            let id = num.encode(&piece).expect("piece is a path");
+            assert_eq!(num.decode(id).unwrap(), piece);
+            piece.clear();
+        }
+        piece.push(b);
+    }
+    let id = num.encode(&piece).expect("last piece is a path");
+    assert_eq!(num.decode(id).unwrap(), piece);
+}

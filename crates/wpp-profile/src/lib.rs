@@ -1,0 +1,122 @@
+//! The wpp profile file (`.wpp`).
+//!
+//! A profile is one binary file: a fixed header, sections, and a table of contents.
+//!
+//! ```text
+//! offset 0   magic  b"WPPROF\r\n"          8 bytes
+//!        8   format version, u32 LE        (this crate writes and reads version 1)
+//!       12   reserved, u32 LE              0
+//!       16   table of contents offset, u64 LE
+//!       24   table of contents length, u64 LE
+//!       32   CRC-32 of the table of contents, u32 LE
+//!       36   reserved, u32 LE              0
+//!       40   sections, back to back
+//!       ..   table of contents
+//! ```
+//!
+//! The table of contents is a [postcard]-encoded list of [`TocEntry`]: section name,
+//! offset, length and CRC-32 of its bytes. Sections of version 1:
+//!
+//! | name | content |
+//! | --- | --- |
+//! | `meta` | postcard [`Meta`]: the module, how it was run, every function with its CFG |
+//! | `counts` | postcard `Vec<`[`PathCount`]`>`: executions of each path, sorted |
+//! | `trace` | (trace mode) the path events in order, as little-endian u64 event words (see [`wpp_model::PathEvent`]) |
+//!
+//! Readers ignore sections they do not know, so later versions can add sections (the
+//! grammar, per-function traces) without breaking older readers of the ones here.
+//! Path numbers are not stored: they are recomputed from each function's CFG with
+//! [`Meta::max_paths`], deterministically.
+//!
+//! Reading never trusts the file: every offset is bounds-checked against the file's size,
+//! every section's checksum is verified, and every CFG is validated before use, so a
+//! damaged or hostile file gives an [`Error`], never a panic or an allocation larger than
+//! the file.
+//!
+//! [postcard]: https://postcard.jamesmunns.com/wire-format
+
+mod error;
+mod read;
+mod write;
+
+pub use error::Error;
+pub use read::{Profile, TraceReader};
+pub use write::Writer;
+
+use wpp_model::{FuncIdx, Function, PathId};
+
+/// First 8 bytes of every profile.
+pub const MAGIC: [u8; 8] = *b"WPPROF\r\n";
+/// The format version this crate writes.
+pub const VERSION: u32 = 1;
+pub(crate) const HEADER_LEN: u64 = 40;
+
+/// Section names of version 1.
+pub mod section {
+    pub const META: &str = "meta";
+    pub const COUNTS: &str = "counts";
+    pub const TRACE: &str = "trace";
+}
+
+/// One entry of the table of contents.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TocEntry {
+    pub name: String,
+    pub offset: u64,
+    pub len: u64,
+    pub crc32: u32,
+}
+
+/// How the profile was recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum RecordMode {
+    /// Per-path counters only.
+    Paths,
+    /// The full sequence of path events (and counts derived from it).
+    Trace,
+}
+
+/// How the guest ended.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Ending {
+    Exited(i32),
+    Trapped(String),
+}
+
+/// The program and the run a profile describes.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Meta {
+    /// File name of the module, as given to the recorder.
+    pub module: String,
+    pub module_bytes: u64,
+    pub mode: RecordMode,
+    /// Path limit the numbering used (cut points follow from it).
+    pub max_paths: u64,
+    /// Every function, imports first, with names and CFGs.
+    pub functions: Vec<Function>,
+    /// Guest arguments (after the program name).
+    pub args: Vec<String>,
+    pub ending: Ending,
+    pub guest_nanos: u64,
+    /// Number of path events recorded.
+    pub events: u64,
+}
+
+/// How often one path ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct PathCount {
+    pub func: FuncIdx,
+    pub path: PathId,
+    pub count: u64,
+}
+
+impl Meta {
+    /// Numbers every function's paths as the recorder did. `None` for imports.
+    pub fn numberings(&self) -> Vec<Option<wpp_paths::Numbering>> {
+        let opts = wpp_paths::Options { max_paths: self.max_paths };
+        self.functions
+            .iter()
+            .map(|f| f.cfg.as_ref().and_then(|cfg| wpp_paths::number(cfg, &opts).ok()))
+            .collect()
+    }
+}

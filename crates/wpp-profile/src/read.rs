@@ -1,0 +1,196 @@
+//! Reading a profile without trusting it.
+
+use std::fs::File;
+use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use wpp_model::PathEvent;
+
+use crate::{section, Error, Meta, PathCount, TocEntry, HEADER_LEN, MAGIC, VERSION};
+
+/// A profile read from a file. Small sections are loaded; the trace is streamed.
+#[derive(Debug)]
+pub struct Profile {
+    pub path: PathBuf,
+    pub toc: Vec<TocEntry>,
+    pub meta: Meta,
+    pub counts: Vec<PathCount>,
+    pub numberings: Vec<Option<wpp_paths::Numbering>>,
+}
+
+fn corrupt(path: &Path, what: impl Into<String>) -> Error {
+    Error::Corrupt { path: path.to_owned(), what: what.into() }
+}
+
+fn read_exact_at(file: &mut File, path: &Path, offset: u64, len: u64) -> Result<Vec<u8>, Error> {
+    let io = |source| Error::Io { path: path.to_owned(), source };
+    file.seek(SeekFrom::Start(offset)).map_err(io)?;
+    let mut buf = vec![0u8; len as usize];
+    file.read_exact(&mut buf).map_err(io)?;
+    Ok(buf)
+}
+
+impl Profile {
+    /// Reads and checks the header, table of contents, `meta` and `counts`.
+    pub fn open(path: &Path) -> Result<Profile, Error> {
+        let io = |source| Error::Io { path: path.to_owned(), source };
+        let mut file = File::open(path).map_err(io)?;
+        let size = file.metadata().map_err(io)?.len();
+        if size < HEADER_LEN {
+            return Err(if size >= 8 && read_exact_at(&mut file, path, 0, 8)? != MAGIC {
+                Error::NotAProfile { path: path.to_owned() }
+            } else {
+                corrupt(path, format!("{size} bytes is too short for a profile"))
+            });
+        }
+        let h = read_exact_at(&mut file, path, 0, HEADER_LEN)?;
+        if h[..8] != MAGIC {
+            return Err(Error::NotAProfile { path: path.to_owned() });
+        }
+        let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().expect("4 bytes"));
+        let u64_at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(Error::Version { path: path.to_owned(), found: version });
+        }
+        let (toc_offset, toc_len, toc_crc) = (u64_at(16), u64_at(24), u32_at(32));
+        if toc_offset < HEADER_LEN || toc_offset.checked_add(toc_len).is_none_or(|end| end > size) {
+            return Err(corrupt(path, "the table of contents lies outside the file (was recording interrupted?)"));
+        }
+        let toc_bytes = read_exact_at(&mut file, path, toc_offset, toc_len)?;
+        if crc32fast::hash(&toc_bytes) != toc_crc {
+            return Err(corrupt(path, "checksum mismatch in the table of contents"));
+        }
+        let toc: Vec<TocEntry> = postcard::from_bytes(&toc_bytes).map_err(|e| corrupt(path, format!("table of contents: {e}")))?;
+        for e in &toc {
+            if e.offset < HEADER_LEN || e.offset.checked_add(e.len).is_none_or(|end| end > toc_offset) {
+                return Err(corrupt(path, format!("section `{}` lies outside the file", e.name)));
+            }
+        }
+        let load = |file: &mut File, name: &str| -> Result<Vec<u8>, Error> {
+            let e = toc.iter().find(|e| e.name == name).ok_or_else(|| Error::Missing { path: path.to_owned(), section: name.into() })?;
+            let bytes = read_exact_at(file, path, e.offset, e.len)?;
+            if crc32fast::hash(&bytes) != e.crc32 {
+                return Err(corrupt(path, format!("checksum mismatch in section `{name}`")));
+            }
+            Ok(bytes)
+        };
+        let meta: Meta = postcard::from_bytes(&load(&mut file, section::META)?).map_err(|e| corrupt(path, format!("section `meta`: {e}")))?;
+        for (i, f) in meta.functions.iter().enumerate() {
+            if f.index.idx() != i {
+                return Err(corrupt(path, format!("function {i} is listed as function {}", f.index)));
+            }
+            if let Some(cfg) = &f.cfg {
+                cfg.validate().map_err(|e| corrupt(path, format!("function {} ({}): {e}", i, f.name)))?;
+            }
+        }
+        let numberings = meta.numberings();
+        for (i, (f, n)) in meta.functions.iter().zip(&numberings).enumerate() {
+            if f.cfg.is_some() && n.is_none() {
+                return Err(corrupt(path, format!("function {i} ({}): paths cannot be numbered within {}", f.name, meta.max_paths)));
+            }
+        }
+        let counts: Vec<PathCount> = postcard::from_bytes(&load(&mut file, section::COUNTS)?).map_err(|e| corrupt(path, format!("section `counts`: {e}")))?;
+        for c in &counts {
+            check_event(path, &meta, &numberings, PathEvent { func: c.func, path: c.path })?;
+        }
+        // A trace, if present, is verified when it is read.
+        Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings })
+    }
+
+    /// Whether the profile holds the full path trace.
+    pub fn has_trace(&self) -> bool {
+        self.toc.iter().any(|e| e.name == section::TRACE)
+    }
+
+    /// Streams the path trace; its checksum and every event are checked as it is read.
+    pub fn trace(&self) -> Result<TraceReader<'_>, Error> {
+        let e = self
+            .toc
+            .iter()
+            .find(|e| e.name == section::TRACE)
+            .ok_or_else(|| Error::Missing { path: self.path.clone(), section: section::TRACE.into() })?;
+        if e.len % 8 != 0 {
+            return Err(corrupt(&self.path, "the trace is not a whole number of event words"));
+        }
+        let io = |source| Error::Io { path: self.path.clone(), source };
+        let mut file = File::open(&self.path).map_err(io)?;
+        file.seek(SeekFrom::Start(e.offset)).map_err(io)?;
+        Ok(TraceReader {
+            profile: self,
+            input: BufReader::with_capacity(1 << 20, file).take(e.len),
+            crc: crc32fast::Hasher::new(),
+            expected_crc: e.crc32,
+            decoder: wpp_model::EventDecoder::default(),
+            buf: Vec::new(),
+            done: false,
+        })
+    }
+
+    /// Decodes a path to its blocks.
+    pub fn path_blocks(&self, func: wpp_model::FuncIdx, path: wpp_model::PathId) -> Option<Vec<wpp_model::BlockIdx>> {
+        self.numberings.get(func.idx())?.as_ref()?.decode(path).ok()
+    }
+}
+
+fn check_event(path: &Path, meta: &Meta, numberings: &[Option<wpp_paths::Numbering>], e: PathEvent) -> Result<(), Error> {
+    let n = numberings
+        .get(e.func.idx())
+        .and_then(|n| n.as_ref())
+        .ok_or_else(|| corrupt(path, format!("path event in function {}, which has no code", e.func)))?;
+    if e.path.0 >= n.n_paths() {
+        return Err(corrupt(path, format!("path {} of function {} ({}) does not exist", e.path, e.func, meta.functions[e.func.idx()].name)));
+    }
+    Ok(())
+}
+
+/// Streams path events from a profile's trace section.
+pub struct TraceReader<'p> {
+    profile: &'p Profile,
+    input: std::io::Take<BufReader<File>>,
+    crc: crc32fast::Hasher,
+    expected_crc: u32,
+    decoder: wpp_model::EventDecoder,
+    buf: Vec<PathEvent>,
+    done: bool,
+}
+
+impl TraceReader<'_> {
+    /// The next batch of events, or an empty slice at the end.
+    pub fn next_batch(&mut self) -> Result<&[PathEvent], Error> {
+        self.buf.clear();
+        let path = &self.profile.path;
+        while self.buf.is_empty() && !self.done {
+            let mut bytes = vec![0u8; 1 << 16];
+            let mut n = 0;
+            while n < bytes.len() {
+                let k = self.input.read(&mut bytes[n..]).map_err(|source| Error::Io { path: path.clone(), source })?;
+                if k == 0 {
+                    break;
+                }
+                n += k;
+            }
+            if n == 0 {
+                self.done = true;
+                if std::mem::take(&mut self.crc).finalize() != self.expected_crc {
+                    return Err(corrupt(path, "checksum mismatch in section `trace`"));
+                }
+                if self.decoder.is_mid_event() {
+                    return Err(corrupt(path, "the trace ends inside an event"));
+                }
+                break;
+            }
+            if n % 8 != 0 {
+                return Err(corrupt(path, "the trace is cut inside an event word"));
+            }
+            self.crc.update(&bytes[..n]);
+            let words: Vec<u64> = bytes[..n].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
+            let buf = &mut self.buf;
+            self.decoder.feed(&words, |e| buf.push(e));
+            for &e in &self.buf {
+                check_event(path, &self.profile.meta, &self.profile.numberings, e)?;
+            }
+        }
+        Ok(&self.buf)
+    }
+}

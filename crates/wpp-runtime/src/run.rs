@@ -1,0 +1,248 @@
+//! Instantiating and running a guest, and collecting what the instrumentation recorded.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use anyhow::{anyhow, Context as _};
+use wasmtime::{Caller, Engine, Linker, Memory, Module, Store};
+use wasmtime_wasi::p1::WasiP1Ctx;
+use wasmtime_wasi::I32Exit;
+use wpp_model::{FuncIdx, PathId};
+use wpp_wasm::{abi, CounterKind, Instrumented, Mode};
+
+use crate::host::{wasi_ctx, Captured};
+use crate::{BlockSink, EventSink, Outcome, RunConfig, RunResult};
+
+/// Path counts by (function, path).
+pub type PathCounts = HashMap<(FuncIdx, PathId), u64>;
+
+/// What a run of an instrumented module gives back.
+pub struct PathsRun {
+    pub result: RunResult,
+    /// Count mode: every path's count. Trace mode: empty (the events went to the sink).
+    pub counts: PathCounts,
+    /// Events delivered to the sink (trace mode).
+    pub n_event_words: u64,
+}
+
+/// What the store carries besides WASI.
+struct State<X> {
+    wasi: WasiP1Ctx,
+    memory: Option<Memory>,
+    extra: X,
+}
+
+/// State for an instrumented run.
+struct Paths<S> {
+    sink: S,
+    words: Vec<u64>,
+    n_words: u64,
+    hash_base: usize,
+    hash_entries: usize,
+    hash_counts: PathCounts,
+    error: Option<anyhow::Error>,
+}
+
+fn compile(engine: &Engine, wasm: &[u8]) -> anyhow::Result<(Module, std::time::Duration)> {
+    let t = Instant::now();
+    let module = Module::new(engine, wasm).map_err(anyhow::Error::from).context("cannot compile the module")?;
+    Ok((module, t.elapsed()))
+}
+
+/// Runs `_start` and turns its ending into an [`Outcome`]; other errors pass through.
+fn call_start<X: Send + 'static>(
+    store: &mut Store<State<X>>,
+    linker: &Linker<State<X>>,
+    module: &Module,
+    memory_export: Option<&str>,
+) -> anyhow::Result<(Outcome, std::time::Duration, wasmtime::Instance)> {
+    let instance = linker.instantiate(&mut *store, module).map_err(anyhow::Error::from).context("cannot instantiate the module")?;
+    if let Some(name) = memory_export {
+        store.data_mut().memory = instance.get_memory(&mut *store, name);
+    }
+    let start = instance
+        .get_typed_func::<(), ()>(&mut *store, "_start")
+        .map_err(anyhow::Error::from)
+        .context("the module has no `_start` function of type [] -> [] (is it a WASI command?)")?;
+    let t = Instant::now();
+    let res = start.call(&mut *store, ());
+    let elapsed = t.elapsed();
+    let outcome = match res {
+        Ok(()) => Outcome::Exited(0),
+        Err(e) => {
+            if let Some(exit) = e.downcast_ref::<I32Exit>() {
+                Outcome::Exited(exit.0)
+            } else if e.downcast_ref::<wasmtime::Trap>().is_some() || e.downcast_ref::<wasmtime::WasmBacktrace>().is_some() {
+                let backtrace = e
+                    .downcast_ref::<wasmtime::WasmBacktrace>()
+                    .map(|bt| {
+                        bt.frames()
+                            .iter()
+                            .map(|f| {
+                                let name = f.func_name().map(str::to_string).unwrap_or_else(|| format!("func[{}]", f.func_index()));
+                                match f.module_offset() {
+                                    Some(off) => format!("{name} (at offset {off:#x} of the running module)"),
+                                    None => name,
+                                }
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let trap = e.downcast_ref::<wasmtime::Trap>().map(|t| t.to_string()).unwrap_or_else(|| format!("{e:#}"));
+                Outcome::Trapped { trap, backtrace }
+            } else {
+                return Err(e.into());
+            }
+        }
+    };
+    Ok((outcome, elapsed, instance))
+}
+
+fn captured_output(c: Option<Captured>) -> (Vec<u8>, Vec<u8>) {
+    match c {
+        Some(c) => (c.stdout.contents().to_vec(), c.stderr.contents().to_vec()),
+        None => (Vec::new(), Vec::new()),
+    }
+}
+
+fn new_store<X>(engine: &Engine, cfg: &RunConfig, extra: X) -> anyhow::Result<(Store<State<X>>, Option<Captured>)> {
+    let (wasi, captured) = wasi_ctx(cfg)?;
+    Ok((Store::new(engine, State { wasi, memory: None, extra }), captured))
+}
+
+fn wasi_linker<X: Send + 'static>(engine: &Engine) -> anyhow::Result<Linker<State<X>>> {
+    let mut linker = Linker::new(engine);
+    wasmtime_wasi::p1::add_to_linker_sync(&mut linker, |s: &mut State<X>| &mut s.wasi).map_err(anyhow::Error::from)?;
+    Ok(linker)
+}
+
+/// Runs an uninstrumented module.
+pub fn run_plain(engine: &Engine, wasm: &[u8], cfg: &RunConfig) -> anyhow::Result<RunResult> {
+    let (module, compile_time) = compile(engine, wasm)?;
+    let (mut store, captured) = new_store(engine, cfg, ())?;
+    let linker = wasi_linker::<()>(engine)?;
+    let (outcome, guest_time, _) = call_start(&mut store, &linker, &module, None)?;
+    drop(store);
+    let (stdout, stderr) = captured_output(captured);
+    Ok(RunResult { outcome, stdout, stderr, compile_time, guest_time })
+}
+
+/// Copies the event words `[0, bytes)` of the added memory to the sink.
+fn drain_events<S: EventSink>(data: &[u8], p: &mut Paths<S>, bytes: usize) -> anyhow::Result<()> {
+    let bytes = bytes.min(data.len()) & !7;
+    p.words.clear();
+    p.words.extend(data[..bytes].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))));
+    p.n_words += p.words.len() as u64;
+    p.sink.events(&p.words)
+}
+
+/// Moves the hash table's entries into `p.hash_counts` and empties the table.
+fn drain_hash<S>(data: &mut [u8], p: &mut Paths<S>) {
+    let e = abi::HASH_ENTRY_BYTES as usize;
+    let table = &mut data[p.hash_base..p.hash_base + p.hash_entries * e];
+    for entry in table.chunks_exact_mut(e) {
+        let word = |i: usize| u64::from_le_bytes(entry[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
+        let func1 = word(1);
+        if func1 != 0 {
+            *p.hash_counts.entry((FuncIdx((func1 - 1) as u32), PathId(word(0)))).or_default() += word(2);
+        }
+    }
+    table.fill(0);
+}
+
+/// Runs a module rewritten by [`wpp_wasm::instrument`]. Trace mode delivers events to
+/// `sink`, which is handed back; count mode returns the counts.
+pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrumented, cfg: &RunConfig, sink: S) -> anyhow::Result<(PathsRun, S)> {
+    let (module, compile_time) = compile(engine, &inst.wasm)?;
+    let paths = Paths {
+        sink,
+        words: Vec::new(),
+        n_words: 0,
+        hash_base: inst.layout.hash_base as usize,
+        hash_entries: inst.layout.hash_entries as usize,
+        hash_counts: HashMap::new(),
+        error: None,
+    };
+    let (mut store, captured) = new_store(engine, cfg, paths)?;
+    let mut linker = wasi_linker::<Paths<S>>(engine)?;
+    linker.func_wrap(abi::IMPORT_MODULE, abi::IMPORT_FLUSH, |mut caller: Caller<'_, State<Paths<S>>>, kind: i32, bytes: i32| -> wasmtime::Result<()> {
+        let fail = |m: String| Err(wasmtime::Error::from_anyhow(anyhow!(m)));
+        let Some(memory) = caller.data().memory else { return fail("flush before the memory is known".into()) };
+        let (data, state) = memory.data_and_store_mut(&mut caller);
+        let p = &mut state.extra;
+        match kind {
+            abi::FLUSH_EVENTS => {
+                if let Err(e) = drain_events(data, p, bytes as u32 as usize) {
+                    // Stop the guest: the consumer cannot take more.
+                    let msg = format!("{e:#}");
+                    p.error = Some(e);
+                    return fail(format!("wpp: recording failed: {msg}"));
+                }
+            }
+            abi::FLUSH_HASH => drain_hash(data, p),
+            other => return fail(format!("wpp: unknown flush kind {other}")),
+        }
+        Ok(())
+    })
+    .map_err(anyhow::Error::from)?;
+    let (outcome, guest_time, instance) = call_start(&mut store, &linker, &module, Some(abi::EXPORT_MEMORY))?;
+    if let Some(e) = store.data_mut().extra.error.take() {
+        return Err(e.context("recording failed"));
+    }
+    // Collect what is still in the guest's memory: on every ending, including traps.
+    let memory = store.data().memory.ok_or_else(|| anyhow!("instrumented module lacks its memory"))?;
+    let mut counts = PathCounts::new();
+    match inst.mode {
+        Mode::Trace => {
+            let ptr = instance
+                .get_global(&mut store, abi::EXPORT_EVENT_PTR)
+                .and_then(|g| g.get(&mut store).i32())
+                .ok_or_else(|| anyhow!("instrumented module lacks the `{}` global", abi::EXPORT_EVENT_PTR))?;
+            let (data, state) = memory.data_and_store_mut(&mut store);
+            drain_events(data, &mut state.extra, ptr as u32 as usize)?;
+        }
+        Mode::Count => {
+            let (data, state) = memory.data_and_store_mut(&mut store);
+            if state.extra.hash_entries > 0 {
+                drain_hash(data, &mut state.extra);
+            }
+            counts = std::mem::take(&mut state.extra.hash_counts);
+            for &(func, kind, n) in &inst.layout.counters {
+                if let CounterKind::Array { base } = kind {
+                    let arr = &data[base as usize..base as usize + n as usize * 8];
+                    for (path, c) in arr.chunks_exact(8).enumerate() {
+                        let c = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+                        if c != 0 {
+                            counts.insert((func, PathId(path as u64)), c);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let n_event_words = store.data().extra.n_words;
+    let sink = store.into_data().extra.sink;
+    let (stdout, stderr) = captured_output(captured);
+    Ok((PathsRun { result: RunResult { outcome, stdout, stderr, compile_time, guest_time }, counts, n_event_words }, sink))
+}
+
+/// Runs a module rewritten by [`wpp_wasm::instrument_block_log`], feeding `sink`.
+pub fn run_block_log<S: BlockSink + Send + 'static>(engine: &Engine, wasm: &[u8], cfg: &RunConfig, sink: S) -> anyhow::Result<(RunResult, S)> {
+    let (module, compile_time) = compile(engine, wasm)?;
+    let (mut store, captured) = new_store(engine, cfg, sink)?;
+    let mut linker = wasi_linker::<S>(engine)?;
+    linker.func_wrap(abi::ORACLE_MODULE, "enter", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.enter(f as u32))
+        .map_err(anyhow::Error::from)?;
+    linker.func_wrap(abi::ORACLE_MODULE, "block", |mut c: Caller<'_, State<S>>, f: i32, b: i32| {
+        c.data_mut().extra.block(f as u32, b as u32)
+    })
+    .map_err(anyhow::Error::from)?;
+    linker.func_wrap(abi::ORACLE_MODULE, "leave", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.leave(f as u32))
+        .map_err(anyhow::Error::from)?;
+    linker.func_wrap(abi::ORACLE_MODULE, "exit", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.exit(f as u32))
+        .map_err(anyhow::Error::from)?;
+    let (outcome, guest_time, _) = call_start(&mut store, &linker, &module, None)?;
+    let sink = store.into_data().extra;
+    let (stdout, stderr) = captured_output(captured);
+    Ok((RunResult { outcome, stdout, stderr, compile_time, guest_time }, sink))
+}

@@ -1,0 +1,70 @@
+//! Small WebAssembly programs written to exercise one control-flow shape each (see the
+//! header comment of each file in `tests/wat/`), run every way wpp can run them.
+
+mod common;
+
+use wpp_runtime::{Outcome, RunConfig, Stdio};
+
+fn run(name: &str) -> common::Agreed {
+    let path = format!("{}/tests/wat/{name}.wat", env!("CARGO_MANIFEST_DIR"));
+    let wasm = wat::parse_file(&path).unwrap();
+    let cfg = RunConfig { program_name: name.into(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
+    // Once with tiny buffers (many flushes), once with the defaults.
+    common::check_all_ways(name, &wasm, &cfg, false, true).unwrap();
+    common::check_all_ways(name, &wasm, &cfg, true, true).unwrap()
+}
+
+#[test]
+fn loops() {
+    let a = run("loops");
+    assert_eq!(a.plain.outcome, Outcome::Exited(0));
+    assert_eq!(a.plain.stdout.len(), 4);
+    assert!(a.n_events > 500, "only {} events", a.n_events);
+}
+
+#[test]
+fn br_table() {
+    let a = run("br_table");
+    assert_eq!(a.plain.outcome, Outcome::Exited(0));
+    // Many distinct paths through the switch, including ones ending at `continue`.
+    assert!(a.counts.len() >= 8, "only {} distinct paths", a.counts.len());
+}
+
+#[test]
+fn recursion_indirect_and_tail_calls() {
+    let a = run("recursion");
+    assert_eq!(a.plain.outcome, Outcome::Exited(0));
+    assert!(a.n_events > 1000);
+}
+
+#[test]
+fn multivalue_blocks() {
+    let a = run("multivalue");
+    assert_eq!(a.plain.outcome, Outcome::Exited(0));
+}
+
+#[test]
+fn early_exit_keeps_paths() {
+    let a = run("early_exit");
+    assert_eq!(a.plain.outcome, Outcome::Exited(3));
+    // 18 loop iterations each run paths in three functions before proc_exit.
+    assert!(a.n_events >= 18 * 3, "only {} events", a.n_events);
+}
+
+#[test]
+fn trap_mid_block_keeps_paths() {
+    let a = run("trap");
+    assert!(matches!(a.plain.outcome, Outcome::Trapped { .. }), "{:?}", a.plain.outcome);
+    assert!(a.n_events >= 300, "only {} events", a.n_events);
+}
+
+#[test]
+fn unreachable_records_the_trapping_path() {
+    let a = run("unreachable");
+    let Outcome::Trapped { trap, backtrace } = &a.plain.outcome else { panic!("{:?}", a.plain.outcome) };
+    assert!(trap.contains("unreachable"), "{trap}");
+    assert!(backtrace.iter().any(|f| f.contains("check")), "{backtrace:?}");
+    // The last event is the path of $check that ends in `unreachable`.
+    let last = a.events.as_ref().unwrap().last().copied().unwrap();
+    assert_eq!(last.func.0, 0);
+}

@@ -1,0 +1,29 @@
+//! The contract between an instrumented module and the host that runs it.
+//!
+//! The rewrite adds one import and a few exports; their names are fixed here.
+
+/// Module name of the import the rewrite adds.
+pub const IMPORT_MODULE: &str = "wpp";
+/// `flush(kind: i32, bytes: i32)`: the guest's event buffer or hash table is full.
+/// The host drains it; for [`FLUSH_EVENTS`] the guest then restarts the buffer at 0,
+/// for [`FLUSH_HASH`] the host zeroes the table and the guest resets its fill count.
+pub const IMPORT_FLUSH: &str = "flush";
+/// `kind` of a flush of the event buffer; `bytes` is how many bytes it holds.
+pub const FLUSH_EVENTS: i32 = 0;
+/// `kind` of a flush of the hash table of path counters.
+pub const FLUSH_HASH: i32 = 1;
+
+/// The memory the rewrite adds (buffer, counters, hash table).
+pub const EXPORT_MEMORY: &str = "__wpp_memory";
+/// Mutable i32 global: bytes used in the event buffer.
+pub const EXPORT_EVENT_PTR: &str = "__wpp_event_ptr";
+/// Mutable i32 global: entries used in the hash table.
+pub const EXPORT_HASH_USED: &str = "__wpp_hash_used";
+
+/// Module name of the oracle's block-log imports: `enter(func)`, `block(func, block)`,
+/// `exit(func)`, `leave(func)`, all `i32` parameters.
+pub const ORACLE_MODULE: &str = "wpp_oracle";
+
+/// Size in bytes of one hash table entry: path (u64), function + 1 (u64, 0 = empty),
+/// count (u64), padding.
+pub const HASH_ENTRY_BYTES: u32 = 32;

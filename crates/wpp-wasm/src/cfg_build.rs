@@ -1,0 +1,305 @@
+//! From a function body's structured control flow to basic blocks and edges.
+//!
+//! Block leaders are: the first instruction; the instruction after any branch, `if`,
+//! `else`, call, `return` or `unreachable`; a `loop` that some branch targets; and the
+//! instruction after the `end` of a `block` some branch targets or of any `if`. Structural
+//! instructions (`block`, `loop`, `end`, ...) belong to blocks and are counted.
+//!
+//! Branches to a loop label are back edges; every other edge goes forward in code order.
+//! Edges that leave the function (return, falling off the end, tail calls, traps) go to
+//! [`Target::Exit`]. The edge out of a block ending in a call is a [`EdgeKind::Call`]
+//! edge to the block after the call.
+
+use std::collections::{BTreeMap, HashMap};
+
+use wasmparser::{FunctionBody, Operator, ValType};
+use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeIdx, EdgeKind, Target};
+
+use crate::decode::FuncType;
+use crate::Error;
+
+/// How a block ends, with the edges each way out takes. The rewriter places each edge's
+/// instrumentation at the code position that runs exactly when that edge is taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Term {
+    /// No branch: control falls into the next block (or off the function's end).
+    Fall(EdgeIdx),
+    Br(EdgeIdx),
+    BrIf { taken: EdgeIdx, fall: EdgeIdx },
+    /// One edge per table entry, then the default's.
+    BrTable(Vec<EdgeIdx>),
+    /// `if`: the then arm, and the else arm (or the code after `end` when there is none).
+    /// `else_op` and `end_op` are the instruction indices of the `if`'s `else` and `end`.
+    If { then: EdgeIdx, other: EdgeIdx, else_op: Option<u32>, end_op: u32 },
+    /// The `else` that ends a then arm, jumping past the `if`'s `end`.
+    Else(EdgeIdx),
+    Call(EdgeIdx),
+    /// `return`, `return_call*`.
+    Return(EdgeIdx),
+    Unreachable(EdgeIdx),
+}
+
+/// A function's CFG and where its blocks sit in the instruction stream.
+#[derive(Clone, Debug)]
+pub struct FuncLayout {
+    pub cfg: Cfg,
+    /// Index (in the function's instruction stream) of each block's first instruction.
+    pub first_op: Vec<u32>,
+    /// How each block ends.
+    pub terms: Vec<Term>,
+    pub n_ops: u32,
+    /// For each `br_table` whose labels carry values, the values' types.
+    pub br_table_types: HashMap<u32, Vec<ValType>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum FrameKind {
+    Function,
+    Block,
+    Loop,
+    If,
+}
+
+#[derive(Clone, Debug)]
+struct Frame {
+    kind: FrameKind,
+    start: u32,
+    else_at: Option<u32>,
+    end: u32,
+    targeted: bool,
+    /// Types of the values a branch to this frame carries.
+    label: Vec<ValType>,
+}
+
+/// What an instruction does to control, by frame index.
+enum Ctl {
+    None,
+    Br(usize),
+    BrIf(usize),
+    BrTable(Vec<usize>),
+    If(usize),
+    Else(usize),
+    End,
+    Call,
+    Return,
+    Unreachable,
+}
+
+/// Builds the layout of `body`, a function of type `ty`; `types` is the module's types.
+pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Option<FuncType>]) -> Result<FuncLayout, Error> {
+    let block_types = |bt: wasmparser::BlockType| -> (Vec<ValType>, Vec<ValType>) {
+        match bt {
+            wasmparser::BlockType::Empty => (vec![], vec![]),
+            wasmparser::BlockType::Type(t) => (vec![], vec![t]),
+            wasmparser::BlockType::FuncType(i) => match types.get(i as usize) {
+                Some(Some(f)) => (f.params.clone(), f.results.clone()),
+                _ => (vec![], vec![]),
+            },
+        }
+    };
+    let mut br_table_types = HashMap::new();
+    // Pass 1: control structure, instruction offsets and sizes.
+    let mut frames: Vec<Frame> =
+        vec![Frame { kind: FrameKind::Function, start: 0, else_at: None, end: 0, targeted: false, label: ty.results.clone() }];
+    let mut open: Vec<usize> = vec![0];
+    let mut ctl: Vec<Ctl> = Vec::new();
+    let mut offsets: Vec<u32> = Vec::new();
+    let mut reader = body.get_operators_reader()?;
+    let body_end = body.range().end as u32;
+    while !reader.eof() {
+        let (op, offset) = reader.read_with_offset()?;
+        let i = offsets.len() as u32;
+        offsets.push(offset as u32);
+        let frame_at = |open: &Vec<usize>, depth: u32| -> Result<usize, Error> {
+            open.len()
+                .checked_sub(1 + depth as usize)
+                .map(|k| open[k])
+                .ok_or_else(|| Error::Unsupported { feature: format!("branch depth {depth} out of range"), place: String::new() })
+        };
+        let c = match op {
+            Operator::Block { blockty } | Operator::Loop { blockty } | Operator::If { blockty } => {
+                let kind = match op {
+                    Operator::Block { .. } => FrameKind::Block,
+                    Operator::Loop { .. } => FrameKind::Loop,
+                    _ => FrameKind::If,
+                };
+                let (params, results) = block_types(blockty);
+                let label = if kind == FrameKind::Loop { params } else { results };
+                frames.push(Frame { kind, start: i, else_at: None, end: 0, targeted: false, label });
+                open.push(frames.len() - 1);
+                if kind == FrameKind::If {
+                    Ctl::If(frames.len() - 1)
+                } else {
+                    Ctl::None
+                }
+            }
+            Operator::Else => {
+                let f = *open.last().expect("validated");
+                frames[f].else_at = Some(i);
+                Ctl::Else(f)
+            }
+            Operator::End => {
+                let f = open.pop().expect("validated");
+                frames[f].end = i;
+                Ctl::End
+            }
+            Operator::Br { relative_depth } => {
+                let f = frame_at(&open, relative_depth)?;
+                frames[f].targeted = true;
+                Ctl::Br(f)
+            }
+            Operator::BrIf { relative_depth } => {
+                let f = frame_at(&open, relative_depth)?;
+                frames[f].targeted = true;
+                Ctl::BrIf(f)
+            }
+            Operator::BrTable { ref targets } => {
+                let mut fs = Vec::with_capacity(targets.len() as usize + 1);
+                for t in targets.targets() {
+                    fs.push(frame_at(&open, t?)?);
+                }
+                fs.push(frame_at(&open, targets.default())?);
+                for &f in &fs {
+                    frames[f].targeted = true;
+                }
+                let label = &frames[*fs.last().expect("default")].label;
+                if !label.is_empty() {
+                    br_table_types.insert(i, label.clone());
+                }
+                Ctl::BrTable(fs)
+            }
+            Operator::Call { .. } | Operator::CallIndirect { .. } => Ctl::Call,
+            Operator::Return | Operator::ReturnCall { .. } | Operator::ReturnCallIndirect { .. } => Ctl::Return,
+            Operator::Unreachable => Ctl::Unreachable,
+            _ => Ctl::None,
+        };
+        ctl.push(c);
+    }
+    let n_ops = offsets.len() as u32;
+    offsets.push(body_end);
+
+    // Leaders.
+    let mut leader = vec![false; n_ops as usize + 1];
+    leader[0] = true;
+    for (i, c) in ctl.iter().enumerate() {
+        if !matches!(c, Ctl::None | Ctl::End) {
+            leader[i + 1] = true;
+        }
+    }
+    for f in &frames {
+        match f.kind {
+            FrameKind::Loop if f.targeted => leader[f.start as usize] = true,
+            FrameKind::Block if f.targeted => leader[f.end as usize + 1] = true,
+            FrameKind::If => leader[f.end as usize + 1] = true,
+            _ => {}
+        }
+    }
+    // Past the function's final `end` is the exit, not a block.
+    leader.truncate(n_ops as usize);
+    let first_op: Vec<u32> = (0..n_ops).filter(|&i| leader[i as usize]).collect();
+    let mut block_at = vec![0u32; n_ops as usize];
+    for (b, w) in first_op.iter().enumerate() {
+        let end = first_op.get(b + 1).copied().unwrap_or(n_ops);
+        for i in *w..end {
+            block_at[i as usize] = b as u32;
+        }
+    }
+    let block_of = |op: u32| -> Target {
+        if op >= n_ops {
+            Target::Exit
+        } else {
+            Target::Block(BlockIdx(block_at[op as usize]))
+        }
+    };
+    // Where a branch to frame `f` lands, and what kind of edge it is.
+    let branch = |f: usize| -> (Target, EdgeKind) {
+        let fr = &frames[f];
+        match fr.kind {
+            FrameKind::Function => (Target::Exit, EdgeKind::Return),
+            FrameKind::Loop => (block_of(fr.start), EdgeKind::Back),
+            FrameKind::Block | FrameKind::If => (block_of(fr.end + 1), EdgeKind::Forward),
+        }
+    };
+
+    // Pass 2: blocks and edges.
+    let mut blocks = Vec::with_capacity(first_op.len());
+    let mut edges: Vec<Edge> = Vec::new();
+    let mut terms = Vec::with_capacity(first_op.len());
+    for (b, &first) in first_op.iter().enumerate() {
+        let next = first_op.get(b + 1).copied().unwrap_or(n_ops);
+        let last = next - 1;
+        blocks.push(Block { start: offsets[first as usize], end: offsets[next as usize], n_instrs: next - first });
+        let from = BlockIdx(b as u32);
+        // Edges of this block, deduplicated by target.
+        let mut out: BTreeMap<Target, (usize, EdgeKind)> = BTreeMap::new();
+        let mut order: Vec<Target> = Vec::new();
+        let mut add = |to: Target, kind: EdgeKind| -> Target {
+            if !out.contains_key(&to) {
+                out.insert(to, (order.len(), kind));
+                order.push(to);
+            }
+            to
+        };
+        let fall_kind = |op: u32| if op >= n_ops { EdgeKind::Return } else { EdgeKind::Forward };
+        enum T {
+            Fall(Target),
+            Br(Target),
+            BrIf(Target, Target),
+            BrTable(Vec<Target>),
+            If(Target, Target, Option<u32>, u32),
+            Else(Target),
+            Call(Target),
+            Return(Target),
+            Unreachable(Target),
+        }
+        let t = match &ctl[last as usize] {
+            Ctl::Br(f) => {
+                let (to, k) = branch(*f);
+                T::Br(add(to, k))
+            }
+            Ctl::BrIf(f) => {
+                let (to, k) = branch(*f);
+                let taken = add(to, k);
+                T::BrIf(taken, add(block_of(last + 1), EdgeKind::Forward))
+            }
+            Ctl::BrTable(fs) => T::BrTable(
+                fs.iter()
+                    .map(|&f| {
+                        let (to, k) = branch(f);
+                        add(to, k)
+                    })
+                    .collect(),
+            ),
+            Ctl::If(f) => {
+                let fr = &frames[*f];
+                let other = fr.else_at.map(|e| e + 1).unwrap_or(fr.end + 1);
+                let then = add(block_of(last + 1), EdgeKind::Forward);
+                T::If(then, add(block_of(other), EdgeKind::Forward), fr.else_at, fr.end)
+            }
+            Ctl::Else(f) => T::Else(add(block_of(frames[*f].end + 1), EdgeKind::Forward)),
+            Ctl::Call => T::Call(add(block_of(last + 1), EdgeKind::Call)),
+            Ctl::Return => T::Return(add(Target::Exit, EdgeKind::Return)),
+            Ctl::Unreachable => T::Unreachable(add(Target::Exit, EdgeKind::Trap)),
+            Ctl::None | Ctl::End => T::Fall(add(block_of(last + 1), fall_kind(last + 1))),
+        };
+        let base = edges.len() as u32;
+        for to in &order {
+            edges.push(Edge { from, to: *to, kind: out[to].1 });
+        }
+        let e = |to: Target| EdgeIdx(base + out[&to].0 as u32);
+        terms.push(match t {
+            T::Fall(to) => Term::Fall(e(to)),
+            T::Br(to) => Term::Br(e(to)),
+            T::BrIf(a, b) => Term::BrIf { taken: e(a), fall: e(b) },
+            T::BrTable(ts) => Term::BrTable(ts.into_iter().map(e).collect()),
+            T::If(a, b, else_op, end_op) => Term::If { then: e(a), other: e(b), else_op, end_op },
+            T::Else(to) => Term::Else(e(to)),
+            T::Call(to) => Term::Call(e(to)),
+            T::Return(to) => Term::Return(e(to)),
+            T::Unreachable(to) => Term::Unreachable(e(to)),
+        });
+    }
+    let cfg = Cfg { blocks, edges };
+    debug_assert_eq!(cfg.validate(), Ok(()));
+    Ok(FuncLayout { cfg, first_op, terms, n_ops, br_table_types })
+}

@@ -1,0 +1,196 @@
+//! Reading a module: validation, refusal of unsupported features, names, and one
+//! control flow graph per defined function.
+
+use std::collections::{HashMap, HashSet};
+
+use wasmparser::{Encoding, Parser, Payload, TypeRef, ValType, Validator, WasmFeatures};
+use wpp_model::{FuncIdx, Function};
+
+use crate::cfg_build::{build_layout, FuncLayout};
+use crate::Error;
+
+/// Features whose instructions and types wpp understands.
+pub(crate) fn supported_features() -> WasmFeatures {
+    WasmFeatures::WASM2
+        | WasmFeatures::TAIL_CALL
+        | WasmFeatures::EXTENDED_CONST
+        | WasmFeatures::MULTI_MEMORY
+        | WasmFeatures::RELAXED_SIMD
+        | WasmFeatures::MEMORY64
+        | WasmFeatures::WIDE_ARITHMETIC
+        | WasmFeatures::CUSTOM_PAGE_SIZES
+}
+
+/// A function type, as the rewrite needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct FuncType {
+    pub params: Vec<ValType>,
+    pub results: Vec<ValType>,
+}
+
+/// A decoded module: its functions with their CFGs, and the facts the rewrite needs.
+#[derive(Debug)]
+pub struct Program {
+    /// Every function, imports first, with names and (for defined functions) CFGs.
+    pub functions: Vec<Function>,
+    /// Number of imported functions (they come first in `functions`).
+    pub n_imported_funcs: u32,
+    pub(crate) layouts: Vec<FuncLayout>,
+    pub(crate) types: Vec<Option<FuncType>>,
+    pub(crate) func_type: Vec<u32>,
+    pub(crate) n_globals: u32,
+    pub(crate) n_memories: u32,
+    pub(crate) export_names: HashSet<String>,
+    pub(crate) has_section: HashSet<u8>,
+}
+
+impl Program {
+    /// The layout (CFG plus code positions) of a defined function.
+    pub fn layout(&self, func: FuncIdx) -> Option<&FuncLayout> {
+        func.0.checked_sub(self.n_imported_funcs).and_then(|i| self.layouts.get(i as usize))
+    }
+
+    /// Display name of a function.
+    pub fn name(&self, func: FuncIdx) -> &str {
+        &self.functions[func.idx()].name
+    }
+}
+
+/// Decodes and validates `bytes`, building a CFG for every defined function.
+pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
+    check_features(bytes)?;
+    let mut types = Vec::new();
+    let mut func_type = Vec::new();
+    let mut n_imported_funcs = 0u32;
+    let mut n_globals = 0u32;
+    let mut n_memories = 0u32;
+    let mut names: HashMap<u32, String> = HashMap::new();
+    let mut export_names = HashSet::new();
+    let mut has_section = HashSet::new();
+    let mut bodies = Vec::new();
+    for payload in Parser::new(0).parse_all(bytes) {
+        let payload = payload?;
+        if let Some((id, _)) = payload.as_section() {
+            has_section.insert(id);
+        }
+        match payload {
+            Payload::Version { encoding: Encoding::Component, .. } => return Err(Error::Component),
+            Payload::TypeSection(r) => {
+                for ty in r.into_iter_err_on_gc_types() {
+                    let ty = ty?;
+                    types.push(Some(FuncType { params: ty.params().to_vec(), results: ty.results().to_vec() }));
+                }
+            }
+            Payload::ImportSection(r) => {
+                for imp in r.into_imports() {
+                    let imp = imp?;
+                    match imp.ty {
+                        TypeRef::Func(t) | TypeRef::FuncExact(t) => {
+                            names.entry(func_type.len() as u32).or_insert_with(|| format!("{}::{}", imp.module, imp.name));
+                            func_type.push(t);
+                            n_imported_funcs += 1;
+                        }
+                        TypeRef::Global(_) => n_globals += 1,
+                        TypeRef::Memory(_) => n_memories += 1,
+                        _ => {}
+                    }
+                }
+            }
+            Payload::FunctionSection(r) => {
+                for t in r {
+                    func_type.push(t?);
+                }
+            }
+            Payload::GlobalSection(r) => n_globals += r.count(),
+            Payload::MemorySection(r) => n_memories += r.count(),
+            Payload::ExportSection(r) => {
+                for e in r {
+                    export_names.insert(e?.name.to_string());
+                }
+            }
+            Payload::CodeSectionEntry(body) => bodies.push(body),
+            Payload::CustomSection(c) => {
+                if let wasmparser::KnownCustom::Name(reader) = c.as_known() {
+                    // A damaged name section only costs us names.
+                    for sub in reader.flatten() {
+                        if let wasmparser::Name::Function(map) = sub {
+                            for naming in map.into_iter().flatten() {
+                                names.insert(naming.index, naming.name.to_string());
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let name_of = |i: u32| names.get(&i).cloned().unwrap_or_else(|| format!("func[{i}]"));
+    let mut functions: Vec<Function> = (0..n_imported_funcs)
+        .map(|i| Function { index: FuncIdx(i), name: name_of(i), cfg: None })
+        .collect();
+    let mut layouts = Vec::with_capacity(bodies.len());
+    for (i, body) in bodies.iter().enumerate() {
+        let index = n_imported_funcs + i as u32;
+        let ty = func_type.get(index as usize).and_then(|&t| types.get(t as usize)).and_then(|t| t.clone()).unwrap_or(FuncType { params: vec![], results: vec![] });
+        let layout = build_layout(body, &ty, &types).map_err(|e| match e {
+            Error::Unsupported { feature, .. } => Error::Unsupported { feature, place: format!("function {}", name_of(index)) },
+            other => other,
+        })?;
+        functions.push(Function { index: FuncIdx(index), name: name_of(index), cfg: Some(layout.cfg.clone()) });
+        layouts.push(layout);
+    }
+    Ok(Program { functions, n_imported_funcs, layouts, types, func_type, n_globals, n_memories, export_names, has_section })
+}
+
+/// Validates with the features wpp supports; when that fails but the module is valid
+/// with every feature, the module uses one we do not handle: say which, and where.
+fn check_features(bytes: &[u8]) -> Result<(), Error> {
+    if Parser::is_component(bytes) {
+        return Err(Error::Component);
+    }
+    let Err(narrow) = Validator::new_with_features(supported_features()).validate_all(bytes) else {
+        return Ok(());
+    };
+    if let Err(e) = Validator::new_with_features(WasmFeatures::all()).validate_all(bytes) {
+        return Err(Error::Invalid(e));
+    }
+    let place = function_at(bytes, narrow.offset())
+        .map(|(i, name)| format!("function {name} (index {i}), at byte offset {:#x}", narrow.offset()))
+        .unwrap_or_else(|| format!("byte offset {:#x}", narrow.offset()));
+    Err(Error::Unsupported { feature: narrow.message().to_string(), place })
+}
+
+/// The function whose body contains `offset`, with its name if the module has one.
+fn function_at(bytes: &[u8], offset: usize) -> Option<(u32, String)> {
+    let mut n_imported = 0u32;
+    let mut index = None;
+    let mut defined = 0u32;
+    let mut names = HashMap::new();
+    for payload in Parser::new(0).parse_all(bytes) {
+        match payload.ok()? {
+            Payload::ImportSection(r) => {
+                n_imported += r.into_imports().flatten().filter(|i| matches!(i.ty, TypeRef::Func(_) | TypeRef::FuncExact(_))).count() as u32
+            }
+            Payload::CodeSectionEntry(body) => {
+                if body.range().contains(&offset) {
+                    index = Some(n_imported + defined);
+                }
+                defined += 1;
+            }
+            Payload::CustomSection(c) => {
+                if let wasmparser::KnownCustom::Name(reader) = c.as_known() {
+                    for sub in reader.flatten() {
+                        if let wasmparser::Name::Function(map) = sub {
+                            for n in map.into_iter().flatten() {
+                                names.insert(n.index, n.name.to_string());
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let i = index?;
+    Some((i, names.get(&i).cloned().unwrap_or_else(|| format!("func[{i}]"))))
+}

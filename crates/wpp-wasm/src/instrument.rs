@@ -1,0 +1,640 @@
+//! The path-profiling rewrite.
+//!
+//! Every function gets a path register (an `i64` local). Each CFG edge's action
+//! ([`EdgeAction`]) is placed at the one code position that runs exactly when the edge is
+//! taken, so no block is split:
+//!
+//! * fall-through: after the block's last instruction, or before it when that is an `end`;
+//! * `br`, `return`, `unreachable`, calls, `else`: before the instruction;
+//! * `br_if`: the taken edge's action before it (a `select` for an increment, an `if` for a
+//!   path end), the fall-through edge's action after it;
+//! * `br_table`: a dispatch of nested blocks, one per distinct target, each running its
+//!   edge's action and branching on to the original label;
+//! * `if`: at the start of the then arm, and at the start of the else arm (an `else` is
+//!   added when the `if` has none).
+//!
+//! At a path end the path number (register plus the edge's constant) is recorded: appended
+//! to an event buffer in a memory the rewrite adds ([`Mode::Trace`]), or counted in a
+//! per-function counter array or a hash table in that memory ([`Mode::Count`]).
+
+use std::borrow::Cow;
+
+use wasm_encoder::reencode::Reencode;
+use wasm_encoder::{BlockType, ConstExpr, ExportKind, Function, GlobalType, Instruction as I, MemArg, MemoryType, ValType};
+use wasmparser::{FunctionBody, Operator};
+use wpp_model::{EdgeIdx, FuncIdx, ESCAPE_FUNC};
+use wpp_paths::{number, EdgeAction, Numbering};
+
+use crate::abi;
+use crate::cfg_build::{FuncLayout, Term};
+use crate::decode::Program;
+use crate::rewrite::{rewrite, Additions, Shift};
+use crate::Error;
+
+/// What the instrumented program does with a finished path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Append a path event to the event buffer.
+    Trace,
+    /// Increment the path's counter.
+    Count,
+}
+
+/// Knobs of the rewrite.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub mode: Mode,
+    /// Largest number of paths per function before cut points are added.
+    pub max_paths: u64,
+    /// Capacity of the event buffer in bytes (a multiple of 8).
+    pub buffer_bytes: u32,
+    /// Functions with more paths than this count in the hash table.
+    pub max_array_paths: u64,
+    /// Total bytes of counter arrays; functions past the budget use the hash table.
+    pub array_budget_bytes: u64,
+    /// Hash table entries (a power of two); the host drains it when half full.
+    pub hash_entries: u32,
+    /// Count every function in the hash table (the classic hashing path profiler).
+    pub force_hash: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            mode: Mode::Trace,
+            max_paths: u64::MAX,
+            buffer_bytes: 1 << 20,
+            max_array_paths: 1 << 16,
+            array_budget_bytes: 256 << 20,
+            hash_entries: 1 << 16,
+            force_hash: false,
+        }
+    }
+}
+
+/// Where a function's path counters live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterKind {
+    /// `n_paths` little-endian u64 counters from byte `base` of the added memory.
+    Array { base: u32 },
+    /// Entries of the shared hash table.
+    Hash,
+}
+
+/// Where things are in the memory the rewrite adds.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    /// Event buffer capacity in bytes (trace mode), starting at byte 0.
+    pub buffer_bytes: u32,
+    /// Counters of each defined function (count mode), with its number of paths.
+    pub counters: Vec<(FuncIdx, CounterKind, u64)>,
+    /// Byte offset and number of entries of the hash table (count mode).
+    pub hash_base: u32,
+    pub hash_entries: u32,
+    /// Size of the added memory in bytes.
+    pub memory_bytes: u64,
+}
+
+/// A rewritten module with what the host needs to read its results.
+pub struct Instrumented {
+    pub wasm: Vec<u8>,
+    pub mode: Mode,
+    pub layout: Layout,
+    /// Path numbering of every function (by function index; `None` for imports).
+    pub numberings: Vec<Option<Numbering>>,
+}
+
+const PAGE: u64 = 65536;
+
+/// Rewrites `bytes` (decoded as `program`) to record Ball-Larus paths.
+pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Instrumented, Error> {
+    let n_imported = program.n_imported_funcs;
+    let mut numberings: Vec<Option<Numbering>> = vec![None; n_imported as usize];
+    for (i, layout) in program.layouts.iter().enumerate() {
+        let func = FuncIdx(n_imported + i as u32);
+        let num = number(&layout.cfg, &wpp_paths::Options { max_paths: opts.max_paths })
+            .map_err(|e| Error::Rewrite { place: format!("function {}", program.name(func)), message: e.to_string() })?;
+        numberings.push(Some(num));
+    }
+
+    // Memory layout.
+    let mut layout = Layout::default();
+    let mut top: u64 = 0;
+    if opts.mode == Mode::Trace {
+        layout.buffer_bytes = opts.buffer_bytes & !7;
+        top = layout.buffer_bytes as u64 + 16;
+    }
+    let mut needs_hash = false;
+    if opts.mode == Mode::Count {
+        let mut budget = opts.array_budget_bytes;
+        for (i, num) in numberings.iter().enumerate().skip(n_imported as usize) {
+            let n = num.as_ref().expect("defined").n_paths();
+            let bytes = n.saturating_mul(8);
+            let kind = if !opts.force_hash && n <= opts.max_array_paths && bytes <= budget {
+                budget -= bytes;
+                let base = top as u32;
+                top += bytes;
+                CounterKind::Array { base }
+            } else {
+                needs_hash = true;
+                CounterKind::Hash
+            };
+            layout.counters.push((FuncIdx(i as u32), kind, n));
+        }
+        if needs_hash {
+            top = top.next_multiple_of(abi::HASH_ENTRY_BYTES as u64);
+            layout.hash_base = top as u32;
+            layout.hash_entries = opts.hash_entries.next_power_of_two().max(16);
+            top += layout.hash_entries as u64 * abi::HASH_ENTRY_BYTES as u64;
+        }
+    }
+    if top > u32::MAX as u64 - PAGE {
+        return Err(Error::Rewrite { place: "counter memory".into(), message: format!("{top} bytes do not fit a 32-bit memory") });
+    }
+    let pages = top.div_ceil(PAGE).max(1);
+    layout.memory_bytes = pages * PAGE;
+
+    for name in [abi::EXPORT_MEMORY, abi::EXPORT_EVENT_PTR, abi::EXPORT_HASH_USED] {
+        if program.export_names.contains(name) {
+            return Err(Error::Unsupported { feature: format!("the module already exports `{name}`"), place: "export section".into() });
+        }
+    }
+    let n_funcs = program.functions.len() as u32;
+    let env = Env {
+        mem: program.n_memories,
+        g_ptr: program.n_globals,
+        g_hused: program.n_globals + 1,
+        flush: n_imported,
+        hash_fn: n_funcs + 1,
+        cap: layout.buffer_bytes,
+        hash_base: layout.hash_base,
+        hash_entries: layout.hash_entries,
+    };
+    let mut add = Additions {
+        types: vec![(vec![ValType::I32, ValType::I32], vec![]), (vec![ValType::I32, ValType::I64], vec![])],
+        imports: vec![(abi::IMPORT_MODULE.into(), abi::IMPORT_FLUSH.into(), 0)],
+        memory: Some(MemoryType { minimum: pages, maximum: Some(pages), memory64: false, shared: false, page_size_log2: None }),
+        globals: vec![
+            (GlobalType { val_type: ValType::I32, mutable: true, shared: false }, ConstExpr::i32_const(0)),
+            (GlobalType { val_type: ValType::I32, mutable: true, shared: false }, ConstExpr::i32_const(0)),
+        ],
+        exports: vec![
+            (abi::EXPORT_MEMORY.into(), ExportKind::Memory, env.mem),
+            (abi::EXPORT_EVENT_PTR.into(), ExportKind::Global, env.g_ptr),
+            (abi::EXPORT_HASH_USED.into(), ExportKind::Global, env.g_hused),
+        ],
+        functions: Vec::new(),
+    };
+    if needs_hash {
+        add.functions.push((1, hash_count_function(&env)));
+    }
+    // `br_table`s whose labels carry values get dispatch blocks of type [t*] -> [t*].
+    let type_base = program.types.len() as u32;
+    let mut carry_types: Vec<Vec<wasmparser::ValType>> = Vec::new();
+    for l in &program.layouts {
+        for t in l.br_table_types.values() {
+            if !carry_types.contains(t) {
+                carry_types.push(t.clone());
+            }
+        }
+    }
+    let mut conv = Shift { n_imported, by: 1 };
+    for t in &carry_types {
+        let t: Vec<ValType> = t
+            .iter()
+            .map(|&v| conv.val_type(v))
+            .collect::<Result<_, _>>()
+            .map_err(|e| Error::Rewrite { place: "block types".into(), message: e.to_string() })?;
+        add.types.push((t.clone(), t));
+    }
+    let carry_type = |t: &Vec<wasmparser::ValType>| -> BlockType {
+        let i = carry_types.iter().position(|c| c == t).expect("collected above");
+        BlockType::FunctionType(type_base + 2 + i as u32)
+    };
+    let counters = &layout.counters;
+    let wasm = rewrite(bytes, program, add, |shift, i, body| {
+        let func = FuncIdx(n_imported + i);
+        let num = numberings[func.idx()].as_ref().expect("defined");
+        let record = match opts.mode {
+            Mode::Trace => Record::Trace { wide: num.n_paths() > 1 << 32 },
+            Mode::Count => match counters[i as usize].1 {
+                CounterKind::Array { base } => Record::Array { base },
+                CounterKind::Hash => Record::Hash,
+            },
+        };
+        let ctx = FuncCtx { env: &env, func, num, record, regs: Regs::default(), carry: &carry_type };
+        rewrite_body(shift, program, &program.layouts[i as usize], ctx, body)
+            .map_err(|e| with_place(e, program.name(func)))
+    })?;
+    Ok(Instrumented { wasm, mode: opts.mode, layout, numberings })
+}
+
+fn with_place(e: Error, name: &str) -> Error {
+    match e {
+        Error::Rewrite { message, .. } => Error::Rewrite { place: format!("function {name}"), message },
+        other => other,
+    }
+}
+
+/// Indices in the rewritten module.
+struct Env {
+    mem: u32,
+    g_ptr: u32,
+    g_hused: u32,
+    flush: u32,
+    hash_fn: u32,
+    cap: u32,
+    hash_base: u32,
+    hash_entries: u32,
+}
+
+#[derive(Clone, Copy)]
+enum Record {
+    Trace { wide: bool },
+    Array { base: u32 },
+    Hash,
+}
+
+/// Locals the rewrite adds to a function.
+#[derive(Default, Clone, Copy)]
+struct Regs {
+    /// The path register (i64).
+    r: u32,
+    /// Scratch for a branch condition or table index (i32).
+    c: u32,
+    /// Scratch for an address (i32).
+    p: u32,
+}
+
+struct FuncCtx<'a> {
+    /// The dispatch block type for a `br_table` carrying values of these types.
+    carry: &'a dyn Fn(&Vec<wasmparser::ValType>) -> BlockType,
+    env: &'a Env,
+    func: FuncIdx,
+    num: &'a Numbering,
+    record: Record,
+    regs: Regs,
+}
+
+fn mem_arg(env: &Env, offset: u64) -> MemArg {
+    MemArg { offset, align: 3, memory_index: env.mem }
+}
+
+impl FuncCtx<'_> {
+    fn is_noop(&self, a: EdgeAction) -> bool {
+        matches!(a, EdgeAction::Add(0) | EdgeAction::Dead)
+    }
+
+    fn action(&self, f: &mut Function, a: EdgeAction) {
+        match a {
+            EdgeAction::Dead | EdgeAction::Add(0) => {}
+            EdgeAction::Add(k) => {
+                f.instruction(&I::LocalGet(self.regs.r));
+                f.instruction(&I::I64Const(k as i64));
+                f.instruction(&I::I64Add);
+                f.instruction(&I::LocalSet(self.regs.r));
+            }
+            EdgeAction::End { add, restart } => {
+                self.record(f, add);
+                if let Some(v) = restart {
+                    f.instruction(&I::I64Const(v as i64));
+                    f.instruction(&I::LocalSet(self.regs.r));
+                }
+            }
+        }
+    }
+
+    /// Pushes `r + add (+ extra)` as an i64.
+    fn path_value(&self, f: &mut Function, add: u64) {
+        f.instruction(&I::LocalGet(self.regs.r));
+        if add != 0 {
+            f.instruction(&I::I64Const(add as i64));
+            f.instruction(&I::I64Add);
+        }
+    }
+
+    fn record(&self, f: &mut Function, add: u64) {
+        let env = self.env;
+        let Regs { c: _, p, .. } = self.regs;
+        match self.record {
+            Record::Trace { wide } => {
+                f.instruction(&I::GlobalGet(env.g_ptr));
+                let step = if wide {
+                    f.instruction(&I::I64Const((((ESCAPE_FUNC as u64) << 32) | self.func.0 as u64) as i64));
+                    f.instruction(&I::I64Store(mem_arg(env, 0)));
+                    f.instruction(&I::GlobalGet(env.g_ptr));
+                    self.path_value(f, add);
+                    f.instruction(&I::I64Store(mem_arg(env, 8)));
+                    16
+                } else {
+                    f.instruction(&I::LocalGet(self.regs.r));
+                    f.instruction(&I::I64Const(add.wrapping_add((self.func.0 as u64) << 32) as i64));
+                    f.instruction(&I::I64Add);
+                    f.instruction(&I::I64Store(mem_arg(env, 0)));
+                    8
+                };
+                f.instruction(&I::GlobalGet(env.g_ptr));
+                f.instruction(&I::I32Const(step));
+                f.instruction(&I::I32Add);
+                f.instruction(&I::LocalTee(p));
+                f.instruction(&I::GlobalSet(env.g_ptr));
+                f.instruction(&I::LocalGet(p));
+                f.instruction(&I::I32Const(env.cap as i32));
+                f.instruction(&I::I32GeU);
+                f.instruction(&I::If(BlockType::Empty));
+                f.instruction(&I::I32Const(abi::FLUSH_EVENTS));
+                f.instruction(&I::LocalGet(p));
+                f.instruction(&I::Call(env.flush));
+                f.instruction(&I::I32Const(0));
+                f.instruction(&I::GlobalSet(env.g_ptr));
+                f.instruction(&I::End);
+            }
+            Record::Array { base } => {
+                self.path_value(f, add);
+                f.instruction(&I::I32WrapI64);
+                f.instruction(&I::I32Const(3));
+                f.instruction(&I::I32Shl);
+                f.instruction(&I::LocalTee(p));
+                f.instruction(&I::LocalGet(p));
+                f.instruction(&I::I64Load(mem_arg(env, base as u64)));
+                f.instruction(&I::I64Const(1));
+                f.instruction(&I::I64Add);
+                f.instruction(&I::I64Store(mem_arg(env, base as u64)));
+            }
+            Record::Hash => {
+                f.instruction(&I::I32Const(self.func.0 as i32));
+                self.path_value(f, add);
+                f.instruction(&I::Call(env.hash_fn));
+            }
+        }
+    }
+}
+
+/// Actions to place around each instruction of a function.
+struct Plan {
+    before: Vec<Vec<EdgeAction>>,
+    after: Vec<Vec<EdgeAction>>,
+    /// At the `end` of an `if` without `else`: add an `else` running this action.
+    else_add: Vec<Option<EdgeAction>>,
+    br_if: Vec<Option<(EdgeAction, EdgeAction)>>,
+    br_table: Vec<Option<Vec<EdgeIdx>>>,
+}
+
+fn plan(layout: &FuncLayout, ctx: &FuncCtx<'_>, is_end: &[bool]) -> Plan {
+    let n = layout.n_ops as usize;
+    let mut p = Plan {
+        before: vec![Vec::new(); n],
+        after: vec![Vec::new(); n],
+        else_add: vec![None; n],
+        br_if: vec![None; n],
+        br_table: vec![None; n],
+    };
+    let act = |e: EdgeIdx| ctx.num.action(e);
+    for (b, term) in layout.terms.iter().enumerate() {
+        let next = layout.first_op.get(b + 1).copied().unwrap_or(layout.n_ops);
+        let last = next as usize - 1;
+        match term {
+            Term::Fall(e) => {
+                if is_end[last] {
+                    p.before[last].push(act(*e));
+                } else {
+                    p.after[last].push(act(*e));
+                }
+            }
+            Term::Br(e) | Term::Else(e) | Term::Call(e) | Term::Return(e) | Term::Unreachable(e) => {
+                p.before[last].push(act(*e))
+            }
+            Term::BrIf { taken, fall } => p.br_if[last] = Some((act(*taken), act(*fall))),
+            Term::BrTable(es) => p.br_table[last] = Some(es.clone()),
+            Term::If { then, other, else_op, end_op } => {
+                p.after[last].push(act(*then));
+                let a = act(*other);
+                if !ctx.is_noop(a) {
+                    match else_op {
+                        Some(e) => p.after[*e as usize].push(a),
+                        None => p.else_add[*end_op as usize] = Some(a),
+                    }
+                }
+            }
+        }
+    }
+    p
+}
+
+fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut ctx: FuncCtx<'_>, body: FunctionBody<'_>) -> Result<Function, Error> {
+    let ty = program.func_type[ctx.func.idx()] as usize;
+    let n_params = program.types.get(ty).and_then(|t| t.as_ref()).map(|t| t.params.len()).unwrap_or(0) as u32;
+    let mut locals = Vec::new();
+    let mut n_locals = n_params;
+    for pair in body.get_locals_reader()? {
+        let (count, ty) = pair?;
+        n_locals += count;
+        locals.push((count, shift.val_type(ty).map_err(|e| Error::Rewrite { place: String::new(), message: e.to_string() })?));
+    }
+    ctx.regs = Regs { r: n_locals, c: n_locals + 1, p: n_locals + 2 };
+    locals.push((1, ValType::I64));
+    locals.push((2, ValType::I32));
+    let mut f = Function::new(locals);
+
+    let ops: Vec<Operator<'_>> = body.get_operators_reader()?.into_iter().collect::<Result<_, _>>()?;
+    let is_end: Vec<bool> = ops.iter().map(|op| matches!(op, Operator::End)).collect();
+    let plan = plan(layout, &ctx, &is_end);
+
+    if let Some(v) = ctx.num.start_value(wpp_model::BlockIdx::ENTRY).filter(|&v| v != 0) {
+        f.instruction(&I::I64Const(v as i64));
+        f.instruction(&I::LocalSet(ctx.regs.r));
+    }
+    for (i, op) in ops.into_iter().enumerate() {
+        for &a in &plan.before[i] {
+            ctx.action(&mut f, a);
+        }
+        if let Some(a) = plan.else_add[i] {
+            f.instruction(&I::Else);
+            ctx.action(&mut f, a);
+        }
+        if let Some((taken, fall)) = plan.br_if[i] {
+            let Operator::BrIf { relative_depth } = op else { unreachable!("planned at a br_if") };
+            let c = ctx.regs.c;
+            match taken {
+                EdgeAction::Dead | EdgeAction::Add(0) => {}
+                EdgeAction::Add(k) => {
+                    f.instruction(&I::LocalSet(c));
+                    f.instruction(&I::LocalGet(ctx.regs.r));
+                    f.instruction(&I::I64Const(k as i64));
+                    f.instruction(&I::I64Const(0));
+                    f.instruction(&I::LocalGet(c));
+                    f.instruction(&I::Select);
+                    f.instruction(&I::I64Add);
+                    f.instruction(&I::LocalSet(ctx.regs.r));
+                    f.instruction(&I::LocalGet(c));
+                }
+                EdgeAction::End { .. } => {
+                    f.instruction(&I::LocalTee(c));
+                    f.instruction(&I::If(BlockType::Empty));
+                    ctx.action(&mut f, taken);
+                    f.instruction(&I::End);
+                    f.instruction(&I::LocalGet(c));
+                }
+            }
+            f.instruction(&I::BrIf(relative_depth));
+            ctx.action(&mut f, fall);
+        } else if let Some(edges) = &plan.br_table[i] {
+            let Operator::BrTable { targets } = &op else { unreachable!("planned at a br_table") };
+            let mut depths = targets.targets().collect::<Result<Vec<u32>, _>>()?;
+            depths.push(targets.default());
+            let bt = layout.br_table_types.get(&(i as u32)).map(|t| (ctx.carry)(t)).unwrap_or(BlockType::Empty);
+            br_table_dispatch(&mut f, &ctx, &depths, edges, bt);
+        } else {
+            f.instruction(&shift.translate(op)?);
+        }
+        for &a in &plan.after[i] {
+            ctx.action(&mut f, a);
+        }
+    }
+    Ok(f)
+}
+
+/// `br_table` with per-target actions. Entries (and the default, last) that go to the same
+/// edge through the same label share one dispatch slot:
+///
+/// ```text
+/// local.set c
+/// block ×k            ;; slot j is the (j+1)th innermost block
+///   local.get c
+///   br_table <slot of each entry>
+/// end  action_0  br (L_0 + k-1)
+/// end  action_1  br (L_1 + k-2)
+/// ...
+/// end  action_{k-1}  br L_{k-1}
+/// ```
+/// When the labels carry values, every dispatch block takes and returns them (`bt` is
+/// `[t*] -> [t*]`), so they pass through to the final `br`.
+fn br_table_dispatch(f: &mut Function, ctx: &FuncCtx<'_>, depths: &[u32], edges: &[EdgeIdx], bt: BlockType) {
+    let actions: Vec<EdgeAction> = edges.iter().map(|&e| ctx.num.action(e)).collect();
+    if actions.iter().all(|&a| ctx.is_noop(a)) {
+        let (default, table) = depths.split_last().expect("br_table has a default");
+        f.instruction(&I::BrTable(Cow::Owned(table.to_vec()), *default));
+        return;
+    }
+    let mut slots: Vec<(u32, EdgeIdx)> = Vec::new();
+    let slot_of: Vec<u32> = depths
+        .iter()
+        .zip(edges)
+        .map(|(&d, &e)| match slots.iter().position(|&s| s == (d, e)) {
+            Some(j) => j as u32,
+            None => {
+                slots.push((d, e));
+                slots.len() as u32 - 1
+            }
+        })
+        .collect();
+    let k = slots.len() as u32;
+    f.instruction(&I::LocalSet(ctx.regs.c));
+    for _ in 0..k {
+        f.instruction(&I::Block(bt));
+    }
+    f.instruction(&I::LocalGet(ctx.regs.c));
+    let (default, table) = slot_of.split_last().expect("br_table has a default");
+    f.instruction(&I::BrTable(Cow::Owned(table.to_vec()), *default));
+    for (j, &(depth, e)) in slots.iter().enumerate() {
+        f.instruction(&I::End);
+        ctx.action(f, ctx.num.action(e));
+        f.instruction(&I::Br(depth + (k - 1 - j as u32)));
+    }
+}
+
+/// `hash_count(func: i32, path: i64)`: linear probing in the added memory; when half the
+/// entries are used, the host drains the table.
+fn hash_count_function(env: &Env) -> Function {
+    let (fp, pp, i, a, key) = (0, 1, 2, 3, 4);
+    let h = env.hash_base as u64;
+    let bits = env.hash_entries.trailing_zeros() as i64;
+    let ma = |off: u64| mem_arg(env, h + off);
+    let mut f = Function::new([(2, ValType::I32), (1, ValType::I64)]);
+    let ins = [
+        I::LocalGet(fp),
+        I::I64ExtendI32U,
+        I::I64Const(1),
+        I::I64Add,
+        I::LocalSet(key),
+        I::LocalGet(pp),
+        I::LocalGet(key),
+        I::I64Const(0x9E37_79B9_7F4A_7C15u64 as i64),
+        I::I64Mul,
+        I::I64Xor,
+        I::I64Const(0xff51_afd7_ed55_8ccdu64 as i64),
+        I::I64Mul,
+        I::I64Const(64 - bits),
+        I::I64ShrU,
+        I::I32WrapI64,
+        I::LocalSet(i),
+        I::Loop(BlockType::Empty),
+        I::LocalGet(i),
+        I::I32Const(abi::HASH_ENTRY_BYTES.trailing_zeros() as i32),
+        I::I32Shl,
+        I::LocalSet(a),
+        I::LocalGet(a),
+        I::I64Load(ma(8)),
+        I::LocalGet(key),
+        I::I64Eq,
+        I::If(BlockType::Empty),
+        I::LocalGet(a),
+        I::I64Load(ma(0)),
+        I::LocalGet(pp),
+        I::I64Eq,
+        I::If(BlockType::Empty),
+        I::LocalGet(a),
+        I::LocalGet(a),
+        I::I64Load(ma(16)),
+        I::I64Const(1),
+        I::I64Add,
+        I::I64Store(ma(16)),
+        I::Return,
+        I::End,
+        I::Else,
+        I::LocalGet(a),
+        I::I64Load(ma(8)),
+        I::I64Eqz,
+        I::If(BlockType::Empty),
+        I::LocalGet(a),
+        I::LocalGet(pp),
+        I::I64Store(ma(0)),
+        I::LocalGet(a),
+        I::LocalGet(key),
+        I::I64Store(ma(8)),
+        I::LocalGet(a),
+        I::I64Const(1),
+        I::I64Store(ma(16)),
+        I::GlobalGet(env.g_hused),
+        I::I32Const(1),
+        I::I32Add,
+        I::LocalTee(i),
+        I::GlobalSet(env.g_hused),
+        I::LocalGet(i),
+        I::I32Const((env.hash_entries / 2) as i32),
+        I::I32GeU,
+        I::If(BlockType::Empty),
+        I::I32Const(abi::FLUSH_HASH),
+        I::I32Const(0),
+        I::Call(env.flush),
+        I::I32Const(0),
+        I::GlobalSet(env.g_hused),
+        I::End,
+        I::Return,
+        I::End,
+        I::End,
+        I::LocalGet(i),
+        I::I32Const(1),
+        I::I32Add,
+        I::I32Const(env.hash_entries as i32 - 1),
+        I::I32And,
+        I::LocalSet(i),
+        I::Br(0),
+        I::End,
+        I::End,
+    ];
+    for x in &ins {
+        f.instruction(x);
+    }
+    f
+}

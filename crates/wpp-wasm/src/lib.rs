@@ -1,0 +1,27 @@
+//! WebAssembly in, WebAssembly out.
+//!
+//! * [`decode`] reads a core module with `wasmparser`, refuses features wpp does not
+//!   handle (naming the feature and the function), and builds one control flow graph
+//!   per function ([`Program`]).
+//! * [`instrument`] rewrites the module with `wasm-encoder` so that it reports the
+//!   Ball-Larus paths it runs: as a trace of path events or as per-path counters
+//!   ([`Mode`]). The rewritten module behaves exactly like the original otherwise.
+//! * [`instrument_block_log`] is the naive rewrite the tests use as an oracle: it reports
+//!   every basic block entered, function entries and exits, through host calls.
+//!
+//! The host side of the contract (import names, export names, memory layout) is described
+//! by [`abi`] and [`Layout`]; `wpp-runtime` is its only user.
+
+pub mod abi;
+mod cfg_build;
+mod decode;
+mod error;
+mod instrument;
+mod oracle;
+mod rewrite;
+
+pub use cfg_build::{FuncLayout, Term};
+pub use decode::{decode, Program};
+pub use error::Error;
+pub use instrument::{instrument, CounterKind, Instrumented, Layout, Mode, Options};
+pub use oracle::instrument_block_log;

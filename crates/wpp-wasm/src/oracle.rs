@@ -1,0 +1,135 @@
+//! The naive rewrite used as an oracle: report every function entry, every basic block
+//! entered, and every function exit, each through a host call. It shares nothing with
+//! the path rewrite but the CFG; the host splits its log into paths independently.
+//!
+//! Imports (module [`abi::ORACLE_MODULE`]): `enter(func)`, `block(func, block)`,
+//! `leave(func)` just before a block's final call or `unreachable` runs, and
+//! `exit(func)`. Each body is wrapped in a `block` of the function's result type, so
+//! that every way out of the function (`return` becomes a branch to it) passes one
+//! `exit` call; tail calls report `exit` just before they leave.
+
+use wasm_encoder::{BlockType, Function, Instruction as I, ValType};
+use wasmparser::{FunctionBody, Operator};
+
+use crate::abi;
+use crate::decode::Program;
+use crate::rewrite::{rewrite, Additions};
+use crate::Error;
+
+/// Rewrites `bytes` (decoded as `program`) to log function entries, block entries and
+/// function exits.
+pub fn instrument_block_log(bytes: &[u8], program: &Program) -> Result<Vec<u8>, Error> {
+    let n_imported = program.n_imported_funcs;
+    let mut add = Additions {
+        types: vec![(vec![ValType::I32], vec![]), (vec![ValType::I32, ValType::I32], vec![])],
+        imports: vec![
+            (abi::ORACLE_MODULE.into(), "enter".into(), 0),
+            (abi::ORACLE_MODULE.into(), "block".into(), 1),
+            (abi::ORACLE_MODULE.into(), "exit".into(), 0),
+            (abi::ORACLE_MODULE.into(), "leave".into(), 0),
+        ],
+        ..Additions::default()
+    };
+    // Block types for multi-value results need a type of their own.
+    let type_base = program.types.len() as u32;
+    let mut result_types: Vec<(Vec<ValType>, u32)> = Vec::new();
+    let mut block_types = Vec::new();
+    let mut shift = crate::rewrite::Shift { n_imported, by: 4 };
+    for i in 0..program.layouts.len() {
+        let ty = program.func_type[n_imported as usize + i] as usize;
+        let results = program.types.get(ty).and_then(|t| t.as_ref()).map(|t| t.results.clone()).unwrap_or_default();
+        let results: Vec<ValType> = results
+            .into_iter()
+            .map(|t| wasm_encoder::reencode::Reencode::val_type(&mut shift, t))
+            .collect::<Result<_, _>>()
+            .map_err(|e| Error::Rewrite { place: "result types".into(), message: e.to_string() })?;
+        let bt = match results.as_slice() {
+            [] => BlockType::Empty,
+            [t] => BlockType::Result(*t),
+            many => {
+                let idx = match result_types.iter().find(|(r, _)| r.as_slice() == many) {
+                    Some((_, idx)) => *idx,
+                    None => {
+                        let idx = add.types.len() as u32;
+                        add.types.push((vec![], many.to_vec()));
+                        result_types.push((many.to_vec(), idx));
+                        idx
+                    }
+                };
+                BlockType::FunctionType(type_base + idx)
+            }
+        };
+        block_types.push(bt);
+    }
+    let (enter, block, exit, leave) = (n_imported, n_imported + 1, n_imported + 2, n_imported + 3);
+    rewrite(bytes, program, add, |shift, i, body: FunctionBody<'_>| {
+        let func = (n_imported + i) as i32;
+        let layout = &program.layouts[i as usize];
+        let mut locals = Vec::new();
+        for pair in body.get_locals_reader()? {
+            let (count, ty) = pair?;
+            let ty = wasm_encoder::reencode::Reencode::val_type(shift, ty)
+                .map_err(|e| Error::Rewrite { place: String::new(), message: e.to_string() })?;
+            locals.push((count, ty));
+        }
+        let mut f = Function::new(locals);
+        let ops: Vec<Operator<'_>> = body.get_operators_reader()?.into_iter().collect::<Result<_, _>>()?;
+        // Where each block's log call goes: after its first instruction if that is a
+        // `loop` (back edges land inside it), before it otherwise.
+        let mut log_before = vec![None; ops.len()];
+        let mut log_after = vec![None; ops.len()];
+        for (b, &first) in layout.first_op.iter().enumerate() {
+            if matches!(ops[first as usize], Operator::Loop { .. }) {
+                log_after[first as usize] = Some(b as i32);
+            } else {
+                log_before[first as usize] = Some(b as i32);
+            }
+        }
+        f.instruction(&I::I32Const(func));
+        f.instruction(&I::Call(enter));
+        f.instruction(&I::Block(block_types[i as usize]));
+        let mut depth = 0u32; // open blocks between here and the wrapper
+        let last = ops.len() - 1;
+        for (k, op) in ops.into_iter().enumerate() {
+            if let Some(b) = log_before[k] {
+                f.instruction(&I::I32Const(func));
+                f.instruction(&I::I32Const(b));
+                f.instruction(&I::Call(block));
+            }
+            if matches!(op, Operator::Call { .. } | Operator::CallIndirect { .. } | Operator::Unreachable) {
+                f.instruction(&I::I32Const(func));
+                f.instruction(&I::Call(leave));
+            }
+            match op {
+                Operator::Return => f.instruction(&I::Br(depth)),
+                Operator::ReturnCall { .. } | Operator::ReturnCallIndirect { .. } => {
+                    f.instruction(&I::I32Const(func));
+                    f.instruction(&I::Call(exit));
+                    f.instruction(&shift.translate(op)?)
+                }
+                // The function's own `end` closes the wrapper; the exit call follows it.
+                Operator::End if k == last => {
+                    f.instruction(&I::End);
+                    f.instruction(&I::I32Const(func));
+                    f.instruction(&I::Call(exit));
+                    f.instruction(&I::End)
+                }
+                Operator::Block { .. } | Operator::Loop { .. } | Operator::If { .. } => {
+                    depth += 1;
+                    f.instruction(&shift.translate(op)?)
+                }
+                Operator::End => {
+                    depth -= 1;
+                    f.instruction(&I::End)
+                }
+                other => f.instruction(&shift.translate(other)?),
+            };
+            if let Some(b) = log_after[k] {
+                f.instruction(&I::I32Const(func));
+                f.instruction(&I::I32Const(b));
+                f.instruction(&I::Call(block));
+            }
+        }
+        Ok(f)
+    })
+}

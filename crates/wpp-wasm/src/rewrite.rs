@@ -1,0 +1,298 @@
+//! The module-level half of a rewrite: copy every section with `wasm-encoder`'s
+//! `Reencode`, shift function indices past the imports we add, append our types, imports,
+//! memory, globals, exports and functions (creating sections the module lacks), and hand
+//! each function body to a body rewriter.
+
+use wasm_encoder::reencode::{self, Reencode};
+use wasm_encoder::{
+    CodeSection, ConstExpr, EntityType, ExportKind, ExportSection, Function, FunctionSection, GlobalSection,
+    GlobalType, ImportSection, MemorySection, MemoryType, Module, SectionId, TypeSection, ValType,
+};
+use wasmparser::{FunctionBody, Parser};
+
+use crate::decode::Program;
+use crate::Error;
+
+/// What a rewrite appends to the module.
+#[derive(Default)]
+pub(crate) struct Additions {
+    /// Function types, appended to the type section.
+    pub types: Vec<(Vec<ValType>, Vec<ValType>)>,
+    /// Function imports `(module, name, type index)`, appended to the imports.
+    pub imports: Vec<(String, String, u32)>,
+    pub memory: Option<MemoryType>,
+    pub globals: Vec<(GlobalType, ConstExpr)>,
+    pub exports: Vec<(String, ExportKind, u32)>,
+    /// Defined functions `(type index, body)`, appended after the module's own.
+    pub functions: Vec<(u32, Function)>,
+}
+
+
+/// Function index translation: imports we add come after the module's imports, so every
+/// defined function moves up by their number.
+pub(crate) struct Shift {
+    pub n_imported: u32,
+    pub by: u32,
+}
+
+impl Reencode for Shift {
+    type Error = std::convert::Infallible;
+
+    fn function_index(&mut self, func: u32) -> Result<u32, reencode::Error<Self::Error>> {
+        Ok(if func >= self.n_imported { func + self.by } else { func })
+    }
+}
+
+impl Shift {
+    /// Translates one instruction of the original module.
+    pub fn translate<'a>(&mut self, op: wasmparser::Operator<'a>) -> Result<wasm_encoder::Instruction<'a>, Error> {
+        self.instruction(op).map_err(|e| Error::Rewrite { place: "instruction".into(), message: e.to_string() })
+    }
+}
+
+struct Rewriter<'p, F> {
+    program: &'p Program,
+    add: Additions,
+    shift: Shift,
+    body: F,
+    defined: u32,
+    emitted: Vec<SectionId>,
+    error: Option<Error>,
+}
+
+const ORDER: [SectionId; 13] = [
+    SectionId::Type,
+    SectionId::Import,
+    SectionId::Function,
+    SectionId::Table,
+    SectionId::Memory,
+    SectionId::Tag,
+    SectionId::Global,
+    SectionId::Export,
+    SectionId::Start,
+    SectionId::Element,
+    SectionId::DataCount,
+    SectionId::Code,
+    SectionId::Data,
+];
+
+fn rank(id: SectionId) -> usize {
+    ORDER.iter().position(|&s| s == id).expect("known section")
+}
+
+/// Rewrites `bytes` (already decoded as `program`), appending `add` and rewriting every
+/// defined function with `body`. Drops custom sections other than `name`: DWARF and the
+/// like describe the original code, not ours.
+///
+/// `body(shift, i, body)` rewrites the `i`th defined function; `shift` translates the
+/// original instructions.
+pub(crate) fn rewrite<F>(bytes: &[u8], program: &Program, add: Additions, body: F) -> Result<Vec<u8>, Error>
+where
+    F: FnMut(&mut Shift, u32, FunctionBody<'_>) -> Result<Function, Error>,
+{
+    let shift = Shift { n_imported: program.n_imported_funcs, by: add.imports.len() as u32 };
+    let mut rw = Rewriter { program, add, shift, body, defined: 0, emitted: Vec::new(), error: None };
+    let mut module = Module::new();
+    let res = rw.parse_core_module(&mut module, Parser::new(0), bytes);
+    if let Some(e) = rw.error.take() {
+        return Err(e);
+    }
+    res.map_err(|e| Error::Rewrite { place: "module".into(), message: e.to_string() })?;
+    let out = module.finish();
+    if let Err(e) = wasmparser::Validator::new_with_features(crate::decode::supported_features()).validate_all(&out) {
+        // A debugging aid: keep the invalid module for inspection.
+        if let Some(path) = std::env::var_os("WPP_DUMP_INVALID") {
+            let _ = std::fs::write(path, &out);
+        }
+        return Err(Error::Rewrite { place: "the rewritten module".into(), message: e.to_string() });
+    }
+    Ok(out)
+}
+
+impl<F> Rewriter<'_, F> {
+    fn needs(&self, id: SectionId) -> bool {
+        match id {
+            SectionId::Type => !self.add.types.is_empty(),
+            SectionId::Import => !self.add.imports.is_empty(),
+            SectionId::Function | SectionId::Code => !self.add.functions.is_empty(),
+            SectionId::Memory => self.add.memory.is_some(),
+            SectionId::Global => !self.add.globals.is_empty(),
+            SectionId::Export => !self.add.exports.is_empty(),
+            _ => false,
+        }
+    }
+
+    fn type_base(&self) -> u32 {
+        self.program.types.len() as u32
+    }
+
+    fn append_types(&self, s: &mut TypeSection) {
+        for (p, r) in &self.add.types {
+            s.ty().function(p.iter().copied(), r.iter().copied());
+        }
+    }
+    fn append_imports(&self, s: &mut ImportSection) {
+        for (m, n, t) in &self.add.imports {
+            s.import(m, n, EntityType::Function(self.type_base() + t));
+        }
+    }
+    fn append_functions(&self, s: &mut FunctionSection) {
+        for (t, _) in &self.add.functions {
+            s.function(self.type_base() + t);
+        }
+    }
+    fn append_memory(&self, s: &mut MemorySection) {
+        if let Some(m) = self.add.memory {
+            s.memory(m);
+        }
+    }
+    fn append_globals(&self, s: &mut GlobalSection) {
+        for (t, init) in &self.add.globals {
+            s.global(*t, init);
+        }
+    }
+    fn append_exports(&self, s: &mut ExportSection) {
+        for (n, k, i) in &self.add.exports {
+            s.export(n, *k, *i);
+        }
+    }
+    fn append_code(&self, s: &mut CodeSection) {
+        for (_, f) in &self.add.functions {
+            s.function(f);
+        }
+    }
+
+    /// Emits section `id` holding only our additions (the module has none of its own).
+    fn emit_fresh(&mut self, module: &mut Module, id: SectionId) {
+        match id {
+            SectionId::Type => {
+                let mut s = TypeSection::new();
+                self.append_types(&mut s);
+                module.section(&s);
+            }
+            SectionId::Import => {
+                let mut s = ImportSection::new();
+                self.append_imports(&mut s);
+                module.section(&s);
+            }
+            SectionId::Function => {
+                let mut s = FunctionSection::new();
+                self.append_functions(&mut s);
+                module.section(&s);
+            }
+            SectionId::Memory => {
+                let mut s = MemorySection::new();
+                self.append_memory(&mut s);
+                module.section(&s);
+            }
+            SectionId::Global => {
+                let mut s = GlobalSection::new();
+                self.append_globals(&mut s);
+                module.section(&s);
+            }
+            SectionId::Export => {
+                let mut s = ExportSection::new();
+                self.append_exports(&mut s);
+                module.section(&s);
+            }
+            SectionId::Code => {
+                let mut s = CodeSection::new();
+                self.append_code(&mut s);
+                module.section(&s);
+            }
+            _ => {}
+        }
+        self.emitted.push(id);
+    }
+
+    fn fail<T>(&mut self, e: Error) -> Result<T, reencode::Error<std::convert::Infallible>> {
+        self.error = Some(e);
+        Err(reencode::Error::InvalidCodeSectionSize)
+    }
+}
+
+type R<T = ()> = Result<T, reencode::Error<std::convert::Infallible>>;
+
+impl<F> Reencode for Rewriter<'_, F>
+where
+    F: FnMut(&mut Shift, u32, FunctionBody<'_>) -> Result<Function, Error>,
+{
+    type Error = std::convert::Infallible;
+
+    fn function_index(&mut self, func: u32) -> R<u32> {
+        self.shift.function_index(func)
+    }
+
+    fn intersperse_section_hook(&mut self, module: &mut Module, after: Option<SectionId>, before: Option<SectionId>) -> R {
+        let lo = after.map(|a| rank(a) + 1).unwrap_or(0);
+        let hi = before.map(rank).unwrap_or(ORDER.len());
+        for &id in &ORDER[lo.min(hi)..hi] {
+            if self.needs(id) && !self.program.has_section.contains(&(id as u8)) && !self.emitted.contains(&id) {
+                self.emit_fresh(module, id);
+            }
+        }
+        Ok(())
+    }
+
+    fn parse_type_section(&mut self, types: &mut TypeSection, section: wasmparser::TypeSectionReader<'_>) -> R {
+        reencode::utils::parse_type_section(self, types, section)?;
+        self.append_types(types);
+        Ok(())
+    }
+
+    fn parse_import_section(&mut self, imports: &mut ImportSection, section: wasmparser::ImportSectionReader<'_>) -> R {
+        reencode::utils::parse_import_section(self, imports, section)?;
+        self.append_imports(imports);
+        Ok(())
+    }
+
+    fn parse_function_section(&mut self, funcs: &mut FunctionSection, section: wasmparser::FunctionSectionReader<'_>) -> R {
+        reencode::utils::parse_function_section(self, funcs, section)?;
+        self.append_functions(funcs);
+        Ok(())
+    }
+
+    fn parse_memory_section(&mut self, mems: &mut MemorySection, section: wasmparser::MemorySectionReader<'_>) -> R {
+        reencode::utils::parse_memory_section(self, mems, section)?;
+        self.append_memory(mems);
+        Ok(())
+    }
+
+    fn parse_global_section(&mut self, globals: &mut GlobalSection, section: wasmparser::GlobalSectionReader<'_>) -> R {
+        reencode::utils::parse_global_section(self, globals, section)?;
+        self.append_globals(globals);
+        Ok(())
+    }
+
+    fn parse_export_section(&mut self, exports: &mut ExportSection, section: wasmparser::ExportSectionReader<'_>) -> R {
+        reencode::utils::parse_export_section(self, exports, section)?;
+        self.append_exports(exports);
+        Ok(())
+    }
+
+    fn parse_code_section(&mut self, code: &mut CodeSection, section: wasmparser::CodeSectionReader<'_>) -> R {
+        for body in section {
+            let body = body?;
+            let i = self.defined;
+            self.defined += 1;
+            match (self.body)(&mut self.shift, i, body) {
+                Ok(f) => {
+                    code.function(&f);
+                }
+                Err(e) => return self.fail(e),
+            }
+        }
+        self.append_code(code);
+        Ok(())
+    }
+
+    fn parse_custom_section(&mut self, module: &mut Module, section: wasmparser::CustomSectionReader<'_>) -> R {
+        if let wasmparser::KnownCustom::Name(names) = section.as_known() {
+            // A name section we cannot re-encode is dropped rather than failing the run.
+            if let Ok(s) = self.custom_name_section(names) {
+                module.section(&s);
+            }
+        }
+        Ok(())
+    }
+}

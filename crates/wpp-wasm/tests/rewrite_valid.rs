@@ -1,0 +1,48 @@
+//! Every test program rewrites to a valid module in every mode; on failure the rewritten
+//! module is printed around the offending offset.
+
+use wpp_wasm::{decode, instrument, instrument_block_log, Mode, Options};
+
+fn programs() -> Vec<(String, Vec<u8>)> {
+    let dir = format!("{}/../wpp-runtime/tests/wat", env!("CARGO_MANIFEST_DIR"));
+    let mut v: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "wat"))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), wat::parse_file(&p).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn rewrites_validate() {
+    for (name, wasm) in programs() {
+        let program = decode(&wasm).unwrap();
+        for opts in [
+            Options { mode: Mode::Trace, ..Options::default() },
+            Options { mode: Mode::Count, ..Options::default() },
+            Options { mode: Mode::Count, force_hash: true, ..Options::default() },
+        ] {
+            if let Err(e) = instrument(&wasm, &program, &opts) {
+                panic!("{name} ({:?}, hash {}): {e}\n{}", opts.mode, opts.force_hash, dump(&wasm, &program, &opts));
+            }
+        }
+        instrument_block_log(&wasm, &program).unwrap_or_else(|e| panic!("{name} (block log): {e}"));
+    }
+}
+
+/// The rewritten module as text, for diagnosing an invalid rewrite.
+fn dump(wasm: &[u8], program: &wpp_wasm::Program, opts: &Options) -> String {
+    let path = std::env::temp_dir().join(format!("wpp-invalid-{}.wasm", std::process::id()));
+    std::env::set_var("WPP_DUMP_INVALID", &path);
+    let _ = instrument(wasm, program, opts);
+    std::env::remove_var("WPP_DUMP_INVALID");
+    let bytes = std::fs::read(&path).unwrap_or_default();
+    let _ = std::fs::remove_file(&path);
+    let mut cfg = wasmprinter::Config::new();
+    cfg.print_offsets(true);
+    let mut out = String::new();
+    let _ = cfg.print(&bytes, &mut wasmprinter::PrintFmtWrite(&mut out));
+    out
+}
