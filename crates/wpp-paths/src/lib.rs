@@ -32,6 +32,7 @@
 //! ```
 
 mod numbering;
+pub mod enumerate;
 pub mod split;
 
 pub use numbering::{number, DecodeError, EdgeAction, Numbering, NumberingError, Options};

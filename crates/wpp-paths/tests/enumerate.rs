@@ -2,7 +2,6 @@
 //! from the CFG and check that the path numbers are exactly `0..n_paths` and decode back.
 
 use proptest::prelude::*;
-use std::collections::BTreeSet;
 use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, Target};
 use wpp_paths::{number, Options};
 
@@ -18,7 +17,7 @@ fn arb_cfg() -> impl Strategy<Value = Cfg> {
             let mut edges = Vec::new();
             for (v, (fwd, back, call, exit)) in specs.into_iter().enumerate() {
                 let mut out: Vec<Edge> = Vec::new();
-                let mut add = |to: Target, kind: EdgeKind, out: &mut Vec<Edge>| {
+                let add = |to: Target, kind: EdgeKind, out: &mut Vec<Edge>| {
                     if !out.iter().any(|e| e.to == to) {
                         out.push(Edge { from: BlockIdx(v as u32), to, kind });
                     }
@@ -48,43 +47,6 @@ fn arb_cfg() -> impl Strategy<Value = Cfg> {
     })
 }
 
-/// Every path, straight from the CFG: from each start, follow non-ending edges; a block
-/// with a path-ending edge ends a path.
-fn enumerate(cfg: &Cfg, cut: &[BlockIdx]) -> BTreeSet<Vec<BlockIdx>> {
-    let reachable = cfg.reachable();
-    let ends = |e: &Edge| match e.to {
-        Target::Exit => true,
-        Target::Block(w) => e.kind.ends_path() || cut.contains(&w),
-    };
-    let mut starts = BTreeSet::from([0u32]);
-    for e in &cfg.edges {
-        if reachable[e.from.idx()] && ends(e) {
-            if let Target::Block(w) = e.to {
-                starts.insert(w.0);
-            }
-        }
-    }
-    let mut paths = BTreeSet::new();
-    for s in starts {
-        let mut stack = vec![vec![BlockIdx(s)]];
-        while let Some(p) = stack.pop() {
-            let v = *p.last().unwrap();
-            let out: Vec<&Edge> = cfg.edges.iter().filter(|e| e.from == v).collect();
-            if out.iter().any(|e| ends(e)) {
-                paths.insert(p.clone());
-            }
-            for e in out {
-                if let (false, Target::Block(w)) = (ends(e), e.to) {
-                    let mut q = p.clone();
-                    q.push(w);
-                    stack.push(q);
-                }
-            }
-        }
-    }
-    paths
-}
-
 fn check(cfg: &Cfg, max_paths: u64) -> Result<(), TestCaseError> {
     prop_assert!(cfg.validate().is_ok(), "{:?}", cfg.validate());
     let Ok(num) = number(cfg, &Options { max_paths }) else {
@@ -93,18 +55,11 @@ fn check(cfg: &Cfg, max_paths: u64) -> Result<(), TestCaseError> {
         return Ok(());
     };
     prop_assert!(num.n_paths() <= max_paths);
-    let paths = enumerate(cfg, num.cut_points());
-    prop_assert_eq!(paths.len() as u64, num.n_paths());
-    let mut ids = BTreeSet::new();
-    for p in &paths {
-        let id = num.encode(p);
-        prop_assert!(id.is_some(), "path {:?} has no number", p);
-        let id = id.unwrap();
-        prop_assert!(id.0 < num.n_paths());
-        prop_assert!(ids.insert(id), "two paths share number {}", id);
-        prop_assert_eq!(&num.decode(id).unwrap(), p);
+    match wpp_paths::enumerate::check_numbering(cfg, &num, 1 << 20) {
+        Some(Ok(_)) => Ok(()),
+        Some(Err(e)) => Err(TestCaseError::fail(e)),
+        None => Err(TestCaseError::fail("too many paths to enumerate")),
     }
-    Ok(())
 }
 
 proptest! {

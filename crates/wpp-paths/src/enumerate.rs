@@ -1,0 +1,73 @@
+//! The slow, obviously correct oracle for the numbering: list every path of a CFG
+//! straight from its definition, without the DAG or any edge values.
+
+use std::collections::BTreeSet;
+
+use wpp_model::{BlockIdx, Cfg, Edge, Target};
+
+/// Every path of `cfg` given its cut points, or `None` if there are more than `limit`.
+///
+/// Paths start at the entry block and at every target of a path-ending edge leaving a
+/// reachable block; they follow non-ending edges; a block with a path-ending edge ends one.
+pub fn all_paths(cfg: &Cfg, cut: &[BlockIdx], limit: usize) -> Option<BTreeSet<Vec<BlockIdx>>> {
+    let reachable = cfg.reachable();
+    let ends = |e: &Edge| match e.to {
+        Target::Exit => true,
+        Target::Block(w) => e.kind.ends_path() || cut.contains(&w),
+    };
+    let mut starts = BTreeSet::from([0u32]);
+    for e in &cfg.edges {
+        if reachable[e.from.idx()] && ends(e) {
+            if let Target::Block(w) = e.to {
+                starts.insert(w.0);
+            }
+        }
+    }
+    let out = cfg.out_ranges();
+    let mut paths = BTreeSet::new();
+    for s in starts {
+        let mut stack = vec![vec![BlockIdx(s)]];
+        while let Some(p) = stack.pop() {
+            let v = *p.last().expect("paths are not empty");
+            let edges = &cfg.edges[out[v.idx()].clone()];
+            if edges.iter().any(|e| ends(e)) {
+                paths.insert(p.clone());
+                if paths.len() > limit {
+                    return None;
+                }
+            }
+            for e in edges {
+                if let (false, Target::Block(w)) = (ends(e), e.to) {
+                    let mut q = p.clone();
+                    q.push(w);
+                    stack.push(q);
+                }
+            }
+        }
+    }
+    Some(paths)
+}
+
+/// Checks a numbering against [`all_paths`]: the numbers are exactly `0..n_paths` and
+/// each decodes back to its path. `None` when the function has more than `limit` paths.
+pub fn check_numbering(cfg: &Cfg, num: &crate::Numbering, limit: usize) -> Option<Result<usize, String>> {
+    if num.n_paths() > limit as u64 {
+        return None;
+    }
+    let paths = all_paths(cfg, num.cut_points(), limit)?;
+    if paths.len() as u64 != num.n_paths() {
+        return Some(Err(format!("{} paths enumerated, numbering has {}", paths.len(), num.n_paths())));
+    }
+    let mut seen = vec![false; paths.len()];
+    for p in &paths {
+        let Some(id) = num.encode(p) else { return Some(Err(format!("path {p:?} has no number"))) };
+        if id.0 >= num.n_paths() || std::mem::replace(&mut seen[id.0 as usize], true) {
+            return Some(Err(format!("path {p:?} has number {id}, out of range or taken")));
+        }
+        match num.decode(id) {
+            Ok(d) if &d == p => {}
+            other => return Some(Err(format!("number {id} decodes to {other:?}, not {p:?}"))),
+        }
+    }
+    Some(Ok(paths.len()))
+}

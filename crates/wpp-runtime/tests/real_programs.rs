@@ -1,0 +1,120 @@
+//! The real programs of `workloads/` (built by `workloads/build.sh`), each checked three
+//! ways:
+//!
+//! * numbering: every function with at most 20,000 paths (most of them) has its paths enumerated from
+//!   the CFG; their numbers must be exactly `0..N` and decode back;
+//! * behaviour: instrumented runs (trace, count, hash-only count, block-log oracle) give
+//!   the same stdout, stderr and exit status as the plain run, and the expected stdout;
+//! * counts: trace-mode, array and hash counts, and the trace's order, equal the naive
+//!   block-log oracle's, which splits the log of every basic block entered into paths
+//!   using only the CFG.
+
+mod common;
+
+use std::path::PathBuf;
+
+use sha2::{Digest, Sha256};
+use wpp_runtime::{Outcome, RunConfig, Stdio};
+
+#[derive(serde::Deserialize)]
+struct Manifest {
+    programs: Vec<Program>,
+}
+
+#[derive(serde::Deserialize)]
+struct Program {
+    name: String,
+    wasm: String,
+    runs: Runs,
+}
+
+#[derive(serde::Deserialize)]
+struct Runs {
+    test: Run,
+}
+
+#[derive(serde::Deserialize)]
+struct Run {
+    args: Vec<String>,
+    stdin: Option<String>,
+    dirs: Vec<String>,
+    stdout_sha256: Option<String>,
+}
+
+fn workloads() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../workloads")
+}
+
+fn check(name: &str) {
+    let dir = workloads();
+    let manifest: Manifest = serde_json::from_slice(&std::fs::read(dir.join("workloads.json")).unwrap()).unwrap();
+    let p = manifest.programs.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("{name} is not in workloads.json"));
+    let wasm_path = dir.join(&p.wasm);
+    let wasm = std::fs::read(&wasm_path)
+        .unwrap_or_else(|e| panic!("{}: {e}; build the workloads first with `bash workloads/build.sh`", wasm_path.display()));
+
+    // Numbering oracle on every function small enough to enumerate.
+    let program = wpp_wasm::decode(&wasm).unwrap();
+    let mut checked = 0;
+    for f in &program.functions {
+        let Some(cfg) = &f.cfg else { continue };
+        let num = wpp_paths::number(cfg, &wpp_paths::Options::default()).unwrap();
+        match wpp_paths::enumerate::check_numbering(cfg, &num, 20_000) {
+            Some(Ok(_)) => checked += 1,
+            Some(Err(e)) => panic!("{name}: function {}: {e}", f.name),
+            None => {}
+        }
+    }
+    let n_defined = program.functions.len() - program.n_imported_funcs as usize;
+    // Functions with more paths are skipped; most have few.
+    assert!(checked * 2 >= n_defined, "{name}: only {checked} of {n_defined} functions enumerated");
+
+    let run = &p.runs.test;
+    let stdin = run.stdin.as_ref().map(|s| std::fs::read(dir.join(s)).unwrap()).unwrap_or_default();
+    let cfg = RunConfig {
+        program_name: name.into(),
+        args: run.args.clone(),
+        dirs: run.dirs.iter().map(|d| (dir.join(d), d.clone())).collect(),
+        stdio: Stdio::Capture { stdin },
+        ..Default::default()
+    };
+    let agreed = common::check_all_ways(name, &wasm, &cfg, false, false).unwrap();
+    assert_eq!(agreed.plain.outcome, Outcome::Exited(0), "{name}: {}", String::from_utf8_lossy(&agreed.plain.stderr));
+    if let Some(want) = &run.stdout_sha256 {
+        let got: String = Sha256::digest(&agreed.plain.stdout).iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(&got, want, "{name}: unexpected output");
+    }
+    assert!(agreed.n_events > 10_000, "{name}: only {} path events", agreed.n_events);
+    eprintln!("{name}: {checked}/{n_defined} functions enumerated; {} events, {} distinct paths agree", agreed.n_events, agreed.counts.len());
+}
+
+macro_rules! programs {
+    ($($test:ident => $name:literal),* $(,)?) => {
+        $(#[test] fn $test() { check($name) })*
+
+        /// Every program in the manifest has a test above.
+        #[test]
+        fn manifest_is_covered() {
+            let m: Manifest = serde_json::from_slice(&std::fs::read(workloads().join("workloads.json")).unwrap()).unwrap();
+            let tested = [$($name),*];
+            for p in &m.programs {
+                assert!(tested.contains(&p.name.as_str()), "{} has no test", p.name);
+            }
+            assert!(m.programs.len() >= 8);
+        }
+    };
+}
+
+programs! {
+    bzip2 => "bzip2",
+    bzip2_decompress => "bzip2-d",
+    zlib => "zlib",
+    zstd => "zstd",
+    lz4 => "lz4",
+    xz => "xz",
+    lua => "lua",
+    sqlite => "sqlite",
+    tree_sitter_c => "tree-sitter-c",
+    pcre2 => "pcre2",
+    cjpeg => "cjpeg",
+}
