@@ -4,6 +4,7 @@
 //! and a `run` function. This is the only crate that prints to stdout or parses
 //! arguments.
 
+mod bench;
 mod paths;
 mod record;
 
@@ -23,6 +24,7 @@ struct Cli {
 enum Command {
     Record(record::Opts),
     Paths(paths::Opts),
+    Bench(bench::Opts),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Record(o) => record::run(o),
         Command::Paths(o) => paths::run(o).map(|()| 0),
+        Command::Bench(o) => bench::run(o).map(|()| 0),
     };
     match result {
         Ok(status) => ExitCode::from(status.clamp(0, 255) as u8),

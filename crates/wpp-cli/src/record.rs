@@ -110,11 +110,11 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     let (run, counts, writer) = match mode {
         Mode::Trace => {
             writer.begin(section::TRACE);
-            let sink = ProfileSink { writer, stats: TraceStats::new(false), bytes: Vec::new() };
+            let sink = ProfileSink { writer, stats: TraceStats::for_numberings(&inst.numberings), bytes: Vec::new() };
             let (run, mut sink) = wpp_runtime::run_paths(&engine, &inst, &cfg, sink)?;
             sink.writer.end();
             anyhow::ensure!(!sink.stats.is_truncated(), "the trace ends inside an event");
-            (run, sink.stats.counts, sink.writer)
+            (run, sink.stats.counts(), sink.writer)
         }
         Mode::Count => {
             let (run, ()) = wpp_runtime::run_paths(&engine, &inst, &cfg, ())?;

@@ -83,37 +83,72 @@ pub struct Numbering {
 }
 
 /// Numbers the paths of `cfg`, which must satisfy [`Cfg::validate`].
+///
+/// When the paths do not fit `opts.max_paths`, blocks are cut: one pass over the blocks in
+/// reverse code order bounds the paths from each block to the exit by `bound`, cutting the
+/// successors with the most paths where a block exceeds it. If the paths from all starts
+/// together still exceed the limit, the pass is repeated with half the bound. Each pass is
+/// linear in the graph, and there are at most 64.
 pub fn number(cfg: &Cfg, opts: &Options) -> Result<Numbering, NumberingError> {
     let n = cfg.n_blocks();
     let reachable = cfg.reachable();
+    let out = cfg.out_ranges();
+    let mut bound = opts.max_paths as u128;
     let mut cut = vec![false; n];
-    let mut cut_points = Vec::new();
     loop {
         let dag = Dag::build(cfg, &reachable, &cut);
         let to_exit = dag.paths_to_exit();
-        let total = to_exit[0];
-        if total <= opts.max_paths as u128 {
+        if to_exit[0] <= opts.max_paths as u128 {
+            let cut_points = (0..n).filter(|&b| cut[b]).map(|b| BlockIdx(b as u32)).collect();
             return Ok(dag.finish(cfg, to_exit, cut_points, reachable));
         }
-        // Cut the block that the most paths run through, among blocks still entered by
-        // forward DAG edges (cutting any other block changes nothing).
-        let from_entry = dag.paths_from_entry();
-        let mut best: Option<(u128, usize)> = None;
-        for b in 0..n {
-            if !reachable[b] || cut[b] || !dag.has_forward_in[b] {
-                continue;
-            }
-            let through = from_entry[b + 1].saturating_mul(to_exit[b + 1]);
-            if best.is_none_or(|(t, _)| through > t) {
-                best = Some((through, b));
+        if bound == 0 {
+            return Err(NumberingError::TooManyPaths { limit: opts.max_paths });
+        }
+        cut = bounded_cuts(cfg, &out, &reachable, bound);
+        bound /= 2;
+    }
+}
+
+/// Chooses cut points so that no block has more than `bound` (at least 1) paths to the
+/// exit. Cutting a block can only lower the path counts of blocks already visited, so
+/// the bound holds for them too.
+fn bounded_cuts(cfg: &Cfg, out: &[std::ops::Range<usize>], reachable: &[bool], bound: u128) -> Vec<bool> {
+    let bound = bound.max(1);
+    let n = cfg.n_blocks();
+    let mut cut = vec![false; n];
+    let mut np = vec![0u128; n];
+    let mut succ: Vec<usize> = Vec::new();
+    for v in (0..n).rev() {
+        if !reachable[v] {
+            continue;
+        }
+        succ.clear();
+        let mut exits = false;
+        for e in &cfg.edges[out[v].clone()] {
+            match e.to {
+                Target::Block(w) if !e.kind.ends_path() && !cut[w.idx()] => succ.push(w.idx()),
+                _ => exits = true,
             }
         }
-        let Some((_, b)) = best else {
-            return Err(NumberingError::TooManyPaths { limit: opts.max_paths });
-        };
-        cut[b] = true;
-        cut_points.push(BlockIdx(b as u32));
+        let mut total: u128 = succ.iter().fold(exits as u128, |s, &w| s.saturating_add(np[w]));
+        if total > bound {
+            succ.sort_unstable_by_key(|&w| std::cmp::Reverse(np[w]));
+            for &w in &succ {
+                if total <= bound {
+                    break;
+                }
+                cut[w] = true;
+                total -= np[w];
+                if !exits {
+                    exits = true;
+                    total += 1;
+                }
+            }
+        }
+        np[v] = total;
     }
+    cut
 }
 
 struct Dag {
@@ -122,7 +157,6 @@ struct Dag {
     out: Vec<Vec<Node>>,
     /// Whether the CFG edge is path-ending (after cuts).
     ends: Vec<bool>,
-    has_forward_in: Vec<bool>,
 }
 
 impl Dag {
@@ -133,7 +167,6 @@ impl Dag {
         let mut ends = vec![false; cfg.edges.len()];
         let mut is_start = vec![false; n];
         let mut has_exit = vec![false; n];
-        let mut has_forward_in = vec![false; n];
         is_start[0] = true;
         for (i, e) in cfg.edges.iter().enumerate() {
             let v = e.from.idx();
@@ -152,7 +185,6 @@ impl Dag {
                 }
             } else if let Target::Block(w) = e.to {
                 out[v + 1].push(w.0 + 1);
-                has_forward_in[w.idx()] = true;
             }
         }
         for v in 0..n {
@@ -163,7 +195,7 @@ impl Dag {
                 out[0].push(v as Node + 1);
             }
         }
-        Dag { n_blocks: n, out, ends, has_forward_in }
+        Dag { n_blocks: n, out, ends }
     }
 
     /// Number of paths from each node to EXIT (saturating far above any limit).
@@ -174,18 +206,6 @@ impl Dag {
         // Forward edges go to later blocks, so reverse node order is a reverse topological order.
         for v in (0..=self.n_blocks).rev() {
             np[v] = self.out[v].iter().fold(0u128, |s, &w| s.saturating_add(np[w as usize]));
-        }
-        np
-    }
-
-    fn paths_from_entry(&self) -> Vec<u128> {
-        let mut np = vec![0u128; self.n_blocks + 2];
-        np[0] = 1;
-        for v in 0..=self.n_blocks {
-            let here = np[v];
-            for &w in &self.out[v] {
-                np[w as usize] = np[w as usize].saturating_add(here);
-            }
         }
         np
     }

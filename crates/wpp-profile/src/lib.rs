@@ -30,8 +30,8 @@
 //!
 //! Reading never trusts the file: every offset is bounds-checked against the file's size,
 //! every section's checksum is verified, and every CFG is validated before use, so a
-//! damaged or hostile file gives an [`Error`], never a panic or an allocation larger than
-//! the file.
+//! damaged or hostile file gives an [`Error`], never a panic, a hang, or allocations out of
+//! proportion to the file's size.
 //!
 //! [postcard]: https://postcard.jamesmunns.com/wire-format
 

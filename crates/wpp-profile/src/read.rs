@@ -44,6 +44,9 @@ impl Profile {
             });
         }
         let h = read_exact_at(&mut file, path, 0, HEADER_LEN)?;
+        if h.iter().all(|&b| b == 0) {
+            return Err(corrupt(path, "the header was never written (was recording interrupted?)"));
+        }
         if h[..8] != MAGIC {
             return Err(Error::NotAProfile { path: path.to_owned() });
         }

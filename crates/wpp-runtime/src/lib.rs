@@ -16,6 +16,7 @@ mod host;
 mod run;
 
 pub use run::{run_block_log, run_paths, run_plain, PathCounts, PathsRun};
+pub use wasmtime::Engine;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -108,37 +109,84 @@ impl EventSink for () {
     }
 }
 
-/// An [`EventSink`] that decodes events and keeps per-path counts, the number of events,
-/// an order-sensitive hash of the sequence and, if asked, the events themselves.
+/// An [`EventSink`] that decodes events and counts each path: in a dense array per
+/// function when its path count is known and small, in a hash map otherwise. It can also
+/// hash the order of the sequence and keep the events (for tests).
 #[derive(Default)]
 pub struct TraceStats {
     decoder: wpp_model::EventDecoder,
-    pub counts: PathCounts,
+    dense: Vec<Vec<u64>>,
+    sparse: rustc_hash::FxHashMap<(wpp_model::FuncIdx, wpp_model::PathId), u64>,
     pub n_events: u64,
-    pub sequence_hash: u64,
+    /// Order-sensitive hash of the sequence ([`wpp_paths::split::hash_event`]), if asked.
+    pub sequence_hash: Option<u64>,
     pub events: Option<Vec<wpp_model::PathEvent>>,
 }
 
+/// Functions with at most this many paths are counted in a dense array.
+const DENSE_MAX_PATHS: u64 = 1 << 16;
+
 impl TraceStats {
-    pub fn new(keep_events: bool) -> Self {
-        TraceStats { sequence_hash: wpp_paths::split::HASH_START, events: keep_events.then(Vec::new), ..Default::default() }
+    /// Counts only, all in a hash map.
+    pub fn new() -> Self {
+        TraceStats::default()
+    }
+
+    /// Counts with dense arrays sized from the functions' numberings.
+    pub fn for_numberings(numberings: &[Option<wpp_paths::Numbering>]) -> Self {
+        let dense = numberings
+            .iter()
+            .map(|n| match n {
+                Some(n) if n.n_paths() <= DENSE_MAX_PATHS => vec![0; n.n_paths() as usize],
+                _ => Vec::new(),
+            })
+            .collect();
+        TraceStats { dense, ..Default::default() }
+    }
+
+    /// Also hash the order of events and, if `keep`, keep them all.
+    pub fn checking_order(mut self, keep: bool) -> Self {
+        self.sequence_hash = Some(wpp_paths::split::HASH_START);
+        self.events = keep.then(Vec::new);
+        self
     }
 
     /// Whether the stream ended in the middle of a two-word event.
     pub fn is_truncated(&self) -> bool {
         self.decoder.is_mid_event()
     }
+
+    /// Every path's count.
+    pub fn counts(&self) -> PathCounts {
+        let mut c: PathCounts = self.sparse.iter().map(|(&k, &v)| (k, v)).collect();
+        for (f, arr) in self.dense.iter().enumerate() {
+            for (p, &n) in arr.iter().enumerate() {
+                if n != 0 {
+                    c.insert((wpp_model::FuncIdx(f as u32), wpp_model::PathId(p as u64)), n);
+                }
+            }
+        }
+        c
+    }
 }
 
 impl EventSink for TraceStats {
     fn events(&mut self, words: &[u64]) -> anyhow::Result<()> {
-        let TraceStats { decoder, counts, n_events, sequence_hash, events } = self;
+        let TraceStats { decoder, dense, sparse, n_events, sequence_hash, events } = self;
+        let slow = sequence_hash.is_some() || events.is_some();
         decoder.feed(words, |e| {
-            *counts.entry((e.func, e.path)).or_default() += 1;
             *n_events += 1;
-            *sequence_hash = wpp_paths::split::hash_event(*sequence_hash, e);
-            if let Some(v) = events.as_mut() {
-                v.push(e);
+            match dense.get_mut(e.func.idx()).and_then(|a| a.get_mut(e.path.0 as usize)) {
+                Some(c) => *c += 1,
+                None => *sparse.entry((e.func, e.path)).or_default() += 1,
+            }
+            if slow {
+                if let Some(h) = sequence_hash.as_mut() {
+                    *h = wpp_paths::split::hash_event(*h, e);
+                }
+                if let Some(v) = events.as_mut() {
+                    v.push(e);
+                }
             }
         });
         Ok(())

@@ -32,10 +32,11 @@ struct State<X> {
     extra: X,
 }
 
-/// State for an instrumented run.
-struct Paths<S> {
-    sink: S,
-    words: Vec<u64>,
+/// State for an instrumented run. Full event buffers go to a consumer thread that owns
+/// the sink; the guest blocks only when the consumer is [`QUEUED_BUFFERS`] behind.
+struct Paths {
+    to_consumer: Option<std::sync::mpsc::SyncSender<Vec<u64>>>,
+    recycled: std::sync::mpsc::Receiver<Vec<u64>>,
     n_words: u64,
     hash_base: usize,
     hash_entries: usize,
@@ -127,17 +128,25 @@ pub fn run_plain(engine: &Engine, wasm: &[u8], cfg: &RunConfig) -> anyhow::Resul
     Ok(RunResult { outcome, stdout, stderr, compile_time, guest_time })
 }
 
-/// Copies the event words `[0, bytes)` of the added memory to the sink.
-fn drain_events<S: EventSink>(data: &[u8], p: &mut Paths<S>, bytes: usize) -> anyhow::Result<()> {
+/// Buffers in flight between the guest and the consumer thread.
+const QUEUED_BUFFERS: usize = 4;
+
+/// Copies the event words `[0, bytes)` of the added memory to the consumer.
+fn drain_events(data: &[u8], p: &mut Paths, bytes: usize) -> anyhow::Result<()> {
     let bytes = bytes.min(data.len()) & !7;
-    p.words.clear();
-    p.words.extend(data[..bytes].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))));
-    p.n_words += p.words.len() as u64;
-    p.sink.events(&p.words)
+    if bytes == 0 {
+        return Ok(());
+    }
+    let mut words = p.recycled.try_recv().unwrap_or_default();
+    words.clear();
+    words.extend(data[..bytes].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))));
+    p.n_words += words.len() as u64;
+    let tx = p.to_consumer.as_ref().ok_or_else(|| anyhow!("the event consumer is gone"))?;
+    tx.send(words).map_err(|_| anyhow!("the event consumer stopped"))
 }
 
 /// Moves the hash table's entries into `p.hash_counts` and empties the table.
-fn drain_hash<S>(data: &mut [u8], p: &mut Paths<S>) {
+fn drain_hash(data: &mut [u8], p: &mut Paths) {
     let e = abi::HASH_ENTRY_BYTES as usize;
     let table = &mut data[p.hash_base..p.hash_base + p.hash_entries * e];
     for entry in table.chunks_exact_mut(e) {
@@ -154,9 +163,19 @@ fn drain_hash<S>(data: &mut [u8], p: &mut Paths<S>) {
 /// `sink`, which is handed back; count mode returns the counts.
 pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrumented, cfg: &RunConfig, sink: S) -> anyhow::Result<(PathsRun, S)> {
     let (module, compile_time) = compile(engine, &inst.wasm)?;
+    let (to_consumer, from_guest) = std::sync::mpsc::sync_channel::<Vec<u64>>(QUEUED_BUFFERS);
+    let (recycle, recycled) = std::sync::mpsc::channel::<Vec<u64>>();
+    let consumer = std::thread::Builder::new().name("wpp-events".into()).spawn(move || -> anyhow::Result<S> {
+        let mut sink = sink;
+        for words in from_guest {
+            sink.events(&words)?;
+            let _ = recycle.send(words);
+        }
+        Ok(sink)
+    })?;
     let paths = Paths {
-        sink,
-        words: Vec::new(),
+        to_consumer: Some(to_consumer),
+        recycled,
         n_words: 0,
         hash_base: inst.layout.hash_base as usize,
         hash_entries: inst.layout.hash_entries as usize,
@@ -164,8 +183,8 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
         error: None,
     };
     let (mut store, captured) = new_store(engine, cfg, paths)?;
-    let mut linker = wasi_linker::<Paths<S>>(engine)?;
-    linker.func_wrap(abi::IMPORT_MODULE, abi::IMPORT_FLUSH, |mut caller: Caller<'_, State<Paths<S>>>, kind: i32, bytes: i32| -> wasmtime::Result<()> {
+    let mut linker = wasi_linker::<Paths>(engine)?;
+    linker.func_wrap(abi::IMPORT_MODULE, abi::IMPORT_FLUSH, |mut caller: Caller<'_, State<Paths>>, kind: i32, bytes: i32| -> wasmtime::Result<()> {
         let fail = |m: String| Err(wasmtime::Error::from_anyhow(anyhow!(m)));
         let Some(memory) = caller.data().memory else { return fail("flush before the memory is known".into()) };
         let (data, state) = memory.data_and_store_mut(&mut caller);
@@ -185,8 +204,21 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
         Ok(())
     })
     .map_err(anyhow::Error::from)?;
-    let (outcome, guest_time, instance) = call_start(&mut store, &linker, &module, Some(abi::EXPORT_MEMORY))?;
+    let started = call_start(&mut store, &linker, &module, Some(abi::EXPORT_MEMORY));
+    // Whatever happened, stop the consumer so that its error (if any) can be reported.
+    let finish = |store: &mut Store<State<Paths>>| -> anyhow::Result<S> {
+        store.data_mut().extra.to_consumer = None;
+        consumer.join().map_err(|_| anyhow!("the event consumer panicked"))?
+    };
+    let (outcome, guest_time, instance) = match started {
+        Ok(x) => x,
+        Err(e) => {
+            let _ = finish(&mut store);
+            return Err(e);
+        }
+    };
     if let Some(e) = store.data_mut().extra.error.take() {
+        let _ = finish(&mut store);
         return Err(e.context("recording failed"));
     }
     // Collect what is still in the guest's memory: on every ending, including traps.
@@ -221,7 +253,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
         }
     }
     let n_event_words = store.data().extra.n_words;
-    let sink = store.into_data().extra.sink;
+    let sink = finish(&mut store).context("recording failed")?;
     let (stdout, stderr) = captured_output(captured);
     Ok((PathsRun { result: RunResult { outcome, stdout, stderr, compile_time, guest_time }, counts, n_event_words }, sink))
 }

@@ -1,0 +1,165 @@
+//! `wpp bench`: recording overhead on the real-program workloads, as one table.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context as _;
+use clap::Args;
+use wpp_runtime::{run_paths, run_plain, EventSink, RunConfig, Stdio, TraceStats};
+use wpp_wasm::{Mode, Options};
+
+/// Measure recording overhead on the workloads in workloads/workloads.json.
+///
+/// Each program runs uninstrumented, in count mode and in trace mode (events written to a
+/// file) under the same wasmtime engine; times are the guest's run time (compilation
+/// excluded), the best of --repeat runs. Ratios are against the uninstrumented run.
+#[derive(Args)]
+pub struct Opts {
+    /// The workloads directory (holding workloads.json).
+    #[arg(long, default_value = "workloads")]
+    workloads: PathBuf,
+    /// Which run of each program: the short `test` runs or the 0.5–5 s `bench` runs.
+    #[arg(long, default_value = "bench")]
+    runs: String,
+    /// Runs per measurement; the fastest counts.
+    #[arg(long, default_value_t = 3)]
+    repeat: usize,
+    /// Only these programs.
+    programs: Vec<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct Manifest {
+    programs: Vec<Program>,
+}
+
+#[derive(serde::Deserialize)]
+struct Program {
+    name: String,
+    wasm: String,
+    runs: std::collections::HashMap<String, Run>,
+}
+
+#[derive(serde::Deserialize)]
+struct Run {
+    args: Vec<String>,
+    stdin: Option<String>,
+    dirs: Vec<String>,
+}
+
+/// Writes event words to a file, as `wpp record --mode trace` does, and counts them.
+struct FileSink {
+    out: std::io::BufWriter<std::fs::File>,
+    stats: TraceStats,
+    bytes: Vec<u8>,
+}
+
+impl EventSink for FileSink {
+    fn events(&mut self, words: &[u64]) -> anyhow::Result<()> {
+        self.stats.events(words)?;
+        self.bytes.clear();
+        for w in words {
+            self.bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        self.out.write_all(&self.bytes)?;
+        Ok(())
+    }
+}
+
+struct Row {
+    name: String,
+    plain: Duration,
+    count: Duration,
+    trace: Duration,
+    events: u64,
+    distinct: usize,
+}
+
+fn best<T>(repeat: usize, mut f: impl FnMut() -> anyhow::Result<(Duration, T)>) -> anyhow::Result<(Duration, T)> {
+    let mut best: Option<(Duration, T)> = None;
+    for _ in 0..repeat.max(1) {
+        let (d, t) = f()?;
+        if best.as_ref().is_none_or(|(b, _)| d < *b) {
+            best = Some((d, t));
+        }
+    }
+    Ok(best.expect("at least one run"))
+}
+
+fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, repeat: usize) -> anyhow::Result<Row> {
+    let wasm_path = dir.join(&p.wasm);
+    let wasm = std::fs::read(&wasm_path).with_context(|| format!("{} (build the workloads with workloads/build.sh)", wasm_path.display()))?;
+    let stdin = match &run.stdin {
+        Some(s) => std::fs::read(dir.join(s)).with_context(|| format!("{}", dir.join(s).display()))?,
+        None => Vec::new(),
+    };
+    let cfg = RunConfig {
+        program_name: p.name.clone(),
+        args: run.args.clone(),
+        dirs: run.dirs.iter().map(|d| (dir.join(d), d.clone())).collect(),
+        stdio: Stdio::Capture { stdin },
+        ..Default::default()
+    };
+    let program = wpp_wasm::decode(&wasm).with_context(|| format!("{}", wasm_path.display()))?;
+    let (plain, _) = best(repeat, || Ok((run_plain(engine, &wasm, &cfg)?.guest_time, ())))?;
+    let count = wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Count, ..Options::default() })?;
+    let (count_t, _) = best(repeat, || {
+        let (r, ()) = run_paths(engine, &count, &cfg, ())?;
+        Ok((r.result.guest_time, ()))
+    })?;
+    let trace = wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Trace, ..Options::default() })?;
+    let tmp = std::env::temp_dir().join(format!("wpp-bench-{}.trace", std::process::id()));
+    let (trace_t, (events, distinct)) = best(repeat, || {
+        let sink = FileSink { out: std::io::BufWriter::new(std::fs::File::create(&tmp)?), stats: TraceStats::for_numberings(&trace.numberings), bytes: Vec::new() };
+        let (r, mut sink) = run_paths(engine, &trace, &cfg, sink)?;
+        sink.out.flush()?;
+        Ok((r.result.guest_time, (sink.stats.n_events, sink.stats.counts().len())))
+    })?;
+    let _ = std::fs::remove_file(&tmp);
+    Ok(Row { name: p.name.clone(), plain, count: count_t, trace: trace_t, events, distinct })
+}
+
+fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
+    let (s, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x.ln(), n + 1));
+    if n == 0 { f64::NAN } else { (s / n as f64).exp() }
+}
+
+pub fn run(o: Opts) -> anyhow::Result<()> {
+    let manifest_path = o.workloads.join("workloads.json");
+    let manifest: Manifest = serde_json::from_slice(&std::fs::read(&manifest_path).with_context(|| format!("{}", manifest_path.display()))?)
+        .with_context(|| format!("{}", manifest_path.display()))?;
+    let engine = wpp_runtime::engine()?;
+    let mut rows = Vec::new();
+    for p in &manifest.programs {
+        if !o.programs.is_empty() && !o.programs.contains(&p.name) {
+            continue;
+        }
+        let Some(run) = p.runs.get(&o.runs) else { continue };
+        eprint!("wpp bench: {} ...\r", p.name);
+        rows.push(measure(&engine, &o.workloads, p, run, o.repeat)?);
+    }
+    eprint!("{:40}\r", "");
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{:<14} {:>9} {:>9} {:>7} {:>9} {:>7} {:>13} {:>10} {:>9}", "program", "plain s", "count s", "count×", "trace s", "trace×", "events", "Mevents/s", "distinct")?;
+    for r in &rows {
+        let p = r.plain.as_secs_f64();
+        writeln!(
+            out,
+            "{:<14} {:>9.3} {:>9.3} {:>7.2} {:>9.3} {:>7.2} {:>13} {:>10.1} {:>9}",
+            r.name,
+            p,
+            r.count.as_secs_f64(),
+            r.count.as_secs_f64() / p,
+            r.trace.as_secs_f64(),
+            r.trace.as_secs_f64() / p,
+            crate::record::group(r.events),
+            r.events as f64 / r.trace.as_secs_f64() / 1e6,
+            r.distinct
+        )?;
+    }
+    let gc = geomean(rows.iter().map(|r| r.count.as_secs_f64() / r.plain.as_secs_f64()));
+    let gt = geomean(rows.iter().map(|r| r.trace.as_secs_f64() / r.plain.as_secs_f64()));
+    writeln!(out, "{:<14} {:>9} {:>9} {:>7.2} {:>9} {:>7.2}", "geomean", "", "", gc, "", gt)?;
+    Ok(())
+}
