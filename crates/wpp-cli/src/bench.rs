@@ -11,8 +11,9 @@ use wpp_wasm::{Mode, Options};
 
 /// Measure recording overhead on the workloads in workloads/workloads.json.
 ///
-/// Each program runs uninstrumented, in count mode and in trace mode (events written to a
-/// file) under the same wasmtime engine; times are the guest's run time (compilation
+/// Each program runs uninstrumented, in count mode, in trace mode with the events counted
+/// on the consumer thread, and in trace mode with the events also written to a file (as
+/// `wpp record --mode trace` does), under the same wasmtime engine; times are the guest's run time (compilation
 /// excluded), the best of --repeat runs. Ratios are against the uninstrumented run.
 #[derive(Args)]
 pub struct Opts {
@@ -72,6 +73,7 @@ struct Row {
     plain: Duration,
     count: Duration,
     trace: Duration,
+    trace_file: Duration,
     events: u64,
     distinct: usize,
 }
@@ -109,6 +111,10 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
         Ok((r.result.guest_time, ()))
     })?;
     let trace = wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Trace, ..Options::default() })?;
+    let (trace_mem, _) = best(repeat, || {
+        let (r, _) = run_paths(engine, &trace, &cfg, TraceStats::for_numberings(&trace.numberings))?;
+        Ok((r.result.guest_time, ()))
+    })?;
     let tmp = std::env::temp_dir().join(format!("wpp-bench-{}.trace", std::process::id()));
     let (trace_t, (events, distinct)) = best(repeat, || {
         let sink = FileSink { out: std::io::BufWriter::new(std::fs::File::create(&tmp)?), stats: TraceStats::for_numberings(&trace.numberings), bytes: Vec::new() };
@@ -117,7 +123,7 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
         Ok((r.result.guest_time, (sink.stats.n_events, sink.stats.counts().len())))
     })?;
     let _ = std::fs::remove_file(&tmp);
-    Ok(Row { name: p.name.clone(), plain, count: count_t, trace: trace_t, events, distinct })
+    Ok(Row { name: p.name.clone(), plain, count: count_t, trace: trace_mem, trace_file: trace_t, events, distinct })
 }
 
 fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
@@ -141,18 +147,24 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     }
     eprint!("{:40}\r", "");
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{:<14} {:>9} {:>9} {:>7} {:>9} {:>7} {:>13} {:>10} {:>9}", "program", "plain s", "count s", "count×", "trace s", "trace×", "events", "Mevents/s", "distinct")?;
+    writeln!(
+        out,
+        "{:<14} {:>8} {:>8} {:>7} {:>8} {:>7} {:>8} {:>7} {:>13} {:>10} {:>9}",
+        "program", "plain s", "count s", "count×", "trace s", "trace×", "+file s", "+file×", "events", "Mevents/s", "distinct"
+    )?;
     for r in &rows {
         let p = r.plain.as_secs_f64();
         writeln!(
             out,
-            "{:<14} {:>9.3} {:>9.3} {:>7.2} {:>9.3} {:>7.2} {:>13} {:>10.1} {:>9}",
+            "{:<14} {:>8.3} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>13} {:>10.1} {:>9}",
             r.name,
             p,
             r.count.as_secs_f64(),
             r.count.as_secs_f64() / p,
             r.trace.as_secs_f64(),
             r.trace.as_secs_f64() / p,
+            r.trace_file.as_secs_f64(),
+            r.trace_file.as_secs_f64() / p,
             crate::record::group(r.events),
             r.events as f64 / r.trace.as_secs_f64() / 1e6,
             r.distinct
@@ -160,6 +172,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     }
     let gc = geomean(rows.iter().map(|r| r.count.as_secs_f64() / r.plain.as_secs_f64()));
     let gt = geomean(rows.iter().map(|r| r.trace.as_secs_f64() / r.plain.as_secs_f64()));
-    writeln!(out, "{:<14} {:>9} {:>9} {:>7.2} {:>9} {:>7.2}", "geomean", "", "", gc, "", gt)?;
+    let gf = geomean(rows.iter().map(|r| r.trace_file.as_secs_f64() / r.plain.as_secs_f64()));
+    writeln!(out, "{:<14} {:>8} {:>8} {:>7.2} {:>8} {:>7.2} {:>8} {:>7.2}", "geomean", "", "", gc, "", gt, "", gf)?;
     Ok(())
 }
