@@ -154,10 +154,43 @@ fn check_features(bytes: &[u8]) -> Result<(), Error> {
     if let Err(e) = Validator::new_with_features(WasmFeatures::all()).validate_all(bytes) {
         return Err(Error::Invalid(e));
     }
-    let place = function_at(bytes, narrow.offset())
-        .map(|(i, name)| format!("function {name} (index {i}), at byte offset {:#x}", narrow.offset()))
-        .unwrap_or_else(|| format!("byte offset {:#x}", narrow.offset()));
+    let off = narrow.offset();
+    let place = match function_at(bytes, off) {
+        Some((i, name)) => format!("function {name} (index {i}), at byte offset {off:#x}"),
+        None => match section_at(bytes, off) {
+            Some(section) => format!("the {section} section, at byte offset {off:#x}"),
+            None => format!("byte offset {off:#x}"),
+        },
+    };
     Err(Error::Unsupported { feature: narrow.message().to_string(), place })
+}
+
+/// The name of the section containing `offset`.
+fn section_at(bytes: &[u8], offset: usize) -> Option<&'static str> {
+    for payload in Parser::new(0).parse_all(bytes) {
+        let payload = payload.ok()?;
+        if let Some((id, range)) = payload.as_section() {
+            if range.contains(&offset) || range.end == offset {
+                return Some(match id {
+                    1 => "type",
+                    2 => "import",
+                    3 => "function",
+                    4 => "table",
+                    5 => "memory",
+                    6 => "global",
+                    7 => "export",
+                    8 => "start",
+                    9 => "element",
+                    10 => "code",
+                    11 => "data",
+                    12 => "data count",
+                    13 => "tag",
+                    _ => "custom",
+                });
+            }
+        }
+    }
+    None
 }
 
 /// The function whose body contains `offset`, with its name if the module has one.
