@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::Args;
-use wpp_runtime::{run_paths, run_plain, EventSink, RunConfig, Stdio, TraceStats};
+use wpp_runtime::{run_paths, run_plain, RunConfig, Stdio, TraceStats};
+
+use crate::record::ProfileSink;
 use wpp_wasm::{Mode, Options};
 
 /// Measure recording overhead on the workloads in workloads/workloads.json.
@@ -47,25 +49,6 @@ struct Run {
     args: Vec<String>,
     stdin: Option<String>,
     dirs: Vec<String>,
-}
-
-/// Writes event words to a file, as `wpp record --mode trace` does, and counts them.
-struct FileSink {
-    out: std::io::BufWriter<std::fs::File>,
-    stats: TraceStats,
-    bytes: Vec<u8>,
-}
-
-impl EventSink for FileSink {
-    fn events(&mut self, words: &[u64]) -> anyhow::Result<()> {
-        self.stats.events(words)?;
-        self.bytes.clear();
-        for w in words {
-            self.bytes.extend_from_slice(&w.to_le_bytes());
-        }
-        self.out.write_all(&self.bytes)?;
-        Ok(())
-    }
 }
 
 struct Row {
@@ -115,11 +98,11 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
         let (r, _) = run_paths(engine, &trace, &cfg, TraceStats::for_numberings(&trace.numberings))?;
         Ok((r.result.guest_time, ()))
     })?;
-    let tmp = std::env::temp_dir().join(format!("wpp-bench-{}.trace", std::process::id()));
+    let tmp = std::env::temp_dir().join(format!("wpp-bench-{}.wpp", std::process::id()));
     let (trace_t, (events, distinct)) = best(repeat, || {
-        let sink = FileSink { out: std::io::BufWriter::new(std::fs::File::create(&tmp)?), stats: TraceStats::for_numberings(&trace.numberings), bytes: Vec::new() };
-        let (r, mut sink) = run_paths(engine, &trace, &cfg, sink)?;
-        sink.out.flush()?;
+        let sink = ProfileSink::new(wpp_profile::Writer::create(&tmp)?, TraceStats::for_numberings(&trace.numberings));
+        let (r, sink) = run_paths(engine, &trace, &cfg, sink)?;
+        sink.writer.finish()?;
         Ok((r.result.guest_time, (sink.stats.n_events, sink.stats.counts().len())))
     })?;
     let _ = std::fs::remove_file(&tmp);

@@ -75,10 +75,18 @@ fn run_config(o: &Opts) -> anyhow::Result<RunConfig> {
 }
 
 /// Writes event words into the profile's trace section while counting them.
-struct ProfileSink {
-    writer: Writer,
-    stats: TraceStats,
+pub struct ProfileSink {
+    pub writer: Writer,
+    pub stats: TraceStats,
     bytes: Vec<u8>,
+}
+
+impl ProfileSink {
+    /// Opens the trace section of `writer`.
+    pub fn new(mut writer: Writer, stats: TraceStats) -> Self {
+        writer.begin(section::TRACE);
+        ProfileSink { writer, stats, bytes: Vec::new() }
+    }
 }
 
 impl EventSink for ProfileSink {
@@ -106,11 +114,10 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     let inst = wpp_wasm::instrument(&wasm, &program, &opts).with_context(|| format!("{}", o.program.display()))?;
     let engine = wpp_runtime::engine()?;
 
-    let mut writer = Writer::create(&output)?;
+    let writer = Writer::create(&output)?;
     let (run, counts, writer) = match mode {
         Mode::Trace => {
-            writer.begin(section::TRACE);
-            let sink = ProfileSink { writer, stats: TraceStats::for_numberings(&inst.numberings), bytes: Vec::new() };
+            let sink = ProfileSink::new(writer, TraceStats::for_numberings(&inst.numberings));
             let (run, mut sink) = wpp_runtime::run_paths(&engine, &inst, &cfg, sink)?;
             sink.writer.end();
             anyhow::ensure!(!sink.stats.is_truncated(), "the trace ends inside an event");

@@ -109,18 +109,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
                 }
             }
             Payload::CodeSectionEntry(body) => bodies.push(body),
-            Payload::CustomSection(c) => {
-                if let wasmparser::KnownCustom::Name(reader) = c.as_known() {
-                    // A damaged name section only costs us names.
-                    for sub in reader.flatten() {
-                        if let wasmparser::Name::Function(map) = sub {
-                            for naming in map.into_iter().flatten() {
-                                names.insert(naming.index, naming.name.to_string());
-                            }
-                        }
-                    }
-                }
-            }
+            Payload::CustomSection(c) => add_function_names(&c, &mut names),
             _ => {}
         }
     }
@@ -163,6 +152,19 @@ fn check_features(bytes: &[u8]) -> Result<(), Error> {
         },
     };
     Err(Error::Unsupported { feature: narrow.message().to_string(), place })
+}
+
+/// Adds the function names of a `name` section; a damaged one only costs us names.
+fn add_function_names(c: &wasmparser::CustomSectionReader<'_>, names: &mut HashMap<u32, String>) {
+    if let wasmparser::KnownCustom::Name(reader) = c.as_known() {
+        for sub in reader.flatten() {
+            if let wasmparser::Name::Function(map) = sub {
+                for naming in map.into_iter().flatten() {
+                    names.insert(naming.index, naming.name.to_string());
+                }
+            }
+        }
+    }
 }
 
 /// The name of the section containing `offset`.
@@ -210,17 +212,7 @@ fn function_at(bytes: &[u8], offset: usize) -> Option<(u32, String)> {
                 }
                 defined += 1;
             }
-            Payload::CustomSection(c) => {
-                if let wasmparser::KnownCustom::Name(reader) = c.as_known() {
-                    for sub in reader.flatten() {
-                        if let wasmparser::Name::Function(map) = sub {
-                            for n in map.into_iter().flatten() {
-                                names.insert(n.index, n.name.to_string());
-                            }
-                        }
-                    }
-                }
-            }
+            Payload::CustomSection(c) => add_function_names(&c, &mut names),
             _ => {}
         }
     }

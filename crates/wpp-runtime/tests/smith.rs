@@ -1,0 +1,786 @@
+//! Property tests on random modules from `wasm-smith`: instrumentation must not change
+//! what a module does, and the paths it records must be consistent.
+//!
+//! Every module is generated deterministically from a seed (a xorshift PRNG fills the
+//! bytes `wasm-smith` reads) and made to terminate with `ensure_termination`: its fuel
+//! counter is part of the module, so every version of the module runs out of fuel at the
+//! same point. The harness exports that counter and refills it before each call, so one
+//! export that loops until the fuel is gone does not starve the others. Each module runs
+//! six ways in a small wasmtime harness of its own (the modules are not WASI commands):
+//! as it is; instrumented in trace mode (with a tiny event buffer, so that it flushes
+//! often); in count mode with per-function counter arrays; in count mode with a tiny hash
+//! table only (so that it flushes too); and in trace and count modes with a small
+//! `max_paths`, so that many functions get cut points.
+//!
+//! Environment knobs for investigating a failure:
+//! * `WPP_SMITH_SEED=N` runs only seed `N` (and prints its module);
+//! * `WPP_SMITH_SEEDS=N` runs seeds `0..N` instead of the default number.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use arbitrary::Unstructured;
+use wasmtime::{Caller, Engine, Extern, ExternType, Instance, Linker, Module, Store, Trap, Val};
+use wpp_model::{EventDecoder, FuncIdx, PathId};
+use wpp_wasm::{abi, CounterKind, Instrumented, Mode, Options};
+
+/// Seeds run by default: enough for variety, few enough for well under a minute.
+const DEFAULT_SEEDS: u64 = 500;
+/// Fuel of `ensure_termination`: loop iterations plus calls allowed per export call.
+const FUEL: u32 = 2_000;
+/// `max_paths` of the variants with cut points: small, so that most functions get some.
+const CUT_MAX_PATHS: u64 = 64;
+/// Name under which the harness exports the fuel counter.
+const FUEL_EXPORT: &str = "__smith_fuel";
+
+/// Path counts by (function, path).
+type Counts = HashMap<(FuncIdx, PathId), u64>;
+
+/// xorshift64*: a tiny deterministic byte source.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        // Never zero; spread nearby seeds apart.
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03 | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        let mut v = Vec::with_capacity(n + 8);
+        while v.len() < n {
+            v.extend_from_slice(&self.next().to_le_bytes());
+        }
+        v.truncate(n);
+        v
+    }
+}
+
+/// Features wpp handles, everything it refuses turned off, every module self-contained
+/// (no imports), bounded (small memories and tables with maxima) and fully exported. The
+/// shape varies with the seed (`knobs` is a PRNG of its own, so the shape and the module
+/// bytes are independent):
+/// * reference types for one module in three. With them wasm-smith uses `externref` in
+///   most modules, which `wpp_runtime::engine()` cannot run (its wasmtime is built without
+///   GC support, so it refuses every `externref`), so [`adjust`] turns those into
+///   `funcref`s;
+/// * half the modules avoid traps (wasm-smith guards loads, stores, divisions, ...), so
+///   that calls run deeper and take more branches;
+/// * function bodies of up to 50 to 3000 instructions;
+/// * one module in four uses only control, integer, local/global and parametric
+///   instructions: branchier code, with more paths per function (some past 2³², which
+///   trace mode records as two-word events).
+#[allow(clippy::field_reassign_with_default)] // One knob a line reads best.
+fn smith_config(seed: u64, knobs: &mut Rng) -> wasm_smith::Config {
+    use wasm_smith::{InstructionKind as K, InstructionKinds};
+    let mut c = wasm_smith::Config::default();
+    c.reference_types_enabled = seed.is_multiple_of(3);
+    c.disallow_traps = knobs.next().is_multiple_of(2);
+    c.max_instructions = [50, 200, 1000, 3000][(knobs.next() % 4) as usize];
+    if knobs.next().is_multiple_of(4) {
+        c.allowed_instructions = InstructionKinds::new(&[K::Control, K::NumericInt, K::Variable, K::Parametric]);
+    }
+    // wasm-smith adds each function past the minimum with probability 1/2: ask for a few.
+    c.min_types = 1;
+    c.min_funcs = 1 + (knobs.next() % 6) as usize;
+    c.max_funcs = 20;
+    c.exceptions_enabled = false;
+    c.gc_enabled = false;
+    c.threads_enabled = false;
+    c.shared_everything_threads_enabled = false;
+    c.custom_descriptors_enabled = false;
+    c.wide_arithmetic_enabled = true;
+    c.custom_page_sizes_enabled = true;
+    c.tail_call_enabled = true;
+    c.memory64_enabled = true;
+    c.relaxed_simd_enabled = true;
+    c.simd_enabled = true;
+    c.max_imports = 0;
+    c.export_everything = true;
+    c.max_memories = 2;
+    c.max_tables = 2;
+    c.max_memory32_bytes = 4 << 20;
+    c.max_memory64_bytes = 4 << 20;
+    c.memory_max_size_required = true;
+    c.max_table_elements = 10_000;
+    c.table_max_size_required = true;
+    c.canonicalize_nans = false;
+    c
+}
+
+/// The module of `seed`, or why there is none.
+fn generate(seed: u64) -> Result<Vec<u8>, String> {
+    let mut rng = Rng::new(seed);
+    let len = 1024 + (rng.next() % (15 * 1024 + 1)) as usize;
+    let data = rng.bytes(len);
+    let mut u = Unstructured::new(&data);
+    let config = smith_config(seed, &mut Rng::new(!seed));
+    let mut m = wasm_smith::Module::new(config, &mut u).map_err(|e| format!("wasm-smith: {e}"))?;
+    let fuel_global = m.ensure_termination(FUEL).map_err(|e| format!("ensure_termination: {e}"))?;
+    adjust(&m.to_bytes(), fuel_global, seed.is_multiple_of(3))
+}
+
+/// Re-encodes a wasm-smith module for the harness:
+/// * exports the fuel counter `fuel_global` as [`FUEL_EXPORT`];
+/// * with `extern_to_func`, makes every `externref` (and `nullexternref`) a `funcref`
+///   (`nullfuncref`). Without GC the two reference types are used alike (`ref.null`,
+///   `ref.is_null`, tables, typed `select`, locals, params), so the module stays valid;
+///   only `ref.func` makes non-null references, and those are `funcref`s already.
+fn adjust(wasm: &[u8], fuel_global: u32, extern_to_func: bool) -> Result<Vec<u8>, String> {
+    use wasm_encoder::reencode::{self, Reencode};
+    struct Adjust {
+        fuel_global: u32,
+        extern_to_func: bool,
+    }
+    impl Reencode for Adjust {
+        type Error = std::convert::Infallible;
+        fn abstract_heap_type(
+            &mut self,
+            v: wasmparser::AbstractHeapType,
+        ) -> Result<wasm_encoder::AbstractHeapType, reencode::Error<Self::Error>> {
+            Ok(match v {
+                wasmparser::AbstractHeapType::Extern if self.extern_to_func => wasm_encoder::AbstractHeapType::Func,
+                wasmparser::AbstractHeapType::NoExtern if self.extern_to_func => wasm_encoder::AbstractHeapType::NoFunc,
+                other => reencode::utils::abstract_heap_type(self, other),
+            })
+        }
+        fn parse_export_section(
+            &mut self,
+            exports: &mut wasm_encoder::ExportSection,
+            section: wasmparser::ExportSectionReader<'_>,
+        ) -> Result<(), reencode::Error<Self::Error>> {
+            reencode::utils::parse_export_section(self, exports, section)?;
+            exports.export(FUEL_EXPORT, wasm_encoder::ExportKind::Global, self.fuel_global);
+            Ok(())
+        }
+    }
+    let mut module = wasm_encoder::Module::new();
+    Adjust { fuel_global, extern_to_func }
+        .parse_core_module(&mut module, wasmparser::Parser::new(0), wasm)
+        .map_err(|e| format!("re-encoding: {e}"))?;
+    let out = module.finish();
+    wasmparser::Validator::new_with_features(wasmparser::WasmFeatures::all())
+        .validate_all(&out)
+        .map_err(|e| format!("re-encoding: invalid result: {e}"))?;
+    Ok(out)
+}
+
+/// A value reduced to what must be identical between the runs: bits for numbers,
+/// null-ness for references.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum V {
+    I32(i32),
+    I64(i64),
+    F32(u32),
+    F64(u64),
+    V128(u128),
+    Ref { null: bool },
+}
+
+fn norm(v: &Val) -> V {
+    match v {
+        Val::I32(x) => V::I32(*x),
+        Val::I64(x) => V::I64(*x),
+        Val::F32(x) => V::F32(*x),
+        Val::F64(x) => V::F64(*x),
+        Val::V128(x) => V::V128(x.as_u128()),
+        Val::FuncRef(r) => V::Ref { null: r.is_none() },
+        Val::ExternRef(r) => V::Ref { null: r.is_none() },
+        Val::AnyRef(r) => V::Ref { null: r.is_none() },
+        Val::ExnRef(r) => V::Ref { null: r.is_none() },
+        Val::ContRef(r) => V::Ref { null: r.is_none() },
+    }
+}
+
+/// How an instantiation or a call ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Outcome {
+    Ok(Vec<V>),
+    Trap(Trap),
+    /// Anything else: an error of the harness or of the host function.
+    Error(String),
+}
+
+impl Outcome {
+    fn of_error(e: wasmtime::Error) -> Outcome {
+        match e.downcast_ref::<Trap>() {
+            Some(t) => Outcome::Trap(*t),
+            None => Outcome::Error(format!("{e:?}")),
+        }
+    }
+    fn is_stack_overflow(&self) -> bool {
+        matches!(self, Outcome::Trap(Trap::StackOverflow))
+    }
+}
+
+/// What the host side of an instrumented instance collects.
+#[derive(Default)]
+struct Rec {
+    decoder: EventDecoder,
+    /// Trace mode: events by (function, path); count mode: what hash flushes drained.
+    counts: Counts,
+    n_events: u64,
+    event_flushes: u64,
+    hash_flushes: u64,
+    hash_base: usize,
+    hash_entries: usize,
+}
+
+impl Rec {
+    fn drain_events(&mut self, data: &[u8], bytes: usize) -> anyhow::Result<()> {
+        anyhow::ensure!(bytes.is_multiple_of(8) && bytes <= data.len(), "event flush of {bytes} bytes");
+        let words: Vec<u64> = data[..bytes].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
+        let (counts, n) = (&mut self.counts, &mut self.n_events);
+        self.decoder.feed(&words, |e| {
+            *counts.entry((e.func, e.path)).or_default() += 1;
+            *n += 1;
+        });
+        Ok(())
+    }
+
+    fn drain_hash(&mut self, data: &mut [u8]) {
+        let e = abi::HASH_ENTRY_BYTES as usize;
+        let table = &mut data[self.hash_base..self.hash_base + self.hash_entries * e];
+        for entry in table.chunks_exact_mut(e) {
+            let word = |i: usize| u64::from_le_bytes(entry[i * 8..i * 8 + 8].try_into().unwrap());
+            if word(1) != 0 {
+                *self.counts.entry((FuncIdx((word(1) - 1) as u32), PathId(word(0)))).or_default() += word(2);
+            }
+        }
+        table.fill(0);
+    }
+}
+
+fn linker(engine: &Engine) -> Linker<Rec> {
+    let mut l = Linker::new(engine);
+    l.func_wrap(abi::IMPORT_MODULE, abi::IMPORT_FLUSH, |mut caller: Caller<'_, Rec>, kind: i32, bytes: i32| -> wasmtime::Result<()> {
+        let fail = |m: String| Err(wasmtime::Error::from_anyhow(anyhow::anyhow!(m)));
+        let Some(mem) = caller.get_export(abi::EXPORT_MEMORY).and_then(Extern::into_memory) else {
+            return fail("flush: no exported memory".into());
+        };
+        let (data, rec) = mem.data_and_store_mut(&mut caller);
+        match kind {
+            abi::FLUSH_EVENTS => {
+                rec.event_flushes += 1;
+                if let Err(e) = rec.drain_events(data, bytes as u32 as usize) {
+                    return fail(format!("flush: {e}"));
+                }
+            }
+            abi::FLUSH_HASH => {
+                rec.hash_flushes += 1;
+                if rec.hash_entries == 0 {
+                    return fail("flush: hash flush without a hash table".into());
+                }
+                rec.drain_hash(data);
+            }
+            k => return fail(format!("flush: unknown kind {k}")),
+        }
+        Ok(())
+    })
+    .expect("define flush");
+    l
+}
+
+/// One instance of one version of the module.
+struct Run {
+    what: String,
+    store: Store<Rec>,
+    instance: Option<Instance>,
+    inst: Option<Instrumented>,
+}
+
+impl Run {
+    fn new(engine: &Engine, linker: &Linker<Rec>, what: &str, module: &Module, inst: Option<Instrumented>) -> (Run, Outcome) {
+        let rec = Rec {
+            hash_base: inst.as_ref().map_or(0, |i| i.layout.hash_base as usize),
+            hash_entries: inst.as_ref().map_or(0, |i| i.layout.hash_entries as usize),
+            ..Rec::default()
+        };
+        let mut store = Store::new(engine, rec);
+        let (instance, outcome) = match linker.instantiate(&mut store, module) {
+            Ok(i) => (Some(i), Outcome::Ok(vec![])),
+            Err(e) => (None, Outcome::of_error(e)),
+        };
+        (Run { what: what.into(), store, instance, inst }, outcome)
+    }
+
+    fn call(&mut self, name: &str) -> Outcome {
+        let instance = self.instance.expect("instantiated");
+        let Some(f) = instance.get_func(&mut self.store, name) else {
+            return Outcome::Error(format!("no exported function `{name}`"));
+        };
+        if let Some(g) = instance.get_global(&mut self.store, FUEL_EXPORT) {
+            if let Err(e) = g.set(&mut self.store, Val::I32(FUEL as i32)) {
+                return Outcome::Error(format!("cannot refill the fuel: {e}"));
+            }
+        }
+        let ty = f.ty(&self.store);
+        let args: Option<Vec<Val>> = ty.params().map(|p| Val::default_for_ty(&p)).collect();
+        let Some(args) = args else { return Outcome::Error("a parameter has no default value".into()) };
+        let mut results = vec![Val::I32(0); ty.results().len()];
+        match f.call(&mut self.store, &args, &mut results) {
+            Ok(()) => Outcome::Ok(results.iter().map(norm).collect()),
+            Err(e) => Outcome::of_error(e),
+        }
+    }
+
+    /// Collects what is left in the instrumented module's memory: the rest of the event
+    /// buffer (trace mode) or every counter (count mode). Returns (counts, events).
+    fn finish(&mut self) -> anyhow::Result<(Counts, u64)> {
+        let inst = self.inst.as_ref().expect("instrumented");
+        let instance = self.instance.expect("instantiated");
+        let mem = instance.get_memory(&mut self.store, abi::EXPORT_MEMORY).ok_or_else(|| anyhow::anyhow!("no {}", abi::EXPORT_MEMORY))?;
+        match inst.mode {
+            Mode::Trace => {
+                let ptr = instance
+                    .get_global(&mut self.store, abi::EXPORT_EVENT_PTR)
+                    .and_then(|g| g.get(&mut self.store).i32())
+                    .ok_or_else(|| anyhow::anyhow!("no {}", abi::EXPORT_EVENT_PTR))?;
+                let (data, rec) = mem.data_and_store_mut(&mut self.store);
+                rec.drain_events(data, ptr as u32 as usize)?;
+                anyhow::ensure!(!rec.decoder.is_mid_event(), "the trace ends inside a two-word event");
+                anyhow::ensure!(rec.hash_flushes == 0, "trace mode flushed a hash table");
+                Ok((std::mem::take(&mut rec.counts), rec.n_events))
+            }
+            Mode::Count => {
+                let (data, rec) = mem.data_and_store_mut(&mut self.store);
+                anyhow::ensure!(rec.event_flushes == 0, "count mode flushed an event buffer");
+                if rec.hash_entries > 0 {
+                    rec.drain_hash(data);
+                }
+                let mut counts = std::mem::take(&mut rec.counts);
+                for &(func, kind, n) in &inst.layout.counters {
+                    if let CounterKind::Array { base } = kind {
+                        let arr = &data[base as usize..base as usize + n as usize * 8];
+                        for (path, c) in arr.chunks_exact(8).enumerate() {
+                            let c = u64::from_le_bytes(c.try_into().unwrap());
+                            if c != 0 {
+                                *counts.entry((func, PathId(path as u64))).or_default() += c;
+                            }
+                        }
+                    }
+                }
+                let total = counts.values().sum();
+                Ok((counts, total))
+            }
+        }
+    }
+}
+
+/// What happened to one seed.
+enum Verdict {
+    /// Instantiated and every exported function called: every check ran.
+    Exercised,
+    /// The start function trapped in every version alike: only that was compared.
+    StartTrapped,
+    /// Checked until a stack overflow (the instrumented frames are larger, so the
+    /// overflow may come at a different depth; nothing after it is comparable).
+    StackOverflow,
+    /// Not run: wasm-smith produced nothing, or wpp refuses a feature.
+    Skipped(String),
+}
+
+/// Totals over all seeds, to show what the test exercised.
+#[derive(Default)]
+struct Stats {
+    calls: u64,
+    returned: u64,
+    traps: std::collections::BTreeMap<String, u64>,
+    functions: u64,
+    /// Largest number of paths of a function, without cut points.
+    max_paths: u64,
+    /// Functions with more than 2³² paths (two-word events).
+    wide_functions: u64,
+    /// Functions whose paths count in the hash table by default.
+    hashed_functions: u64,
+    /// Functions with cut points when `max_paths` is [`CUT_MAX_PATHS`].
+    cut_functions: u64,
+    /// Modules with a function too large for [`CUT_MAX_PATHS`], run without cut points.
+    cut_dropped: u64,
+    events: u64,
+    distinct_paths: u64,
+    event_flushes: u64,
+    hash_flushes: u64,
+}
+
+/// Compares the exported state of two instances: globals by value, memories byte for
+/// byte, tables by size and null-ness of each element.
+fn compare_state(exports: &[(String, ExternType)], a: &mut Run, b: &mut Run) -> Result<(), String> {
+    let (ia, ib) = (a.instance.unwrap(), b.instance.unwrap());
+    for (name, ty) in exports {
+        match ty {
+            ExternType::Global(_) => {
+                let va = ia.get_global(&mut a.store, name).map(|g| norm(&g.get(&mut a.store)));
+                let vb = ib.get_global(&mut b.store, name).map(|g| norm(&g.get(&mut b.store)));
+                if va != vb {
+                    return Err(format!("global `{name}`: {} has {va:?}, {} has {vb:?}", a.what, b.what));
+                }
+            }
+            ExternType::Memory(_) => {
+                let (Some(ma), Some(mb)) = (ia.get_memory(&mut a.store, name), ib.get_memory(&mut b.store, name)) else {
+                    return Err(format!("memory `{name}` missing from {}", b.what));
+                };
+                let (da, db) = (ma.data(&a.store), mb.data(&b.store));
+                if da != db {
+                    let at = da.iter().zip(db).position(|(x, y)| x != y);
+                    return Err(format!(
+                        "memory `{name}`: {} has {} bytes, {} has {} bytes, first difference at {at:?}",
+                        a.what,
+                        da.len(),
+                        b.what,
+                        db.len()
+                    ));
+                }
+            }
+            ExternType::Table(_) => {
+                let (Some(ta), Some(tb)) = (ia.get_table(&mut a.store, name), ib.get_table(&mut b.store, name)) else {
+                    return Err(format!("table `{name}` missing from {}", b.what));
+                };
+                let (na, nb) = (ta.size(&a.store), tb.size(&b.store));
+                if na != nb {
+                    return Err(format!("table `{name}`: {} has {na} elements, {} has {nb}", a.what, b.what));
+                }
+                for i in 0..na {
+                    let xa = ta.get(&mut a.store, i).map(|r| r.is_null());
+                    let xb = tb.get(&mut b.store, i).map(|r| r.is_null());
+                    if xa != xb {
+                        return Err(format!("table `{name}`[{i}]: null {xa:?} in {}, {xb:?} in {}", a.what, b.what));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Every recorded path must exist in its function's numbering and decode to blocks.
+fn check_paths(what: &str, counts: &Counts, inst: &Instrumented) -> Result<(), String> {
+    for &(f, p) in counts.keys() {
+        let Some(Some(num)) = inst.numberings.get(f.idx()) else {
+            return Err(format!("{what} recorded path {p} of function {f}, which has no numbering"));
+        };
+        if p.0 >= num.n_paths() {
+            return Err(format!("{what} recorded path {p} of function {f}, which has {} paths", num.n_paths()));
+        }
+        num.decode(p).map_err(|e| format!("{what}: function {f}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn diff_counts(a_what: &str, a: &Counts, b_what: &str, b: &Counts) -> String {
+    let mut keys: Vec<_> = a.keys().chain(b.keys()).copied().collect();
+    keys.sort();
+    keys.dedup();
+    let mut out = Vec::new();
+    for k in keys {
+        let (x, y) = (a.get(&k).copied().unwrap_or(0), b.get(&k).copied().unwrap_or(0));
+        if x != y {
+            out.push(format!("func {} path {}: {a_what} {x}, {b_what} {y}", k.0, k.1));
+        }
+    }
+    let n = out.len();
+    out.truncate(8);
+    format!("{n} paths differ:\n    {}", out.join("\n    "))
+}
+
+/// Runs every check on one seed's module.
+fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut Stats) -> Result<Verdict, String> {
+    let program = match wpp_wasm::decode(wasm) {
+        Ok(p) => p,
+        Err(wpp_wasm::Error::Unsupported { feature, place }) => return Ok(Verdict::Skipped(format!("unsupported: {feature} ({place})"))),
+        Err(e) => return Err(format!("decode: {e}")),
+    };
+    let orig_module = match Module::new(engine, wasm) {
+        Ok(m) => m,
+        Err(e) => {
+            let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
+            if chain.iter().any(|c| c.contains("gc types are disallowed")) {
+                return Ok(Verdict::Skipped("wasmtime without GC support rejects the module (externref)".into()));
+            }
+            return Err(format!("wasmtime rejects the original module: {}", chain.join(": ")));
+        }
+    };
+    // Tiny buffers and tables, so that the flushes run often. Each count mode is checked
+    // against the trace mode of the same numbering (same `max_paths`).
+    let mut variants = vec![
+        ("trace mode", Options { mode: Mode::Trace, buffer_bytes: 256, ..Options::default() }),
+        ("count mode", Options { mode: Mode::Count, ..Options::default() }),
+        ("count mode (hash table)", Options { mode: Mode::Count, force_hash: true, hash_entries: 16, ..Options::default() }),
+        ("trace mode (cut points)", Options { mode: Mode::Trace, buffer_bytes: 256, max_paths: CUT_MAX_PATHS, ..Options::default() }),
+        ("count mode (cut points)", Options { mode: Mode::Count, max_paths: CUT_MAX_PATHS, ..Options::default() }),
+    ];
+
+    // 1. Every version validates, compiles and instantiates alike.
+    let (mut orig, orig_out) = Run::new(engine, linker, "original", &orig_module, None);
+    let mut runs = Vec::new();
+    for i in 0.. {
+        let Some((what, opts)) = variants.get(i) else { break };
+        let inst = match wpp_wasm::instrument(wasm, &program, opts) {
+            Ok(i) => i,
+            // Paths from all starts together count against `max_paths`, so a large
+            // function cannot get under a small limit however it is cut.
+            Err(wpp_wasm::Error::Rewrite { message, .. })
+                if opts.max_paths == CUT_MAX_PATHS && message.contains("even with every block cut") =>
+            {
+                stats.cut_dropped += 1;
+                variants.truncate(i);
+                break;
+            }
+            Err(wpp_wasm::Error::Unsupported { feature, place }) => {
+                return Ok(Verdict::Skipped(format!("unsupported: {feature} ({place})")))
+            }
+            Err(e) => return Err(format!("{what}: instrument: {e}")),
+        };
+        let module = Module::new(engine, &inst.wasm).map_err(|e| format!("{what}: wasmtime rejects the rewritten module: {e:?}"))?;
+        for num in inst.numberings.iter().flatten() {
+            match opts.max_paths {
+                u64::MAX if opts.mode == Mode::Trace => {
+                    stats.max_paths = stats.max_paths.max(num.n_paths());
+                    stats.wide_functions += (num.n_paths() > 1 << 32) as u64;
+                }
+                CUT_MAX_PATHS if opts.mode == Mode::Trace => stats.cut_functions += !num.cut_points().is_empty() as u64,
+                _ => {}
+            }
+        }
+        if opts.mode == Mode::Count && opts.max_paths == u64::MAX && !opts.force_hash {
+            stats.hashed_functions += inst.layout.counters.iter().filter(|c| c.1 == CounterKind::Hash).count() as u64;
+        }
+        let (run, out) = Run::new(engine, linker, what, &module, Some(inst));
+        if out != orig_out && !(out.is_stack_overflow() || orig_out.is_stack_overflow()) {
+            return Err(format!("instantiation: original {orig_out:?}, {what} {out:?}"));
+        }
+        runs.push(run);
+    }
+    stats.functions += program.functions.len() as u64;
+    match orig_out {
+        Outcome::Ok(_) => {}
+        Outcome::Trap(Trap::StackOverflow) => return Ok(Verdict::StackOverflow),
+        Outcome::Trap(_) => return Ok(Verdict::StartTrapped),
+        Outcome::Error(e) => return Err(format!("instantiation of the original failed: {e}")),
+    }
+    if let Some(r) = runs.iter().find(|r| r.instance.is_none()) {
+        // The original instantiated; only a stack overflow may differ.
+        let _ = r;
+        return Ok(Verdict::StackOverflow);
+    }
+
+    // 2. Every exported function, in export order, behaves alike; then so does the state.
+    let exports: Vec<(String, ExternType)> = orig_module.exports().map(|e| (e.name().to_string(), e.ty())).collect();
+    let mut overflowed = false;
+    for (name, ty) in &exports {
+        let ExternType::Func(fty) = ty else { continue };
+        if fty.params().any(|p| Val::default_for_ty(&p).is_none()) {
+            continue;
+        }
+        let want = orig.call(name);
+        let got: Vec<Outcome> = runs.iter_mut().map(|r| r.call(name)).collect();
+        stats.calls += 1;
+        if want.is_stack_overflow() || got.iter().any(Outcome::is_stack_overflow) {
+            overflowed = true;
+            break;
+        }
+        for (r, g) in runs.iter().zip(&got) {
+            if *g != want {
+                return Err(format!("call of export `{name}`: original {want:?}, {} {g:?}", r.what));
+            }
+        }
+        match &want {
+            Outcome::Ok(_) => stats.returned += 1,
+            Outcome::Trap(t) => *stats.traps.entry(format!("{t:?}")).or_default() += 1,
+            Outcome::Error(e) => return Err(format!("call of export `{name}` failed in the original: {e}")),
+        }
+    }
+    if !overflowed {
+        for r in runs.iter_mut() {
+            compare_state(&exports, &mut orig, r)?;
+        }
+    }
+
+    // 3. The recorded paths exist, and the counts agree with the trace.
+    let mut collected = Vec::new();
+    for r in runs.iter_mut() {
+        let (counts, events) = r.finish().map_err(|e| format!("{}: {e:#}", r.what))?;
+        check_paths(&r.what, &counts, r.inst.as_ref().unwrap())?;
+        stats.event_flushes += r.store.data().event_flushes;
+        stats.hash_flushes += r.store.data().hash_flushes;
+        collected.push((r.what.clone(), counts, events));
+    }
+    if overflowed {
+        return Ok(Verdict::StackOverflow);
+    }
+    for (i, (w, c, n)) in collected.iter().enumerate() {
+        let (_, opts) = &variants[i];
+        if opts.mode == Mode::Trace {
+            stats.events += n;
+            stats.distinct_paths += c.len() as u64;
+            continue;
+        }
+        let t =
+            variants.iter().position(|(_, o)| o.mode == Mode::Trace && o.max_paths == opts.max_paths).expect("a trace of each numbering");
+        let (tw, tc, tn) = &collected[t];
+        if n != tn {
+            return Err(format!("{w} counted {n} paths in all, {tw} recorded {tn} events; {}", diff_counts(tw, tc, w, c)));
+        }
+        if c != tc {
+            return Err(format!("{w} counts differ from {tw}'s events: {}", diff_counts(tw, tc, w, c)));
+        }
+    }
+    Ok(Verdict::Exercised)
+}
+
+/// The module as text, for a failure report.
+fn print_module(wasm: &[u8]) -> String {
+    let mut out = String::new();
+    match wasmprinter::print_bytes(wasm) {
+        Ok(s) => out.push_str(&s),
+        Err(e) => {
+            let _ = write!(out, "(cannot print: {e})");
+        }
+    }
+    out
+}
+
+/// For a few hundred random modules (every feature wpp handles, no imports, everything
+/// exported, made to terminate): the original module and its rewrites (trace mode, count
+/// mode with arrays, count mode with the hash table, and trace and count modes with cut
+/// points) instantiate alike (or their start functions trap alike); every
+/// exported function, called in export order with default arguments, returns
+/// bit-identical results or traps with the same code in all of them; afterwards every
+/// exported global, memory and table is the same. Every path recorded in any mode is one of
+/// its function's numbered paths and decodes to blocks, and the per-path counts of each
+/// count mode equal the event counts of the trace with the same numbering (so their totals equal the number of events).
+/// At least 60% of the seeds must be exercised that way.
+#[test]
+fn instrumentation_preserves_behaviour_of_random_modules() {
+    let t0 = Instant::now();
+    let only: Option<u64> = std::env::var("WPP_SMITH_SEED").ok().map(|s| s.parse().expect("WPP_SMITH_SEED"));
+    let n_seeds: u64 = std::env::var("WPP_SMITH_SEEDS").ok().map(|s| s.parse().expect("WPP_SMITH_SEEDS")).unwrap_or(DEFAULT_SEEDS);
+    let seeds: Vec<u64> = match only {
+        Some(s) => vec![s],
+        None => (0..n_seeds).collect(),
+    };
+    let engine = wpp_runtime::engine().unwrap();
+    let linker = linker(&engine);
+
+    let (mut exercised, mut start_trapped, mut overflowed) = (0u64, 0u64, 0u64);
+    let mut stats = Stats::default();
+    let mut skipped: HashMap<String, u64> = HashMap::new();
+    let mut failures = Vec::new();
+    for &seed in &seeds {
+        let wasm = match generate(seed) {
+            Ok(w) => w,
+            Err(why) => {
+                *skipped.entry(why).or_default() += 1;
+                continue;
+            }
+        };
+        if only.is_some() {
+            println!("{}", print_module(&wasm));
+        }
+        match check_seed(&engine, &linker, &wasm, &mut stats) {
+            Ok(Verdict::Exercised) => exercised += 1,
+            Ok(Verdict::StartTrapped) => start_trapped += 1,
+            Ok(Verdict::StackOverflow) => overflowed += 1,
+            Ok(Verdict::Skipped(why)) => {
+                let why = why.split(" (").next().unwrap_or(&why).to_string();
+                *skipped.entry(why).or_default() += 1;
+            }
+            Err(msg) => {
+                let path = std::env::temp_dir().join(format!("wpp-smith-{seed}.wasm"));
+                let _ = std::fs::write(&path, &wasm);
+                let _ = std::fs::write(path.with_extension("wat"), print_module(&wasm));
+                eprintln!("seed {seed}: {msg}\n  (module written to {} and .wat)", path.display());
+                failures.push((seed, msg));
+            }
+        }
+    }
+    let total = seeds.len() as u64;
+    let Stats {
+        calls,
+        returned,
+        traps,
+        functions,
+        max_paths,
+        wide_functions,
+        hashed_functions,
+        cut_functions,
+        cut_dropped,
+        events,
+        distinct_paths,
+        event_flushes,
+        hash_flushes,
+    } = &stats;
+    println!(
+        "{total} seeds in {:.1?}: {exercised} exercised, {start_trapped} with a trapping start function, \
+         {overflowed} stopped at a stack overflow, {} failed, skipped: {skipped:?}\n\
+         {functions} functions (at most {max_paths} paths, {wide_functions} with more than 2^32, \
+         {hashed_functions} counted in the hash table, {cut_functions} with cut points at max_paths {CUT_MAX_PATHS}, \
+         {cut_dropped} modules too large for it); {calls} calls: {returned} returned, traps {traps:?}\n\
+         {events} path events ({distinct_paths} distinct paths), {event_flushes} event buffer flushes, \
+         {hash_flushes} hash table flushes",
+        t0.elapsed(),
+        failures.len()
+    );
+    if !failures.is_empty() {
+        let mut report = String::new();
+        for (seed, msg) in &failures {
+            let _ = writeln!(report, "seed {seed}: {msg}");
+        }
+        panic!("{} of {total} seeds failed (rerun one with WPP_SMITH_SEED=N):\n{report}", failures.len());
+    }
+    assert!(
+        exercised * 100 >= total * 60,
+        "only {exercised} of {total} modules were exercised (start trapped: {start_trapped}, \
+         stack overflows: {overflowed}, skipped: {skipped:?})"
+    );
+}
+
+/// The random modules rarely have a function with more than 2³² paths, so one is built
+/// here and run through the same checks: 34 diamonds in a row (2³⁴ paths, so trace mode
+/// writes two-word events and count mode counts in the hash table), called from a loop
+/// with varied arguments.
+#[test]
+fn wide_path_numbers_pass_the_same_checks() {
+    let mut diamonds = String::new();
+    for k in 0..34 {
+        diamonds.push_str(&format!(
+            "local.get 0 i64.const {k} i64.shr_u i64.const 1 i64.and i32.wrap_i64
+             if global.get 0 i64.const {k} i64.add global.set 0
+             else global.get 0 i64.const 3 i64.mul global.set 0 end\n"
+        ));
+    }
+    let wat = format!(
+        r#"(module
+             (global (export "acc") (mut i64) (i64.const 0))
+             (memory (export "mem") 1)
+             (func $diamonds (param i64) {diamonds})
+             (func (export "run") (result i64) (local i64)
+               loop
+                 local.get 0 i64.const 0x9E3779B97F4A7C15 i64.mul call $diamonds
+                 local.get 0 i64.const 1 i64.add local.tee 0
+                 i64.const 300 i64.lt_u br_if 0
+               end
+               i32.const 8 global.get 0 i64.store
+               global.get 0))"#
+    );
+    let wasm = wat::parse_str(&wat).unwrap();
+    let engine = wpp_runtime::engine().unwrap();
+    let mut stats = Stats::default();
+    match check_seed(&engine, &linker(&engine), &wasm, &mut stats) {
+        Ok(Verdict::Exercised) => {}
+        Ok(_) => panic!("not exercised"),
+        Err(e) => panic!("{e}"),
+    }
+    assert_eq!(stats.wide_functions, 1);
+    assert_eq!(stats.calls, 1);
+    assert_eq!(stats.returned, 1);
+    // One path per call of $diamonds and per loop iteration, and the last ones.
+    assert!(stats.events >= 600, "{} events", stats.events);
+    assert!(stats.distinct_paths >= 300, "{} distinct paths", stats.distinct_paths);
+}
