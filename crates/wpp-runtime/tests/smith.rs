@@ -65,10 +65,7 @@ impl Rng {
 /// (no imports), bounded (small memories and tables with maxima) and fully exported. The
 /// shape varies with the seed (`knobs` is a PRNG of its own, so the shape and the module
 /// bytes are independent):
-/// * reference types for one module in three. With them wasm-smith uses `externref` in
-///   most modules, which `wpp_runtime::engine()` cannot run (its wasmtime is built without
-///   GC support, so it refuses every `externref`), so [`adjust`] turns those into
-///   `funcref`s;
+/// * reference types (`externref` included) for one module in three;
 /// * half the modules avoid traps (wasm-smith guards loads, stores, divisions, ...), so
 ///   that calls run deeper and take more branches;
 /// * function bodies of up to 50 to 3000 instructions;
@@ -122,33 +119,18 @@ fn generate(seed: u64) -> Result<Vec<u8>, String> {
     let config = smith_config(seed, &mut Rng::new(!seed));
     let mut m = wasm_smith::Module::new(config, &mut u).map_err(|e| format!("wasm-smith: {e}"))?;
     let fuel_global = m.ensure_termination(FUEL).map_err(|e| format!("ensure_termination: {e}"))?;
-    adjust(&m.to_bytes(), fuel_global, seed.is_multiple_of(3))
+    adjust(&m.to_bytes(), fuel_global)
 }
 
-/// Re-encodes a wasm-smith module for the harness:
-/// * exports the fuel counter `fuel_global` as [`FUEL_EXPORT`];
-/// * with `extern_to_func`, makes every `externref` (and `nullexternref`) a `funcref`
-///   (`nullfuncref`). Without GC the two reference types are used alike (`ref.null`,
-///   `ref.is_null`, tables, typed `select`, locals, params), so the module stays valid;
-///   only `ref.func` makes non-null references, and those are `funcref`s already.
-fn adjust(wasm: &[u8], fuel_global: u32, extern_to_func: bool) -> Result<Vec<u8>, String> {
+/// Re-encodes a wasm-smith module for the harness: exports the fuel counter
+/// `fuel_global` as [`FUEL_EXPORT`].
+fn adjust(wasm: &[u8], fuel_global: u32) -> Result<Vec<u8>, String> {
     use wasm_encoder::reencode::{self, Reencode};
     struct Adjust {
         fuel_global: u32,
-        extern_to_func: bool,
     }
     impl Reencode for Adjust {
         type Error = std::convert::Infallible;
-        fn abstract_heap_type(
-            &mut self,
-            v: wasmparser::AbstractHeapType,
-        ) -> Result<wasm_encoder::AbstractHeapType, reencode::Error<Self::Error>> {
-            Ok(match v {
-                wasmparser::AbstractHeapType::Extern if self.extern_to_func => wasm_encoder::AbstractHeapType::Func,
-                wasmparser::AbstractHeapType::NoExtern if self.extern_to_func => wasm_encoder::AbstractHeapType::NoFunc,
-                other => reencode::utils::abstract_heap_type(self, other),
-            })
-        }
         fn parse_export_section(
             &mut self,
             exports: &mut wasm_encoder::ExportSection,
@@ -160,7 +142,7 @@ fn adjust(wasm: &[u8], fuel_global: u32, extern_to_func: bool) -> Result<Vec<u8>
         }
     }
     let mut module = wasm_encoder::Module::new();
-    Adjust { fuel_global, extern_to_func }
+    Adjust { fuel_global }
         .parse_core_module(&mut module, wasmparser::Parser::new(0), wasm)
         .map_err(|e| format!("re-encoding: {e}"))?;
     let out = module.finish();
@@ -500,9 +482,6 @@ fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut St
         Ok(m) => m,
         Err(e) => {
             let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
-            if chain.iter().any(|c| c.contains("gc types are disallowed")) {
-                return Ok(Verdict::Skipped("wasmtime without GC support rejects the module (externref)".into()));
-            }
             return Err(format!("wasmtime rejects the original module: {}", chain.join(": ")));
         }
     };

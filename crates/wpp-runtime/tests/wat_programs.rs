@@ -68,3 +68,10 @@ fn unreachable_records_the_trapping_path() {
     let last = a.events.as_ref().unwrap().last().copied().unwrap();
     assert_eq!(last.func.0, 0);
 }
+
+#[test]
+fn reference_types() {
+    let a = run("externref");
+    assert_eq!(a.plain.outcome, Outcome::Exited(0));
+    assert!(a.n_events >= 100);
+}
