@@ -30,7 +30,7 @@ pub fn all_paths(cfg: &Cfg, cut: &[BlockIdx], limit: usize) -> Option<BTreeSet<V
         while let Some(p) = stack.pop() {
             let v = *p.last().expect("paths are not empty");
             let edges = &cfg.edges[out[v.idx()].clone()];
-            if edges.iter().any(|e| ends(e)) {
+            if edges.iter().any(ends) {
                 paths.insert(p.clone());
                 if paths.len() > limit {
                     return None;

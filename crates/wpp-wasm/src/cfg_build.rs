@@ -234,8 +234,8 @@ pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Opti
         let mut out: BTreeMap<Target, (usize, EdgeKind)> = BTreeMap::new();
         let mut order: Vec<Target> = Vec::new();
         let mut add = |to: Target, kind: EdgeKind| -> Target {
-            if !out.contains_key(&to) {
-                out.insert(to, (order.len(), kind));
+            if let std::collections::btree_map::Entry::Vacant(v) = out.entry(to) {
+                v.insert((order.len(), kind));
                 order.push(to);
             }
             to
