@@ -13,5 +13,6 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 bash workloads/build.sh lua
 cargo build --release --bin wpp
-./target/release/wpp record --mode paths -o target/lua.wpp workloads/build/lua.wasm -- 2 < workloads/inputs/bench.lua
-./target/release/wpp paths target/lua.wpp --top 15
+target="${CARGO_TARGET_DIR:-target}"
+"$target/release/wpp" record --mode paths -o "$target/lua.wpp" workloads/build/lua.wasm -- 2 < workloads/inputs/bench.lua
+"$target/release/wpp" paths "$target/lua.wpp" --top 15
