@@ -13,7 +13,9 @@ use wpp_wasm::{Mode, Options};
 
 /// Measure recording overhead on the workloads in workloads/workloads.json.
 ///
-/// Each program runs uninstrumented, in count mode, in trace mode with the events counted
+/// Each program runs uninstrumented, in count mode (arrays, the hash table for functions
+/// with too many paths), in count mode with the hash table for every function (the
+/// classic hashing path profiler), in trace mode with the events counted
 /// on the consumer thread, and in trace mode with the events also written to a file (as
 /// `wpp record --mode trace` does), under the same wasmtime engine; times are the guest's run time (compilation
 /// excluded), the best of --repeat runs. Ratios are against the uninstrumented run.
@@ -55,6 +57,7 @@ struct Row {
     name: String,
     plain: Duration,
     count: Duration,
+    hash: Duration,
     trace: Duration,
     trace_file: Duration,
     events: u64,
@@ -93,6 +96,11 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
         let (r, ()) = run_paths(engine, &count, &cfg, ())?;
         Ok((r.result.guest_time, ()))
     })?;
+    let hashed = wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Count, force_hash: true, ..Options::default() })?;
+    let (hash_t, _) = best(repeat, || {
+        let (r, ()) = run_paths(engine, &hashed, &cfg, ())?;
+        Ok((r.result.guest_time, ()))
+    })?;
     let trace = wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Trace, ..Options::default() })?;
     let (trace_mem, _) = best(repeat, || {
         let (r, _) = run_paths(engine, &trace, &cfg, TraceStats::for_numberings(&trace.numberings))?;
@@ -106,7 +114,7 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
         Ok((r.result.guest_time, (sink.stats.n_events, sink.stats.counts().len())))
     })?;
     let _ = std::fs::remove_file(&tmp);
-    Ok(Row { name: p.name.clone(), plain, count: count_t, trace: trace_mem, trace_file: trace_t, events, distinct })
+    Ok(Row { name: p.name.clone(), plain, count: count_t, hash: hash_t, trace: trace_mem, trace_file: trace_t, events, distinct })
 }
 
 fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
@@ -132,18 +140,19 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<14} {:>8} {:>8} {:>7} {:>8} {:>7} {:>8} {:>7} {:>13} {:>10} {:>9}",
-        "program", "plain s", "count s", "count×", "trace s", "trace×", "+file s", "+file×", "events", "Mevents/s", "distinct"
+        "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>13} {:>10} {:>9}",
+        "program", "plain s", "count s", "count×", "hash×", "trace s", "trace×", "+file s", "+file×", "events", "Mevents/s", "distinct"
     )?;
     for r in &rows {
         let p = r.plain.as_secs_f64();
         writeln!(
             out,
-            "{:<14} {:>8.3} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>13} {:>10.1} {:>9}",
+            "{:<14} {:>8.3} {:>8.3} {:>7.2} {:>7.2} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>13} {:>10.1} {:>9}",
             r.name,
             p,
             r.count.as_secs_f64(),
             r.count.as_secs_f64() / p,
+            r.hash.as_secs_f64() / p,
             r.trace.as_secs_f64(),
             r.trace.as_secs_f64() / p,
             r.trace_file.as_secs_f64(),
@@ -154,8 +163,9 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         )?;
     }
     let gc = geomean(rows.iter().map(|r| r.count.as_secs_f64() / r.plain.as_secs_f64()));
+    let gh = geomean(rows.iter().map(|r| r.hash.as_secs_f64() / r.plain.as_secs_f64()));
     let gt = geomean(rows.iter().map(|r| r.trace.as_secs_f64() / r.plain.as_secs_f64()));
     let gf = geomean(rows.iter().map(|r| r.trace_file.as_secs_f64() / r.plain.as_secs_f64()));
-    writeln!(out, "{:<14} {:>8} {:>8} {:>7.2} {:>8} {:>7.2} {:>8} {:>7.2}", "geomean", "", "", gc, "", gt, "", gf)?;
+    writeln!(out, "{:<14} {:>8} {:>8} {:>7.2} {:>7.2} {:>8} {:>7.2} {:>8} {:>7.2}", "geomean", "", "", gc, gh, "", gt, "", gf)?;
     Ok(())
 }
