@@ -1,0 +1,85 @@
+//! The grammar type: rules of symbols, expansion, and the invariant checks.
+
+use std::collections::HashMap;
+
+/// A symbol on the right side of a rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sym {
+    /// A terminal: one symbol of the original sequence.
+    T(u32),
+    /// A reference to rule `N(i)`.
+    N(u32),
+}
+
+/// A context-free grammar whose start rule (rule 0) derives exactly one sequence.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Grammar {
+    pub rules: Vec<Vec<Sym>>,
+}
+
+impl Grammar {
+    /// The derived sequence, lazily, with an explicit stack (deep grammars cannot
+    /// overflow the call stack).
+    pub fn expand(&self) -> impl Iterator<Item = u32> + '_ {
+        let mut stack: Vec<(u32, usize)> = if self.rules.is_empty() { Vec::new() } else { vec![(0, 0)] };
+        std::iter::from_fn(move || loop {
+            let (rule, pos) = stack.last_mut()?;
+            let body = &self.rules[*rule as usize];
+            if *pos == body.len() {
+                stack.pop();
+                continue;
+            }
+            let s = body[*pos];
+            *pos += 1;
+            match s {
+                Sym::T(t) => return Some(t),
+                Sym::N(r) => stack.push((r, 0)),
+            }
+        })
+    }
+
+    /// Number of symbols on all right sides.
+    pub fn n_symbols(&self) -> usize {
+        self.rules.iter().map(Vec::len).sum()
+    }
+
+    /// Checks SEQUITUR's two properties: no digram occurs twice (overlapping occurrences
+    /// inside a run like `aaa` excepted), and every rule but the start rule is used at
+    /// least twice. Also checks that every rule has at least two symbols and that rule
+    /// references are in range.
+    pub fn check_sequitur_properties(&self) -> Result<(), String> {
+        let mut uses = vec![0usize; self.rules.len()];
+        let mut seen: HashMap<(Sym, Sym), (usize, usize)> = HashMap::new();
+        for (r, body) in self.rules.iter().enumerate() {
+            if r > 0 && body.len() < 2 {
+                return Err(format!("rule {r} has {} symbols", body.len()));
+            }
+            for &s in body {
+                if let Sym::N(x) = s {
+                    let x = x as usize;
+                    if x == 0 || x >= self.rules.len() {
+                        return Err(format!("rule {r} refers to rule {x}"));
+                    }
+                    uses[x] += 1;
+                }
+            }
+            for i in 0..body.len().saturating_sub(1) {
+                let d = (body[i], body[i + 1]);
+                if let Some(&(r0, i0)) = seen.get(&d) {
+                    let overlapping = r0 == r && i0 + 1 == i && body[i] == body[i + 1];
+                    if !overlapping {
+                        return Err(format!("digram {d:?} occurs in rule {r0} at {i0} and in rule {r} at {i}"));
+                    }
+                } else {
+                    seen.insert(d, (r, i));
+                }
+            }
+        }
+        for (r, &u) in uses.iter().enumerate().skip(1) {
+            if u < 2 {
+                return Err(format!("rule {r} is used {u} times"));
+            }
+        }
+        Ok(())
+    }
+}

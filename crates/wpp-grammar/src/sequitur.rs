@@ -1,0 +1,365 @@
+//! SEQUITUR (Nevill-Manning & Witten, 1997): an online, linear-time builder that keeps
+//! two properties after every appended symbol — no digram occurs twice, and every rule is
+//! used at least twice.
+//!
+//! Symbols live in an arena as doubly linked lists, one circular list per rule headed by
+//! a guard node; a hash table maps each digram to its first node. The classic algorithm
+//! recurses (check → match → substitute → check); here every digram still to be checked
+//! goes on an explicit work stack, so deep grammars cannot overflow the call stack, and
+//! nodes freed while the stack is drained are recycled only once it is empty.
+
+use rustc_hash::FxHashMap;
+
+use crate::{Grammar, Sym};
+
+const NIL: u32 = u32::MAX;
+const TAG_T: u64 = 0;
+const TAG_N: u64 = 1;
+const TAG_GUARD: u64 = 2;
+
+#[derive(Clone, Copy)]
+struct Node {
+    /// `tag << 32 | id`: a terminal, a rule reference or a rule's guard.
+    val: u64,
+    prev: u32,
+    next: u32,
+    dead: bool,
+}
+
+#[derive(Clone, Copy)]
+struct Rule {
+    guard: u32,
+    uses: u32,
+}
+
+enum Task {
+    /// Check the digram starting at this node.
+    Check(u32),
+    /// Check the digram at this node; if it was new, check the one after it too.
+    CheckThenNext(u32),
+}
+
+/// An online SEQUITUR grammar builder.
+pub struct Sequitur {
+    nodes: Vec<Node>,
+    free_nodes: Vec<u32>,
+    dying: Vec<u32>,
+    rules: Vec<Rule>,
+    free_rules: Vec<u32>,
+    digrams: FxHashMap<(u64, u64), u32>,
+    work: Vec<Task>,
+    len: u64,
+}
+
+impl Default for Sequitur {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Sequitur {
+    pub fn new() -> Self {
+        let mut s = Sequitur {
+            nodes: Vec::new(),
+            free_nodes: Vec::new(),
+            dying: Vec::new(),
+            rules: Vec::new(),
+            free_rules: Vec::new(),
+            digrams: FxHashMap::default(),
+            work: Vec::new(),
+            len: 0,
+        };
+        s.new_rule();
+        s
+    }
+
+    /// Number of symbols appended so far.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Appends one terminal to the sequence.
+    pub fn push(&mut self, t: u32) {
+        self.len += 1;
+        let n = self.new_node(TAG_T << 32 | t as u64);
+        let last = self.nodes[self.rules[0].guard as usize].prev;
+        self.insert_after(last, n);
+        self.work.push(Task::Check(last));
+        self.drain();
+    }
+
+    /// Appends every terminal of `ts`.
+    pub fn extend(&mut self, ts: impl IntoIterator<Item = u32>) {
+        for t in ts {
+            self.push(t);
+        }
+    }
+
+    /// The grammar built so far, rules numbered in order of first use from the start rule.
+    pub fn grammar(&self) -> Grammar {
+        let mut number: FxHashMap<u32, u32> = FxHashMap::default();
+        number.insert(0, 0);
+        let mut order = vec![0u32];
+        let mut rules = Vec::new();
+        let mut i = 0;
+        while i < order.len() {
+            let r = order[i];
+            i += 1;
+            let g = self.rules[r as usize].guard;
+            let mut body = Vec::new();
+            let mut n = self.nodes[g as usize].next;
+            while n != g {
+                let v = self.nodes[n as usize].val;
+                body.push(match v >> 32 {
+                    TAG_T => Sym::T(v as u32),
+                    _ => {
+                        let target = v as u32;
+                        let next = number.len() as u32;
+                        let id = *number.entry(target).or_insert_with(|| {
+                            order.push(target);
+                            next
+                        });
+                        Sym::N(id)
+                    }
+                });
+                n = self.nodes[n as usize].next;
+            }
+            rules.push(body);
+        }
+        Grammar { rules }
+    }
+
+    /// Bytes of memory the builder holds (arena, rules, digram table), roughly.
+    pub fn memory_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.rules.capacity() * std::mem::size_of::<Rule>()
+            + self.digrams.capacity() * (std::mem::size_of::<((u64, u64), u32)>() + 1)
+    }
+
+    // --- arena ---
+
+    fn new_node(&mut self, val: u64) -> u32 {
+        let node = Node { val, prev: NIL, next: NIL, dead: false };
+        match self.free_nodes.pop() {
+            Some(i) => {
+                self.nodes[i as usize] = node;
+                i
+            }
+            None => {
+                self.nodes.push(node);
+                self.nodes.len() as u32 - 1
+            }
+        }
+    }
+
+    fn new_rule(&mut self) -> u32 {
+        let r = self.free_rules.pop().unwrap_or(self.rules.len() as u32);
+        let g = self.new_node(TAG_GUARD << 32 | r as u64);
+        self.nodes[g as usize].prev = g;
+        self.nodes[g as usize].next = g;
+        let rule = Rule { guard: g, uses: 0 };
+        if (r as usize) < self.rules.len() {
+            self.rules[r as usize] = rule;
+        } else {
+            self.rules.push(rule);
+        }
+        r
+    }
+
+    fn kill(&mut self, n: u32) {
+        self.nodes[n as usize].dead = true;
+        self.dying.push(n);
+    }
+
+    // --- symbols ---
+
+    fn val(&self, n: u32) -> u64 {
+        self.nodes[n as usize].val
+    }
+    fn next(&self, n: u32) -> u32 {
+        self.nodes[n as usize].next
+    }
+    fn prev(&self, n: u32) -> u32 {
+        self.nodes[n as usize].prev
+    }
+    fn is_guard(&self, n: u32) -> bool {
+        self.val(n) >> 32 == TAG_GUARD
+    }
+    fn rule_of(&self, n: u32) -> Option<u32> {
+        let v = self.val(n);
+        (v >> 32 == TAG_N).then_some(v as u32)
+    }
+
+    fn digram(&self, n: u32) -> (u64, u64) {
+        (self.val(n), self.val(self.next(n)))
+    }
+
+    /// Forgets the digram starting at `n` if the table points at `n`.
+    fn delete_digram(&mut self, n: u32) {
+        let nx = self.next(n);
+        if nx == NIL || self.is_guard(n) || self.is_guard(nx) {
+            return;
+        }
+        let d = self.digram(n);
+        if self.digrams.get(&d) == Some(&n) {
+            self.digrams.remove(&d);
+        }
+    }
+
+    /// Links `left` to `right`, forgetting the digram `left` started, and restoring the
+    /// table entry of an overlapping run (`aaa`) whose other digram remains.
+    fn join(&mut self, left: u32, right: u32) {
+        if self.next(left) != NIL {
+            self.delete_digram(left);
+            let (rp, rn) = (self.prev(right), self.next(right));
+            if rp != NIL && rn != NIL && self.val(right) == self.val(rp) && self.val(right) == self.val(rn) {
+                let d = self.digram(right);
+                self.digrams.insert(d, right);
+            }
+            let (lp, ln) = (self.prev(left), self.next(left));
+            if lp != NIL && ln != NIL && self.val(left) == self.val(ln) && self.val(left) == self.val(lp) {
+                let d = self.digram(lp);
+                self.digrams.insert(d, lp);
+            }
+        }
+        self.nodes[left as usize].next = right;
+        self.nodes[right as usize].prev = left;
+    }
+
+    fn insert_after(&mut self, a: u32, b: u32) {
+        let an = self.next(a);
+        self.join(b, an);
+        self.join(a, b);
+    }
+
+    /// Unlinks and frees a symbol node.
+    fn remove(&mut self, n: u32) {
+        let (p, nx) = (self.prev(n), self.next(n));
+        self.join(p, nx);
+        self.delete_digram(n);
+        if let Some(r) = self.rule_of(n) {
+            self.rules[r as usize].uses -= 1;
+        }
+        self.kill(n);
+    }
+
+    fn new_symbol_like(&mut self, model: u32) -> u32 {
+        let v = self.val(model);
+        if let Some(r) = self.rule_of(model) {
+            self.rules[r as usize].uses += 1;
+        }
+        self.new_node(v)
+    }
+
+    // --- the algorithm ---
+
+    fn drain(&mut self) {
+        while let Some(task) = self.work.pop() {
+            match task {
+                Task::Check(n) => {
+                    self.check(n);
+                }
+                Task::CheckThenNext(q) => {
+                    if !self.nodes[q as usize].dead && !self.check(q) {
+                        let nx = self.next(q);
+                        self.work.push(Task::Check(nx));
+                    }
+                }
+            }
+        }
+        self.free_nodes.append(&mut self.dying);
+    }
+
+    /// Enforces digram uniqueness for the digram at `n`; true if it was a repeat.
+    fn check(&mut self, n: u32) -> bool {
+        if self.nodes[n as usize].dead || self.is_guard(n) {
+            return false;
+        }
+        let nx = self.next(n);
+        if self.is_guard(nx) {
+            return false;
+        }
+        let d = self.digram(n);
+        match self.digrams.get(&d).copied() {
+            None => {
+                self.digrams.insert(d, n);
+                false
+            }
+            Some(m) if m == n => false,
+            Some(m) => {
+                if self.next(m) != n {
+                    self.matched(n, m);
+                }
+                true
+            }
+        }
+    }
+
+    /// Replaces the digram at `n`, which repeats the one at `m`, by a rule.
+    fn matched(&mut self, n: u32, m: u32) {
+        let mp = self.prev(m);
+        let r = if self.is_guard(mp) && self.is_guard(self.next(self.next(m))) {
+            // The earlier occurrence is a whole rule: use it.
+            let r = self.val(mp) as u32;
+            self.substitute(n, r);
+            r
+        } else {
+            let r = self.new_rule();
+            let g = self.rules[r as usize].guard;
+            let a = self.new_symbol_like(n);
+            let b = self.new_symbol_like(self.next(n));
+            self.insert_after(g, a);
+            self.insert_after(a, b);
+            self.substitute(m, r);
+            self.substitute(n, r);
+            let first = self.next(g);
+            let d = self.digram(first);
+            self.digrams.insert(d, first);
+            r
+        };
+        // Rule utility: a rule whose body now holds its only use is inlined.
+        let g = self.rules[r as usize].guard;
+        for end in [self.next(g), self.prev(g)] {
+            if let Some(inner) = self.rule_of(end) {
+                if !self.nodes[end as usize].dead && self.rules[inner as usize].uses == 1 {
+                    self.expand(end);
+                }
+            }
+        }
+    }
+
+    /// Replaces the digram at `n` by a reference to rule `r`.
+    fn substitute(&mut self, n: u32, r: u32) {
+        let q = self.prev(n);
+        let second = self.next(n);
+        self.remove(n);
+        self.remove(second);
+        let s = self.new_node(TAG_N << 32 | r as u64);
+        self.rules[r as usize].uses += 1;
+        self.insert_after(q, s);
+        self.work.push(Task::CheckThenNext(q));
+    }
+
+    /// Inlines the rule referenced by `n`, its only use.
+    fn expand(&mut self, n: u32) {
+        let r = self.rule_of(n).expect("a rule reference");
+        let (left, right) = (self.prev(n), self.next(n));
+        let g = self.rules[r as usize].guard;
+        let (f, l) = (self.next(g), self.prev(g));
+        self.delete_digram(left);
+        self.delete_digram(n);
+        self.kill(n);
+        self.kill(g);
+        self.free_rules.push(r);
+        self.nodes[left as usize].next = f;
+        self.nodes[f as usize].prev = left;
+        self.nodes[l as usize].next = right;
+        self.nodes[right as usize].prev = l;
+        self.work.push(Task::Check(l));
+        self.work.push(Task::Check(left));
+    }
+}
