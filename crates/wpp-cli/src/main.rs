@@ -5,6 +5,7 @@
 //! arguments.
 
 mod bench;
+mod bench_grammar;
 mod paths;
 mod record;
 
@@ -25,6 +26,7 @@ enum Command {
     Record(record::Opts),
     Paths(paths::Opts),
     Bench(bench::Opts),
+    BenchGrammar(bench_grammar::Opts),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
         Command::Record(o) => record::run(o),
         Command::Paths(o) => paths::run(o).map(|()| 0),
         Command::Bench(o) => bench::run(o).map(|()| 0),
+        Command::BenchGrammar(o) => bench_grammar::run(o).map(|()| 0),
     };
     match result {
         Ok(status) => ExitCode::from(status.clamp(0, 255) as u8),
