@@ -8,6 +8,8 @@
 //! goes on an explicit work stack, so deep grammars cannot overflow the call stack, and
 //! nodes freed while the stack is drained are recycled only once it is empty.
 
+use std::collections::hash_map::Entry;
+
 use rustc_hash::FxHashMap;
 
 use crate::{Grammar, Sym};
@@ -205,8 +207,10 @@ impl Sequitur {
             return;
         }
         let d = self.digram(n);
-        if self.digrams.get(&d) == Some(&n) {
-            self.digrams.remove(&d);
+        if let Entry::Occupied(e) = self.digrams.entry(d) {
+            if *e.get() == n {
+                e.remove();
+            }
         }
     }
 
@@ -284,19 +288,20 @@ impl Sequitur {
             return false;
         }
         let d = self.digram(n);
-        match self.digrams.get(&d).copied() {
-            None => {
-                self.digrams.insert(d, n);
-                false
+        let m = match self.digrams.entry(d) {
+            Entry::Vacant(v) => {
+                v.insert(n);
+                return false;
             }
-            Some(m) if m == n => false,
-            Some(m) => {
-                if self.next(m) != n {
-                    self.matched(n, m);
-                }
-                true
-            }
+            Entry::Occupied(o) => *o.get(),
+        };
+        if m == n {
+            return false;
         }
+        if self.next(m) != n {
+            self.matched(n, m);
+        }
+        true
     }
 
     /// Replaces the digram at `n`, which repeats the one at `m`, by a rule.
