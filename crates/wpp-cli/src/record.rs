@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
 use clap::{Args, ValueEnum};
-use wpp_model::PathId;
 use wpp_profile::{section, Ending, Meta, PathCount, RecordMode, Writer};
 use wpp_runtime::{EventSink, Outcome, PathCounts, RunConfig, TraceStats};
 use wpp_wasm::Mode;
@@ -169,7 +168,7 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
 }
 
 fn sorted_counts(counts: &PathCounts) -> Vec<PathCount> {
-    let mut v: Vec<PathCount> = counts.iter().map(|(&(func, path), &count)| PathCount { func, path: PathId(path.0), count }).collect();
+    let mut v: Vec<PathCount> = counts.iter().map(|(&(func, path), &count)| PathCount { func, path, count }).collect();
     v.sort_unstable();
     v
 }

@@ -39,10 +39,10 @@ pub enum Term {
     Unreachable(EdgeIdx),
 }
 
-/// A function's CFG and where its blocks sit in the instruction stream.
+/// Where a function's blocks sit in its instruction stream and how each ends (the CFG
+/// itself is returned beside it and kept in [`crate::Program::functions`]).
 #[derive(Clone, Debug)]
 pub struct FuncLayout {
-    pub cfg: Cfg,
     /// Index (in the function's instruction stream) of each block's first instruction.
     pub first_op: Vec<u32>,
     /// How each block ends.
@@ -86,7 +86,7 @@ enum Ctl {
 }
 
 /// Builds the layout of `body`, a function of type `ty`; `types` is the module's types.
-pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Option<FuncType>]) -> Result<FuncLayout, Error> {
+pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Option<FuncType>]) -> Result<(Cfg, FuncLayout), Error> {
     let block_types = |bt: wasmparser::BlockType| -> (Vec<ValType>, Vec<ValType>) {
         match bt {
             wasmparser::BlockType::Empty => (vec![], vec![]),
@@ -301,5 +301,5 @@ pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Opti
     }
     let cfg = Cfg { blocks, edges };
     debug_assert_eq!(cfg.validate(), Ok(()));
-    Ok(FuncLayout { cfg, first_op, terms, n_ops, br_table_types })
+    Ok((cfg, FuncLayout { first_op, terms, n_ops, br_table_types }))
 }

@@ -45,9 +45,9 @@ pub struct Program {
 }
 
 impl Program {
-    /// The layout (CFG plus code positions) of a defined function.
-    pub fn layout(&self, func: FuncIdx) -> Option<&FuncLayout> {
-        func.0.checked_sub(self.n_imported_funcs).and_then(|i| self.layouts.get(i as usize))
+    /// The CFG of a defined function (`None` for imports).
+    pub fn cfg(&self, func: FuncIdx) -> Option<&wpp_model::Cfg> {
+        self.functions.get(func.idx())?.cfg.as_ref()
     }
 
     /// Display name of a function.
@@ -121,11 +121,11 @@ pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
     for (i, body) in bodies.iter().enumerate() {
         let index = n_imported_funcs + i as u32;
         let ty = func_type.get(index as usize).and_then(|&t| types.get(t as usize)).and_then(|t| t.clone()).unwrap_or(FuncType { params: vec![], results: vec![] });
-        let layout = build_layout(body, &ty, &types).map_err(|e| match e {
+        let (cfg, layout) = build_layout(body, &ty, &types).map_err(|e| match e {
             Error::Unsupported { feature, .. } => Error::Unsupported { feature, place: format!("function {}", name_of(index)) },
             other => other,
         })?;
-        functions.push(Function { index: FuncIdx(index), name: name_of(index), cfg: Some(layout.cfg.clone()) });
+        functions.push(Function { index: FuncIdx(index), name: name_of(index), cfg: Some(cfg) });
         layouts.push(layout);
     }
     Ok(Program { functions, n_imported_funcs, layouts, types, func_type, n_globals, n_memories, export_names, has_section })

@@ -110,9 +110,10 @@ const PAGE: u64 = 65536;
 pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Instrumented, Error> {
     let n_imported = program.n_imported_funcs;
     let mut numberings: Vec<Option<Numbering>> = vec![None; n_imported as usize];
-    for (i, layout) in program.layouts.iter().enumerate() {
+    for i in 0..program.layouts.len() {
         let func = FuncIdx(n_imported + i as u32);
-        let num = number(&layout.cfg, &wpp_paths::Options { max_paths: opts.max_paths })
+        let cfg = program.cfg(func).expect("defined functions have CFGs");
+        let num = number(cfg, &wpp_paths::Options { max_paths: opts.max_paths })
             .map_err(|e| Error::Rewrite { place: format!("function {}", program.name(func)), message: e.to_string() })?;
         numberings.push(Some(num));
     }

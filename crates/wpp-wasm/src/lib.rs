@@ -20,7 +20,6 @@ mod instrument;
 mod oracle;
 mod rewrite;
 
-pub use cfg_build::{FuncLayout, Term};
 pub use decode::{decode, Program};
 pub use error::Error;
 pub use instrument::{instrument, CounterKind, Instrumented, Layout, Mode, Options};
