@@ -71,24 +71,27 @@ pub fn synthetic_trace(n: u64, seed: u64) -> impl Iterator<Item = u32> {
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
-    let t = Instant::now();
-    let mut s = wpp_grammar::Sequitur::new();
-    s.extend(synthetic_trace(o.symbols, o.seed));
-    let build = t.elapsed().as_secs_f64();
-    let memory = s.memory_bytes();
-    let g = s.grammar();
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{:>12} {:>9} {:>12} {:>10} {:>12} {:>12} {:>9}", "symbols", "build s", "Msymbols/s", "rules", "grammar syms", "builder MiB", "ratio")?;
-    writeln!(
-        out,
-        "{:>12} {:>9.2} {:>12.2} {:>10} {:>12} {:>12.1} {:>9.1}",
-        o.symbols,
-        build,
-        o.symbols as f64 / build / 1e6,
-        g.rules.len(),
-        g.n_symbols(),
-        memory as f64 / (1 << 20) as f64,
-        o.symbols as f64 / g.n_symbols().max(1) as f64
-    )?;
+    writeln!(out, "{:<10} {:>12} {:>9} {:>12} {:>10} {:>12} {:>12} {:>9}", "builder", "symbols", "build s", "Msymbols/s", "rules", "grammar syms", "builder MiB", "ratio")?;
+    for (name, lookahead) in [("sequitur", false), ("sequitur1", true)] {
+        let t = Instant::now();
+        let mut s = if lookahead { wpp_grammar::Sequitur::with_lookahead() } else { wpp_grammar::Sequitur::new() };
+        s.extend(synthetic_trace(o.symbols, o.seed));
+        let memory = s.memory_bytes();
+        let g = s.finish();
+        let build = t.elapsed().as_secs_f64();
+        writeln!(
+            out,
+            "{:<10} {:>12} {:>9.2} {:>12.2} {:>10} {:>12} {:>12.1} {:>9.1}",
+            name,
+            o.symbols,
+            build,
+            o.symbols as f64 / build / 1e6,
+            g.rules.len(),
+            g.n_symbols(),
+            memory as f64 / (1 << 20) as f64,
+            o.symbols as f64 / g.n_symbols().max(1) as f64
+        )?;
+    }
     Ok(())
 }

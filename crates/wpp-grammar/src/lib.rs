@@ -2,12 +2,15 @@
 //!
 //! A [`Grammar`] is a list of rules; rule 0 is the start rule, and expanding it gives back
 //! the sequence exactly. Symbols are dense terminals (`u32`) or references to other rules.
-//! Builders: [`Sequitur`] (Nevill-Manning & Witten), online and linear time.
+//! Builders: [`Sequitur`] (Nevill-Manning & Witten), online and linear time, with Larus's
+//! one-symbol look-ahead as an option (SEQUITUR(1)).
 //!
 //! This crate knows nothing of WebAssembly or paths: terminals are just numbers.
 
+mod dag;
 mod grammar;
 mod sequitur;
 
+pub use dag::*;
 pub use grammar::{Grammar, Sym};
-pub use sequitur::Sequitur;
+pub use sequitur::{Sequitur, MAX_TERMINAL};

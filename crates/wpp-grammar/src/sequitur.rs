@@ -1,12 +1,17 @@
 //! SEQUITUR (Nevill-Manning & Witten, 1997): an online, linear-time builder that keeps
 //! two properties after every appended symbol — no digram occurs twice, and every rule is
-//! used at least twice.
+//! used at least twice — and Larus's SEQUITUR(1), which looks one symbol ahead before
+//! making a rule.
 //!
 //! Symbols live in an arena as doubly linked lists, one circular list per rule headed by
-//! a guard node; a hash table maps each digram to its first node. The classic algorithm
-//! recurses (check → match → substitute → check); here every digram still to be checked
-//! goes on an explicit work stack, so deep grammars cannot overflow the call stack, and
-//! nodes freed while the stack is drained are recycled only once it is empty.
+//! a guard node; a hash table maps each digram (two 32-bit symbol values in one `u64`
+//! key) to its first node. The classic algorithm recurses (check → match → substitute →
+//! check); here every digram still to be checked goes on an explicit work stack, so deep
+//! grammars cannot overflow the call stack, and nodes freed while the stack is drained are
+//! recycled only once it is empty.
+//!
+//! A node's value is one `u32`: terminals below [`MAX_TERMINAL`], then rule references,
+//! then rule guards, then a mark for freed nodes. A node is 12 bytes.
 
 use std::collections::hash_map::Entry;
 
@@ -15,17 +20,21 @@ use rustc_hash::FxHashMap;
 use crate::{Grammar, Sym};
 
 const NIL: u32 = u32::MAX;
-const TAG_T: u64 = 0;
-const TAG_N: u64 = 1;
-const TAG_GUARD: u64 = 2;
+const RULE_BASE: u32 = 1 << 31;
+const GUARD_BASE: u32 = RULE_BASE + (1 << 30);
+const DEAD: u32 = u32::MAX;
+/// The largest terminal a builder accepts.
+pub const MAX_TERMINAL: u32 = RULE_BASE - 1;
+/// Rules a builder can hold at once (live rules; freed ids are reused).
+const MAX_RULES: u32 = (1 << 30) - 1;
 
 #[derive(Clone, Copy)]
 struct Node {
-    /// `tag << 32 | id`: a terminal, a rule reference or a rule's guard.
-    val: u64,
+    /// A terminal, `RULE_BASE + r` for a reference to rule `r`, `GUARD_BASE + r` for the
+    /// guard of rule `r`, or `DEAD`.
+    val: u32,
     prev: u32,
     next: u32,
-    dead: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -41,6 +50,10 @@ enum Task {
     CheckThenNext(u32),
 }
 
+fn key(a: u32, b: u32) -> u64 {
+    (a as u64) << 32 | b as u64
+}
+
 /// An online SEQUITUR grammar builder.
 pub struct Sequitur {
     nodes: Vec<Node>,
@@ -48,9 +61,15 @@ pub struct Sequitur {
     dying: Vec<u32>,
     rules: Vec<Rule>,
     free_rules: Vec<u32>,
-    digrams: FxHashMap<(u64, u64), u32>,
+    digrams: FxHashMap<u64, u32>,
     work: Vec<Task>,
     len: u64,
+    /// SEQUITUR(1): the symbol pushed last, not yet appended, and so the look-ahead of
+    /// the one being appended.
+    lookahead: Option<Option<u32>>,
+    /// SEQUITUR(1): a node whose duplicate digram was left for the look-ahead to resolve;
+    /// it is checked again after the next append.
+    deferred: Option<u32>,
 }
 
 impl Default for Sequitur {
@@ -60,6 +79,7 @@ impl Default for Sequitur {
 }
 
 impl Sequitur {
+    /// A SEQUITUR builder.
     pub fn new() -> Self {
         let mut s = Sequitur {
             nodes: Vec::new(),
@@ -70,12 +90,25 @@ impl Sequitur {
             digrams: FxHashMap::default(),
             work: Vec::new(),
             len: 0,
+            lookahead: None,
+            deferred: None,
         };
         s.new_rule();
         s
     }
 
-    /// Number of symbols appended so far.
+    /// A SEQUITUR(1) builder (Larus 1999, §3.2): when the last two symbols of the start
+    /// rule repeat a digram and would make a new rule, but the second of them and the
+    /// next input symbol form the whole right side of an existing rule, the builder
+    /// applies that rule first instead. Each pushed symbol is held back until the next
+    /// one arrives; [`Sequitur::finish`] appends the last.
+    pub fn with_lookahead() -> Self {
+        let mut s = Self::new();
+        s.lookahead = Some(None);
+        s
+    }
+
+    /// Number of symbols pushed so far.
     pub fn len(&self) -> u64 {
         self.len
     }
@@ -85,13 +118,20 @@ impl Sequitur {
     }
 
     /// Appends one terminal to the sequence.
+    ///
+    /// # Panics
+    /// If `t > MAX_TERMINAL`, or the grammar outgrows 2^30 - 1 live rules.
     pub fn push(&mut self, t: u32) {
+        assert!(t <= MAX_TERMINAL, "terminal {t} is above the builder's limit {MAX_TERMINAL}");
         self.len += 1;
-        let n = self.new_node(TAG_T << 32 | t as u64);
-        let last = self.nodes[self.rules[0].guard as usize].prev;
-        self.insert_after(last, n);
-        self.work.push(Task::Check(last));
-        self.drain();
+        match self.lookahead {
+            None => self.append(t, None),
+            Some(None) => self.lookahead = Some(Some(t)),
+            Some(Some(held)) => {
+                self.lookahead = Some(Some(t));
+                self.append(held, Some(t));
+            }
+        }
     }
 
     /// Appends every terminal of `ts`.
@@ -101,7 +141,18 @@ impl Sequitur {
         }
     }
 
-    /// The grammar built so far, rules numbered in order of first use from the start rule.
+    /// Appends any symbol still held for look-ahead and returns the grammar.
+    pub fn finish(mut self) -> Grammar {
+        if let Some(Some(held)) = self.lookahead {
+            self.lookahead = Some(None);
+            self.append(held, None);
+        }
+        self.grammar()
+    }
+
+    /// The grammar of the symbols appended so far (with look-ahead, the last pushed
+    /// symbol is still held back), rules numbered in order of first use from the start
+    /// rule, breadth first.
     pub fn grammar(&self) -> Grammar {
         let mut number: FxHashMap<u32, u32> = FxHashMap::default();
         number.insert(0, 0);
@@ -113,22 +164,21 @@ impl Sequitur {
             i += 1;
             let g = self.rules[r as usize].guard;
             let mut body = Vec::new();
-            let mut n = self.nodes[g as usize].next;
+            let mut n = self.next(g);
             while n != g {
-                let v = self.nodes[n as usize].val;
-                body.push(match v >> 32 {
-                    TAG_T => Sym::T(v as u32),
-                    _ => {
-                        let target = v as u32;
-                        let next = number.len() as u32;
-                        let id = *number.entry(target).or_insert_with(|| {
-                            order.push(target);
-                            next
-                        });
-                        Sym::N(id)
-                    }
+                let v = self.val(n);
+                body.push(if v < RULE_BASE {
+                    Sym::T(v)
+                } else {
+                    let target = v - RULE_BASE;
+                    let next = number.len() as u32;
+                    let id = *number.entry(target).or_insert_with(|| {
+                        order.push(target);
+                        next
+                    });
+                    Sym::N(id)
                 });
-                n = self.nodes[n as usize].next;
+                n = self.next(n);
             }
             rules.push(body);
         }
@@ -139,13 +189,14 @@ impl Sequitur {
     pub fn memory_bytes(&self) -> usize {
         self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.rules.capacity() * std::mem::size_of::<Rule>()
-            + self.digrams.capacity() * (std::mem::size_of::<((u64, u64), u32)>() + 1)
+            + (self.free_nodes.capacity() + self.free_rules.capacity()) * 4
+            + self.digrams.capacity() * (std::mem::size_of::<(u64, u32)>() + 1)
     }
 
     // --- arena ---
 
-    fn new_node(&mut self, val: u64) -> u32 {
-        let node = Node { val, prev: NIL, next: NIL, dead: false };
+    fn new_node(&mut self, val: u32) -> u32 {
+        let node = Node { val, prev: NIL, next: NIL };
         match self.free_nodes.pop() {
             Some(i) => {
                 self.nodes[i as usize] = node;
@@ -160,7 +211,8 @@ impl Sequitur {
 
     fn new_rule(&mut self) -> u32 {
         let r = self.free_rules.pop().unwrap_or(self.rules.len() as u32);
-        let g = self.new_node(TAG_GUARD << 32 | r as u64);
+        assert!(r <= MAX_RULES, "the grammar outgrew {MAX_RULES} rules");
+        let g = self.new_node(GUARD_BASE + r);
         self.nodes[g as usize].prev = g;
         self.nodes[g as usize].next = g;
         let rule = Rule { guard: g, uses: 0 };
@@ -173,13 +225,13 @@ impl Sequitur {
     }
 
     fn kill(&mut self, n: u32) {
-        self.nodes[n as usize].dead = true;
+        self.nodes[n as usize].val = DEAD;
         self.dying.push(n);
     }
 
     // --- symbols ---
 
-    fn val(&self, n: u32) -> u64 {
+    fn val(&self, n: u32) -> u32 {
         self.nodes[n as usize].val
     }
     fn next(&self, n: u32) -> u32 {
@@ -188,16 +240,25 @@ impl Sequitur {
     fn prev(&self, n: u32) -> u32 {
         self.nodes[n as usize].prev
     }
+    fn is_dead(&self, n: u32) -> bool {
+        self.val(n) == DEAD
+    }
     fn is_guard(&self, n: u32) -> bool {
-        self.val(n) >> 32 == TAG_GUARD
+        let v = self.val(n);
+        (GUARD_BASE..DEAD).contains(&v)
     }
     fn rule_of(&self, n: u32) -> Option<u32> {
         let v = self.val(n);
-        (v >> 32 == TAG_N).then_some(v as u32)
+        (RULE_BASE..GUARD_BASE).contains(&v).then(|| v - RULE_BASE)
     }
 
-    fn digram(&self, n: u32) -> (u64, u64) {
-        (self.val(n), self.val(self.next(n)))
+    fn digram(&self, n: u32) -> u64 {
+        key(self.val(n), self.val(self.next(n)))
+    }
+
+    /// True if the digram at `n` is the whole right side of a rule.
+    fn is_whole_rule(&self, n: u32) -> bool {
+        self.is_guard(self.prev(n)) && self.is_guard(self.next(self.next(n)))
     }
 
     /// Forgets the digram starting at `n` if the table points at `n`.
@@ -261,14 +322,28 @@ impl Sequitur {
 
     // --- the algorithm ---
 
-    fn drain(&mut self) {
+    /// Appends `t` to the start rule and restores the two properties; `lookahead` is the
+    /// symbol that will follow, if known (SEQUITUR(1) only).
+    fn append(&mut self, t: u32, lookahead: Option<u32>) {
+        let n = self.new_node(t);
+        let last = self.prev(self.rules[0].guard);
+        self.insert_after(last, n);
+        if let Some(d) = self.deferred.take() {
+            // Checked last: by then the look-ahead has either resolved it or not.
+            self.work.push(Task::Check(d));
+        }
+        self.work.push(Task::Check(last));
+        self.drain(lookahead);
+    }
+
+    fn drain(&mut self, lookahead: Option<u32>) {
         while let Some(task) = self.work.pop() {
             match task {
                 Task::Check(n) => {
-                    self.check(n);
+                    self.check(n, lookahead);
                 }
                 Task::CheckThenNext(q) => {
-                    if !self.nodes[q as usize].dead && !self.check(q) {
+                    if !self.is_dead(q) && !self.check(q, lookahead) {
                         let nx = self.next(q);
                         self.work.push(Task::Check(nx));
                     }
@@ -279,8 +354,8 @@ impl Sequitur {
     }
 
     /// Enforces digram uniqueness for the digram at `n`; true if it was a repeat.
-    fn check(&mut self, n: u32) -> bool {
-        if self.nodes[n as usize].dead || self.is_guard(n) {
+    fn check(&mut self, n: u32, lookahead: Option<u32>) -> bool {
+        if self.is_dead(n) || self.is_guard(n) {
             return false;
         }
         let nx = self.next(n);
@@ -299,17 +374,36 @@ impl Sequitur {
             return false;
         }
         if self.next(m) != n {
+            if let Some(l) = lookahead {
+                if self.defer_to_lookahead(n, m, l) {
+                    self.deferred = Some(n);
+                    return true;
+                }
+            }
             self.matched(n, m);
         }
         true
     }
 
+    /// SEQUITUR(1): true if the repeat at `n` (of the digram at `m`) ends the start rule,
+    /// would need a new rule, and its second symbol with the look-ahead `l` is the whole
+    /// right side of an existing rule — which the next append will apply.
+    fn defer_to_lookahead(&self, n: u32, m: u32, l: u32) -> bool {
+        let y = self.next(n);
+        if self.next(y) != self.rules[0].guard || self.is_whole_rule(m) {
+            return false;
+        }
+        match self.digrams.get(&key(self.val(y), l)) {
+            Some(&k) => self.is_whole_rule(k),
+            None => false,
+        }
+    }
+
     /// Replaces the digram at `n`, which repeats the one at `m`, by a rule.
     fn matched(&mut self, n: u32, m: u32) {
-        let mp = self.prev(m);
-        let r = if self.is_guard(mp) && self.is_guard(self.next(self.next(m))) {
+        let r = if self.is_whole_rule(m) {
             // The earlier occurrence is a whole rule: use it.
-            let r = self.val(mp) as u32;
+            let r = self.val(self.prev(m)) - GUARD_BASE;
             self.substitute(n, r);
             r
         } else {
@@ -330,7 +424,7 @@ impl Sequitur {
         let g = self.rules[r as usize].guard;
         for end in [self.next(g), self.prev(g)] {
             if let Some(inner) = self.rule_of(end) {
-                if !self.nodes[end as usize].dead && self.rules[inner as usize].uses == 1 {
+                if self.rules[inner as usize].uses == 1 {
                     self.expand(end);
                 }
             }
@@ -343,7 +437,7 @@ impl Sequitur {
         let second = self.next(n);
         self.remove(n);
         self.remove(second);
-        let s = self.new_node(TAG_N << 32 | r as u64);
+        let s = self.new_node(RULE_BASE + r);
         self.rules[r as usize].uses += 1;
         self.insert_after(q, s);
         self.work.push(Task::CheckThenNext(q));

@@ -1,23 +1,29 @@
-//! SEQUITUR against its oracle: expanding the grammar gives back the input exactly, and
-//! after every build the grammar has SEQUITUR's two properties.
+//! SEQUITUR and SEQUITUR(1) against their oracle: expanding the grammar gives back the
+//! input exactly, and after every build the grammar has SEQUITUR's two properties.
 
 use proptest::prelude::*;
 use wpp_grammar::{Grammar, Sequitur, Sym};
 
-fn build(input: &[u32]) -> Grammar {
-    let mut s = Sequitur::new();
+fn build(input: &[u32], lookahead: bool) -> Grammar {
+    let mut s = if lookahead { Sequitur::with_lookahead() } else { Sequitur::new() };
     s.extend(input.iter().copied());
-    s.grammar()
+    s.finish()
 }
 
-fn check(input: &[u32]) -> Result<Grammar, String> {
-    let g = build(input);
+fn check_one(input: &[u32], lookahead: bool) -> Result<Grammar, String> {
+    let g = build(input, lookahead);
     let out: Vec<u32> = g.expand().collect();
     if out != input {
-        return Err(format!("expansion differs: {} symbols in, {} out", input.len(), out.len()));
+        return Err(format!("expansion differs (look-ahead {lookahead}): {} symbols in, {} out", input.len(), out.len()));
     }
-    g.check_sequitur_properties()?;
+    g.check_sequitur_properties().map_err(|e| format!("look-ahead {lookahead}: {e}"))?;
     Ok(g)
+}
+
+/// Checks both builders; returns SEQUITUR's grammar.
+fn check(input: &[u32]) -> Result<Grammar, String> {
+    check_one(input, true)?;
+    check_one(input, false)
 }
 
 proptest! {
@@ -85,6 +91,36 @@ fn larus_example() {
     assert_eq!(g.rules[1], vec![Sym::N(2), Sym::T(c), Sym::N(2), Sym::T(d)]);
     assert_eq!(g.rules[2], vec![Sym::T(a), Sym::T(b)]);
     assert_eq!(g.rules.len(), 3);
+}
+
+/// Larus's SEQUITUR(1) example (§3.2): on `11111211111` SEQUITUR represents the two runs
+/// of five differently (`S → AB2BA`, `A → 11`, `B → A1`), SEQUITUR(1) alike
+/// (`S → C2C`, `A → 11`, `C → AA1`).
+#[test]
+fn larus_lookahead_example() {
+    let input = [1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1];
+    let plain = check_one(&input, false).unwrap();
+    // First use: 1 is A, 2 is B.
+    assert_eq!(plain.rules[0], vec![Sym::N(1), Sym::N(2), Sym::T(2), Sym::N(2), Sym::N(1)]);
+    assert_eq!(plain.rules[1], vec![Sym::T(1), Sym::T(1)]);
+    assert_eq!(plain.rules[2], vec![Sym::N(1), Sym::T(1)]);
+    assert_eq!(plain.rules.len(), 3);
+    let one = check_one(&input, true).unwrap();
+    // First use: 1 is C, 2 is A.
+    assert_eq!(one.rules[0], vec![Sym::N(1), Sym::T(2), Sym::N(1)]);
+    assert_eq!(one.rules[1], vec![Sym::N(2), Sym::N(2), Sym::T(1)]);
+    assert_eq!(one.rules[2], vec![Sym::T(1), Sym::T(1)]);
+    assert_eq!(one.rules.len(), 3);
+}
+
+/// A symbol held for look-ahead is part of the grammar only after `finish`.
+#[test]
+fn lookahead_holds_one_symbol() {
+    let mut s = Sequitur::with_lookahead();
+    s.extend([5, 6, 7]);
+    assert_eq!(s.len(), 3);
+    assert_eq!(s.grammar().expand().collect::<Vec<_>>(), vec![5, 6]);
+    assert_eq!(s.finish().expand().collect::<Vec<_>>(), vec![5, 6, 7]);
 }
 
 /// A deep grammar (a long run doubles its rule depth with every doubling of length)

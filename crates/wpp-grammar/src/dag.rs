@@ -1,0 +1,210 @@
+//! The grammar as a DAG: rule `A` has an edge to rule `B` for every occurrence of `B` on
+//! `A`'s right side. The analyses here walk the DAG once, in topological order, and never
+//! expand the sequence.
+//!
+//! All of them assume a valid grammar ([`Grammar::validate`]); grammars from a builder
+//! or from a checked decoder are valid.
+
+use crate::{Grammar, Sym};
+
+/// What is wrong with a grammar that is not a DAG with a start rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GrammarError {
+    /// A rule other than the start rule has an empty right side.
+    EmptyRule { rule: u32 },
+    /// A reference to a rule that does not exist, or to the start rule.
+    BadReference { rule: u32, target: u32 },
+    /// A terminal at or above the declared number of terminals.
+    BadTerminal { rule: u32, terminal: u32 },
+    /// A rule derives itself, so its expansion would be infinite.
+    Cycle { rule: u32 },
+}
+
+impl std::fmt::Display for GrammarError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GrammarError::EmptyRule { rule } => write!(f, "rule {rule} is empty"),
+            GrammarError::BadReference { rule, target } => write!(f, "rule {rule} refers to rule {target}, which is not a rule it may use"),
+            GrammarError::BadTerminal { rule, terminal } => write!(f, "rule {rule} holds terminal {terminal}, beyond the symbol table"),
+            GrammarError::Cycle { rule } => write!(f, "rule {rule} derives itself"),
+        }
+    }
+}
+
+impl std::error::Error for GrammarError {}
+
+/// Summary numbers of a grammar.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GrammarStats {
+    /// Rules, the start rule included.
+    pub rules: usize,
+    /// Symbols on all right sides.
+    pub symbols: usize,
+    /// Length of the derived sequence.
+    pub length: u64,
+    /// Longest chain of rule references from the start rule (0 if it holds only terminals).
+    pub depth: usize,
+    /// Distinct terminals that occur.
+    pub distinct_terminals: usize,
+}
+
+impl Grammar {
+    /// Checks that the grammar is a DAG rooted at rule 0: references in range and never to
+    /// rule 0, no rule deriving itself, no empty rule but the start rule, and (if given)
+    /// every terminal below `n_terminals`.
+    pub fn validate(&self, n_terminals: Option<u32>) -> Result<(), GrammarError> {
+        let n = self.rules.len() as u64;
+        for (r, body) in self.rules.iter().enumerate() {
+            let rule = r as u32;
+            if r > 0 && body.is_empty() {
+                return Err(GrammarError::EmptyRule { rule });
+            }
+            for &s in body {
+                match s {
+                    Sym::N(t) if t == 0 || t as u64 >= n => return Err(GrammarError::BadReference { rule, target: t }),
+                    Sym::T(t) if n_terminals.is_some_and(|k| t >= k) => return Err(GrammarError::BadTerminal { rule, terminal: t }),
+                    _ => {}
+                }
+            }
+        }
+        self.topological_order().map(|_| ())
+    }
+
+    /// Every rule, each before the rules it uses (rule 0 first). Rules nothing reaches
+    /// from rule 0 come after those it reaches. Fails on a cycle; references must be in
+    /// range.
+    pub fn topological_order(&self) -> Result<Vec<u32>, GrammarError> {
+        // Kahn's algorithm on in-degrees: no recursion, and a cycle leaves rules unvisited.
+        let n = self.rules.len();
+        let mut indegree = vec![0u32; n];
+        for body in &self.rules {
+            for &s in body {
+                if let Sym::N(t) = s {
+                    indegree[t as usize] += 1;
+                }
+            }
+        }
+        let mut order: Vec<u32> = (0..n as u32).filter(|&r| indegree[r as usize] == 0).collect();
+        // Rule 0 first when it is a root (it always is in a valid grammar).
+        if let Some(p) = order.iter().position(|&r| r == 0) {
+            order[..=p].rotate_right(1);
+        }
+        let mut i = 0;
+        while i < order.len() {
+            let r = order[i] as usize;
+            i += 1;
+            for &s in &self.rules[r] {
+                if let Sym::N(t) = s {
+                    indegree[t as usize] -= 1;
+                    if indegree[t as usize] == 0 {
+                        order.push(t);
+                    }
+                }
+            }
+        }
+        if order.len() < n {
+            let rule = (0..n as u32).find(|&r| indegree[r as usize] > 0).unwrap_or(0);
+            return Err(GrammarError::Cycle { rule });
+        }
+        Ok(order)
+    }
+
+    fn order(&self) -> Vec<u32> {
+        self.topological_order().expect("a valid grammar is acyclic")
+    }
+
+    /// Per rule, the length of its expansion (saturating at `u64::MAX`).
+    pub fn rule_lengths(&self) -> Vec<u64> {
+        self.rule_costs(|_| 1)
+    }
+
+    /// Per rule, the sum of `cost(t)` over the terminals of its expansion (saturating).
+    pub fn rule_costs(&self, cost: impl Fn(u32) -> u64) -> Vec<u64> {
+        let mut out = vec![0u64; self.rules.len()];
+        for &r in self.order().iter().rev() {
+            let mut sum = 0u64;
+            for &s in &self.rules[r as usize] {
+                let c = match s {
+                    Sym::T(t) => cost(t),
+                    Sym::N(c) => out[c as usize],
+                };
+                sum = sum.saturating_add(c);
+            }
+            out[r as usize] = sum;
+        }
+        out
+    }
+
+    /// Per rule, how often its expansion occurs in the derived sequence as that rule: the
+    /// number of DAG paths from rule 0 to it (saturating). Rule 0 has frequency 1.
+    pub fn rule_frequencies(&self) -> Vec<u64> {
+        let mut freq = vec![0u64; self.rules.len()];
+        if let Some(f) = freq.first_mut() {
+            *f = 1;
+        }
+        for &r in &self.order() {
+            let f = freq[r as usize];
+            if f == 0 {
+                continue;
+            }
+            for &s in &self.rules[r as usize] {
+                if let Sym::N(c) = s {
+                    freq[c as usize] = freq[c as usize].saturating_add(f);
+                }
+            }
+        }
+        freq
+    }
+
+    /// How often each terminal below `n_terminals` occurs in the derived sequence.
+    pub fn terminal_counts(&self, n_terminals: u32) -> Vec<u64> {
+        let freq = self.rule_frequencies();
+        let mut counts = vec![0u64; n_terminals as usize];
+        for (r, body) in self.rules.iter().enumerate() {
+            for &s in body {
+                if let Sym::T(t) = s {
+                    if let Some(c) = counts.get_mut(t as usize) {
+                        *c = c.saturating_add(freq[r]);
+                    }
+                }
+            }
+        }
+        counts
+    }
+
+    /// Per rule, the longest chain of rule references below it (0 for a rule of
+    /// terminals only).
+    pub fn rule_depths(&self) -> Vec<usize> {
+        let mut depth = vec![0usize; self.rules.len()];
+        for &r in self.order().iter().rev() {
+            depth[r as usize] = self.rules[r as usize]
+                .iter()
+                .filter_map(|s| match s {
+                    Sym::N(c) => Some(depth[*c as usize] + 1),
+                    Sym::T(_) => None,
+                })
+                .max()
+                .unwrap_or(0);
+        }
+        depth
+    }
+
+    /// Summary numbers, in one pass over the DAG each.
+    pub fn stats(&self) -> GrammarStats {
+        let mut seen = rustc_hash::FxHashSet::default();
+        for body in &self.rules {
+            for &s in body {
+                if let Sym::T(t) = s {
+                    seen.insert(t);
+                }
+            }
+        }
+        GrammarStats {
+            rules: self.rules.len(),
+            symbols: self.n_symbols(),
+            length: self.rule_lengths().first().copied().unwrap_or(0),
+            depth: self.rule_depths().first().copied().unwrap_or(0),
+            distinct_terminals: seen.len(),
+        }
+    }
+}
