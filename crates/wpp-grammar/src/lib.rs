@@ -3,14 +3,17 @@
 //! A [`Grammar`] is a list of rules; rule 0 is the start rule, and expanding it gives back
 //! the sequence exactly. Symbols are dense terminals (`u32`) or references to other rules.
 //! Builders: [`Sequitur`] (Nevill-Manning & Witten), online and linear time, with Larus's
-//! one-symbol look-ahead as an option (SEQUITUR(1)).
+//! one-symbol look-ahead as an option (SEQUITUR(1)); [`repair`] (most frequent digram
+//! first, Larsson & Moffat), offline and linear time.
 //!
 //! This crate knows nothing of WebAssembly or paths: terminals are just numbers.
 
 mod dag;
 mod grammar;
+mod repair;
 mod sequitur;
 
 pub use dag::*;
 pub use grammar::{Grammar, Sym};
+pub use repair::*;
 pub use sequitur::{Sequitur, MAX_TERMINAL};

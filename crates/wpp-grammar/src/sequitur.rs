@@ -41,6 +41,30 @@ struct Node {
 struct Rule {
     guard: u32,
     uses: u32,
+    /// The first terminal of the rule's expansion (expansions never change).
+    first: u32,
+    /// Distinguishes the rules that reuse an id; `DEAD_GEN` once freed.
+    gen: u32,
+}
+
+const DEAD_GEN: u32 = u32::MAX;
+
+/// A piece of input the predictor matched: a terminal or a rule (of generation `gen`)
+/// whose expansion is the input from `start` on.
+#[derive(Clone, Copy)]
+struct Piece {
+    val: u32,
+    gen: u32,
+    start: usize,
+}
+
+enum Match {
+    /// The whole rule matched this many input symbols.
+    Full(usize),
+    /// The input differs after this many symbols; the pieces cover them.
+    Partial(usize),
+    /// The input ended first.
+    OutOfInput,
 }
 
 enum Task {
@@ -64,13 +88,31 @@ pub struct Sequitur {
     digrams: FxHashMap<u64, u32>,
     work: Vec<Task>,
     len: u64,
+    appended: u64,
     /// SEQUITUR(1): the symbol pushed last, not yet appended, and so the look-ahead of
     /// the one being appended.
     lookahead: Option<Option<u32>>,
     /// SEQUITUR(1): a node whose duplicate digram was left for the look-ahead to resolve;
     /// it is checked again after the next append.
     deferred: Option<u32>,
+    next_gen: u32,
+    /// Rule prediction: input not yet matched.
+    pending: Vec<u32>,
+    /// Rule prediction: process `pending` once it holds this many symbols.
+    pending_goal: usize,
+    /// Rule prediction: per terminal, the last rule (and generation) that ended the start
+    /// rule and whose expansion begins with that terminal.
+    last_top: Vec<(u32, u32)>,
+    predict: bool,
+    chunk: usize,
+    pieces: Vec<Piece>,
+    stack: Vec<(u32, usize, usize)>,
 }
+
+/// Rule prediction processes input in chunks of at least this many symbols...
+const CHUNK: usize = 1 << 12;
+/// ... and holds back at most this many waiting for a match to complete.
+const MAX_PENDING: usize = 1 << 22;
 
 impl Default for Sequitur {
     fn default() -> Self {
@@ -90,8 +132,17 @@ impl Sequitur {
             digrams: FxHashMap::default(),
             work: Vec::new(),
             len: 0,
+            appended: 0,
             lookahead: None,
             deferred: None,
+            next_gen: 0,
+            pending: Vec::new(),
+            pending_goal: CHUNK,
+            last_top: Vec::new(),
+            predict: false,
+            chunk: CHUNK,
+            pieces: Vec::new(),
+            stack: Vec::new(),
         };
         s.new_rule();
         s
@@ -108,9 +159,36 @@ impl Sequitur {
         s
     }
 
+    /// Turns on rule prediction, a front end that makes long repetitive inputs much
+    /// cheaper: when the next input symbol begins the expansion of a rule that recently
+    /// ended the start rule, the input is compared with that expansion symbol by symbol,
+    /// and on a match the rule is appended as one symbol instead of its whole expansion;
+    /// on a partial match, the largest complete pieces of it are. The grammar still
+    /// derives the input exactly and has both SEQUITUR properties, but it can differ from
+    /// the one symbol-by-symbol SEQUITUR builds. Input is buffered in chunks; `finish`
+    /// processes the rest.
+    pub fn predicting(self) -> Self {
+        self.predicting_in_chunks(CHUNK)
+    }
+
+    /// Rule prediction on chunks of at least `chunk` symbols (smaller chunks give the
+    /// predictor less input to match against at a time).
+    pub fn predicting_in_chunks(mut self, chunk: usize) -> Self {
+        self.predict = true;
+        self.chunk = chunk.max(1);
+        self.pending_goal = self.chunk;
+        self
+    }
+
     /// Number of symbols pushed so far.
     pub fn len(&self) -> u64 {
         self.len
+    }
+
+    /// Number of symbols appended to the start rule so far: with rule prediction, a
+    /// matched rule counts once however long its expansion.
+    pub fn appended(&self) -> u64 {
+        self.appended
     }
 
     pub fn is_empty(&self) -> bool {
@@ -124,12 +202,29 @@ impl Sequitur {
     pub fn push(&mut self, t: u32) {
         assert!(t <= MAX_TERMINAL, "terminal {t} is above the builder's limit {MAX_TERMINAL}");
         self.len += 1;
+        if self.predict {
+            self.pending.push(t);
+            if self.pending.len() >= self.pending_goal {
+                self.process_pending(false);
+            }
+        } else {
+            self.feed(t);
+        }
+    }
+
+    /// Appends a symbol (a terminal, or a reference to a live rule), through the
+    /// look-ahead if there is one.
+    fn feed(&mut self, v: u32) {
+        // Counted now: a rule held for look-ahead must not be inlined meanwhile.
+        if let Some(r) = self.rule_val(v) {
+            self.rules[r as usize].uses += 1;
+        }
         match self.lookahead {
-            None => self.append(t, None),
-            Some(None) => self.lookahead = Some(Some(t)),
+            None => self.append(v, None),
+            Some(None) => self.lookahead = Some(Some(v)),
             Some(Some(held)) => {
-                self.lookahead = Some(Some(t));
-                self.append(held, Some(t));
+                self.lookahead = Some(Some(v));
+                self.append(held, Some(v));
             }
         }
     }
@@ -143,6 +238,9 @@ impl Sequitur {
 
     /// Appends any symbol still held for look-ahead and returns the grammar.
     pub fn finish(mut self) -> Grammar {
+        if self.predict {
+            self.process_pending(true);
+        }
         if let Some(Some(held)) = self.lookahead {
             self.lookahead = Some(None);
             self.append(held, None);
@@ -215,7 +313,9 @@ impl Sequitur {
         let g = self.new_node(GUARD_BASE + r);
         self.nodes[g as usize].prev = g;
         self.nodes[g as usize].next = g;
-        let rule = Rule { guard: g, uses: 0 };
+        let gen = self.next_gen;
+        self.next_gen = self.next_gen.wrapping_add(1) % DEAD_GEN;
+        let rule = Rule { guard: g, uses: 0, first: 0, gen };
         if (r as usize) < self.rules.len() {
             self.rules[r as usize] = rule;
         } else {
@@ -248,8 +348,17 @@ impl Sequitur {
         (GUARD_BASE..DEAD).contains(&v)
     }
     fn rule_of(&self, n: u32) -> Option<u32> {
-        let v = self.val(n);
+        self.rule_val(self.val(n))
+    }
+    fn rule_val(&self, v: u32) -> Option<u32> {
         (RULE_BASE..GUARD_BASE).contains(&v).then(|| v - RULE_BASE)
+    }
+    /// The first terminal of a symbol's expansion.
+    fn first_terminal(&self, v: u32) -> u32 {
+        match self.rule_val(v) {
+            Some(r) => self.rules[r as usize].first,
+            None => v,
+        }
     }
 
     fn digram(&self, n: u32) -> u64 {
@@ -322,9 +431,11 @@ impl Sequitur {
 
     // --- the algorithm ---
 
-    /// Appends `t` to the start rule and restores the two properties; `lookahead` is the
-    /// symbol that will follow, if known (SEQUITUR(1) only).
+    /// Appends `t` (whose use, if a rule, is already counted) to the start rule and
+    /// restores the two properties; `lookahead` is the symbol that will follow, if known
+    /// (SEQUITUR(1) only).
     fn append(&mut self, t: u32, lookahead: Option<u32>) {
+        self.appended += 1;
         let n = self.new_node(t);
         let last = self.prev(self.rules[0].guard);
         self.insert_after(last, n);
@@ -334,6 +445,17 @@ impl Sequitur {
         }
         self.work.push(Task::Check(last));
         self.drain(lookahead);
+        if self.predict {
+            let tail = self.prev(self.rules[0].guard);
+            if let Some(r) = self.rule_of(tail) {
+                let rule = self.rules[r as usize];
+                let f = rule.first as usize;
+                if f >= self.last_top.len() {
+                    self.last_top.resize(f + 1, (NIL, DEAD_GEN));
+                }
+                self.last_top[f] = (r, rule.gen);
+            }
+        }
     }
 
     fn drain(&mut self, lookahead: Option<u32>) {
@@ -413,6 +535,7 @@ impl Sequitur {
             let b = self.new_symbol_like(self.next(n));
             self.insert_after(g, a);
             self.insert_after(a, b);
+            self.rules[r as usize].first = self.first_terminal(self.val(a));
             self.substitute(m, r);
             self.substitute(n, r);
             let first = self.next(g);
@@ -454,11 +577,117 @@ impl Sequitur {
         self.kill(n);
         self.kill(g);
         self.free_rules.push(r);
+        self.rules[r as usize].gen = DEAD_GEN;
         self.nodes[left as usize].next = f;
         self.nodes[f as usize].prev = left;
         self.nodes[l as usize].next = right;
         self.nodes[right as usize].prev = l;
         self.work.push(Task::Check(l));
         self.work.push(Task::Check(left));
+    }
+
+    // --- rule prediction ---
+
+    /// Matches pending input against predicted rules and appends the pieces. Unless
+    /// `last`, input that a match attempt ran out of stays pending.
+    fn process_pending(&mut self, last: bool) {
+        let input = std::mem::take(&mut self.pending);
+        let mut pieces = std::mem::take(&mut self.pieces);
+        let mut i = 0;
+        while i < input.len() {
+            let t = input[i];
+            let candidate = match self.last_top.get(t as usize) {
+                Some(&(r, gen)) if r != NIL && self.rules[r as usize].gen == gen => Some(r),
+                _ => None,
+            };
+            pieces.clear();
+            let consumed = match candidate {
+                None => {
+                    pieces.push(Piece { val: t, gen: 0, start: 0 });
+                    1
+                }
+                Some(r) => match self.match_rule(r, &input[i..], &mut pieces) {
+                    Match::Full(k) => {
+                        pieces.clear();
+                        pieces.push(Piece { val: RULE_BASE + r, gen: self.rules[r as usize].gen, start: 0 });
+                        k
+                    }
+                    Match::Partial(k) if k > 0 => k,
+                    Match::Partial(_) => {
+                        // Unreachable while `first` is right; appending the terminal
+                        // keeps the loop going regardless.
+                        pieces.clear();
+                        pieces.push(Piece { val: t, gen: 0, start: 0 });
+                        1
+                    }
+                    Match::OutOfInput if !last && input.len() - i < MAX_PENDING => {
+                        // Wait for more input, and for twice as much before trying again,
+                        // so a long match is not rescanned more than a constant number of
+                        // times.
+                        self.pending = input[i..].to_vec();
+                        self.pending_goal = (2 * self.pending.len()).max(self.chunk);
+                        self.pieces = pieces;
+                        return;
+                    }
+                    Match::OutOfInput => input.len() - i,
+                },
+            };
+            for j in 0..pieces.len() {
+                let p = pieces[j];
+                let end = pieces.get(j + 1).map_or(consumed, |q| q.start);
+                match self.rule_val(p.val) {
+                    Some(r) if self.rules[r as usize].gen != p.gen => {
+                        // The rule was inlined while earlier pieces were appended: append
+                        // its expansion instead.
+                        for &x in &input[i + p.start..i + end] {
+                            self.feed(x);
+                        }
+                    }
+                    _ => self.feed(p.val),
+                }
+            }
+            i += consumed;
+        }
+        self.pending = input;
+        self.pending.clear();
+        self.pending_goal = self.chunk;
+        self.pieces = pieces;
+    }
+
+    /// Compares `input` with the expansion of rule `r`. On a partial match (or when the
+    /// input runs out), `pieces` is the left part of the derivation that matched: for each
+    /// level, the complete symbols before the mismatch.
+    fn match_rule(&mut self, r: u32, input: &[u32], pieces: &mut Vec<Piece>) -> Match {
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        // Per level: the current node, and where the level's pieces and input begin.
+        stack.push((self.next(self.rules[r as usize].guard), 0, 0));
+        let mut k = 0usize;
+        let result = loop {
+            let (n, mark, start) = *stack.last().expect("a level");
+            let v = self.val(n);
+            if v >= GUARD_BASE {
+                // A level is complete: its symbol at the parent level is one piece.
+                stack.pop();
+                let Some(parent) = stack.last_mut() else { break Match::Full(k) };
+                let child = parent.0;
+                parent.0 = self.next(child);
+                pieces.truncate(mark);
+                let c = self.val(child) - RULE_BASE;
+                pieces.push(Piece { val: RULE_BASE + c, gen: self.rules[c as usize].gen, start });
+            } else if v >= RULE_BASE {
+                stack.push((self.next(self.rules[(v - RULE_BASE) as usize].guard), pieces.len(), k));
+            } else {
+                let Some(&x) = input.get(k) else { break Match::OutOfInput };
+                if x != v {
+                    break Match::Partial(k);
+                }
+                pieces.push(Piece { val: v, gen: 0, start: k });
+                k += 1;
+                stack.last_mut().expect("a level").0 = self.next(n);
+            }
+        };
+        self.stack = stack;
+        result
     }
 }

@@ -4,24 +4,41 @@
 use proptest::prelude::*;
 use wpp_grammar::{Grammar, Sequitur, Sym};
 
-fn build(input: &[u32], lookahead: bool) -> Grammar {
+/// Rule prediction off, or on with this chunk size.
+type Predict = Option<usize>;
+
+fn build(input: &[u32], lookahead: bool, predict: Predict) -> Grammar {
     let mut s = if lookahead { Sequitur::with_lookahead() } else { Sequitur::new() };
+    if let Some(chunk) = predict {
+        s = s.predicting_in_chunks(chunk);
+    }
     s.extend(input.iter().copied());
+    assert_eq!(s.len(), input.len() as u64);
     s.finish()
 }
 
-fn check_one(input: &[u32], lookahead: bool) -> Result<Grammar, String> {
-    let g = build(input, lookahead);
+fn check_with(input: &[u32], lookahead: bool, predict: Predict) -> Result<Grammar, String> {
+    let g = build(input, lookahead, predict);
     let out: Vec<u32> = g.expand().collect();
     if out != input {
-        return Err(format!("expansion differs (look-ahead {lookahead}): {} symbols in, {} out", input.len(), out.len()));
+        return Err(format!("expansion differs (look-ahead {lookahead}, prediction {predict:?}): {} symbols in, {} out", input.len(), out.len()));
     }
-    g.check_sequitur_properties().map_err(|e| format!("look-ahead {lookahead}: {e}"))?;
+    g.check_sequitur_properties().map_err(|e| format!("look-ahead {lookahead}, prediction {predict:?}: {e}"))?;
     Ok(g)
 }
 
-/// Checks both builders; returns SEQUITUR's grammar.
+fn check_one(input: &[u32], lookahead: bool) -> Result<Grammar, String> {
+    check_with(input, lookahead, None)
+}
+
+/// Checks every builder variant (prediction with tiny and default chunks); returns plain
+/// SEQUITUR's grammar.
 fn check(input: &[u32]) -> Result<Grammar, String> {
+    for lookahead in [false, true] {
+        for chunk in [1, 3, 16, 4096] {
+            check_with(input, lookahead, Some(chunk))?;
+        }
+    }
     check_one(input, true)?;
     check_one(input, false)
 }
@@ -121,6 +138,36 @@ fn lookahead_holds_one_symbol() {
     assert_eq!(s.len(), 3);
     assert_eq!(s.grammar().expand().collect::<Vec<_>>(), vec![5, 6]);
     assert_eq!(s.finish().expand().collect::<Vec<_>>(), vec![5, 6, 7]);
+}
+
+/// Rule prediction on long loop-structured input: the grammar is exact, keeps both
+/// properties, and stays close in size to symbol-by-symbol SEQUITUR's.
+#[test]
+fn prediction_on_long_loops() {
+    let mut input = Vec::new();
+    let mut x = 12345u64;
+    let mut rnd = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let bodies: Vec<Vec<u32>> = (0..8).map(|b| (0..3 + b).map(|i| (b * 10 + i) as u32).collect()).collect();
+    while input.len() < 300_000 {
+        let b = &bodies[rnd(8) as usize];
+        for _ in 0..1 + rnd(50) {
+            input.extend(b);
+            if rnd(20) == 0 {
+                input.push(100 + rnd(30) as u32);
+            }
+        }
+    }
+    let plain = check_with(&input, true, None).unwrap().n_symbols();
+    for chunk in [7, 4096] {
+        let predicted = check_with(&input, true, Some(chunk)).unwrap().n_symbols();
+        println!("chunk {chunk}: {predicted} grammar symbols with prediction, {plain} without");
+        assert!(predicted <= plain * 3 / 2, "prediction made the grammar {predicted} symbols against {plain}");
+    }
 }
 
 /// A deep grammar (a long run doubles its rule depth with every doubling of length)
