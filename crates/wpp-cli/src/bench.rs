@@ -8,6 +8,7 @@ use anyhow::Context as _;
 use clap::Args;
 use wpp_runtime::{run_paths, run_plain, RunConfig, Stdio, TraceStats};
 
+use crate::grammar_sink::GrammarSink;
 use crate::record::ProfileSink;
 use wpp_wasm::{Mode, Options};
 
@@ -17,8 +18,12 @@ use wpp_wasm::{Mode, Options};
 /// with too many paths), in count mode with the hash table for every function (the
 /// classic hashing path profiler), in trace mode with the events counted
 /// on the consumer thread, and in trace mode with the events also written to a file (as
-/// `wpp record --mode trace` does), under the same wasmtime engine; times are the guest's run time (compilation
-/// excluded), the best of --repeat runs. Ratios are against the uninstrumented run.
+/// `wpp record --mode trace` does), and recording the whole program path as `wpp record`
+/// does by default (events compressed by SEQUITUR(1) with rule prediction on the consumer
+/// thread while the guest runs; a slower consumer makes the guest wait), under the same
+/// wasmtime engine. Times are the guest's run time (compilation excluded; for the grammar,
+/// plus finishing and encoding it after the run), the best of --repeat runs. Ratios are
+/// against the uninstrumented run.
 #[derive(Args)]
 pub struct Opts {
     /// The workloads directory (holding workloads.json).
@@ -39,18 +44,55 @@ struct Manifest {
     programs: Vec<Program>,
 }
 
-#[derive(serde::Deserialize)]
-struct Program {
-    name: String,
+#[derive(Clone, serde::Deserialize)]
+pub struct Program {
+    pub name: String,
     wasm: String,
     runs: std::collections::HashMap<String, Run>,
 }
 
-#[derive(serde::Deserialize)]
-struct Run {
+#[derive(Clone, serde::Deserialize)]
+pub struct Run {
     args: Vec<String>,
     stdin: Option<String>,
     dirs: Vec<String>,
+}
+
+/// The chosen run of each selected program of `dir/workloads.json`.
+pub fn select(dir: &Path, runs: &str, only: &[String]) -> anyhow::Result<Vec<(Program, Run)>> {
+    let manifest_path = dir.join("workloads.json");
+    let manifest: Manifest = serde_json::from_slice(&std::fs::read(&manifest_path).with_context(|| format!("{}", manifest_path.display()))?)
+        .with_context(|| format!("{}", manifest_path.display()))?;
+    for name in only {
+        anyhow::ensure!(manifest.programs.iter().any(|p| &p.name == name), "{}: no program named {name}", manifest_path.display());
+    }
+    Ok(manifest
+        .programs
+        .into_iter()
+        .filter(|p| only.is_empty() || only.contains(&p.name))
+        .filter_map(|p| {
+            let run = p.runs.get(runs)?.clone();
+            Some((p, run))
+        })
+        .collect())
+}
+
+/// The module's bytes and the run's configuration (stdin captured from its file).
+pub fn load(dir: &Path, p: &Program, run: &Run) -> anyhow::Result<(Vec<u8>, RunConfig)> {
+    let wasm_path = dir.join(&p.wasm);
+    let wasm = std::fs::read(&wasm_path).with_context(|| format!("{} (build the workloads with workloads/build.sh)", wasm_path.display()))?;
+    let stdin = match &run.stdin {
+        Some(s) => std::fs::read(dir.join(s)).with_context(|| format!("{}", dir.join(s).display()))?,
+        None => Vec::new(),
+    };
+    let cfg = RunConfig {
+        program_name: p.name.clone(),
+        args: run.args.clone(),
+        dirs: run.dirs.iter().map(|d| (dir.join(d), d.clone())).collect(),
+        stdio: Stdio::Capture { stdin },
+        ..Default::default()
+    };
+    Ok((wasm, cfg))
 }
 
 struct Row {
@@ -60,6 +102,8 @@ struct Row {
     hash: Duration,
     trace: Duration,
     trace_file: Duration,
+    grammar: Duration,
+    grammar_bytes: usize,
     events: u64,
     distinct: usize,
 }
@@ -76,20 +120,8 @@ fn best<T>(repeat: usize, mut f: impl FnMut() -> anyhow::Result<(Duration, T)>) 
 }
 
 fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, repeat: usize) -> anyhow::Result<Row> {
-    let wasm_path = dir.join(&p.wasm);
-    let wasm = std::fs::read(&wasm_path).with_context(|| format!("{} (build the workloads with workloads/build.sh)", wasm_path.display()))?;
-    let stdin = match &run.stdin {
-        Some(s) => std::fs::read(dir.join(s)).with_context(|| format!("{}", dir.join(s).display()))?,
-        None => Vec::new(),
-    };
-    let cfg = RunConfig {
-        program_name: p.name.clone(),
-        args: run.args.clone(),
-        dirs: run.dirs.iter().map(|d| (dir.join(d), d.clone())).collect(),
-        stdio: Stdio::Capture { stdin },
-        ..Default::default()
-    };
-    let program = wpp_wasm::decode(&wasm).with_context(|| format!("{}", wasm_path.display()))?;
+    let (wasm, cfg) = load(dir, p, run)?;
+    let program = wpp_wasm::decode(&wasm).with_context(|| format!("{}", dir.join(&p.wasm).display()))?;
     let (plain, _) = best(repeat, || Ok((run_plain(engine, &wasm, &cfg)?.guest_time, ())))?;
     let count = wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Count, ..Options::default() })?;
     let (count_t, _) = best(repeat, || {
@@ -114,7 +146,27 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
         Ok((r.result.guest_time, (sink.stats.n_events, sink.stats.counts().len())))
     })?;
     let _ = std::fs::remove_file(&tmp);
-    Ok(Row { name: p.name.clone(), plain, count: count_t, hash: hash_t, trace: trace_mem, trace_file: trace_t, events, distinct })
+    let (grammar_t, grammar_bytes) = best(repeat, || {
+        let sink = GrammarSink::new(&trace.numberings, wpp_profile::Builder::Sequitur1, true);
+        let (r, sink) = run_paths(engine, &trace, &cfg, sink)?;
+        let t = std::time::Instant::now();
+        let n_terminals = sink.symbols.paths.len() as u32;
+        let g = sink.builder.finish();
+        let bytes = wpp_grammar::encode_grammar(&g, n_terminals).len();
+        Ok((r.result.guest_time + t.elapsed(), bytes))
+    })?;
+    Ok(Row {
+        name: p.name.clone(),
+        plain,
+        count: count_t,
+        hash: hash_t,
+        trace: trace_mem,
+        trace_file: trace_t,
+        grammar: grammar_t,
+        grammar_bytes,
+        events,
+        distinct,
+    })
 }
 
 fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
@@ -123,31 +175,24 @@ fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
-    let manifest_path = o.workloads.join("workloads.json");
-    let manifest: Manifest = serde_json::from_slice(&std::fs::read(&manifest_path).with_context(|| format!("{}", manifest_path.display()))?)
-        .with_context(|| format!("{}", manifest_path.display()))?;
     let engine = wpp_runtime::engine()?;
     let mut rows = Vec::new();
-    for p in &manifest.programs {
-        if !o.programs.is_empty() && !o.programs.contains(&p.name) {
-            continue;
-        }
-        let Some(run) = p.runs.get(&o.runs) else { continue };
+    for (p, run) in select(&o.workloads, &o.runs, &o.programs)? {
         eprint!("wpp bench: {} ...\r", p.name);
-        rows.push(measure(&engine, &o.workloads, p, run, o.repeat)?);
+        rows.push(measure(&engine, &o.workloads, &p, &run, o.repeat)?);
     }
     eprint!("{:40}\r", "");
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>13} {:>10} {:>9}",
-        "program", "plain s", "count s", "count×", "hash×", "trace s", "trace×", "+file s", "+file×", "events", "Mevents/s", "distinct"
+        "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>7} {:>13} {:>10} {:>9} {:>11}",
+        "program", "plain s", "count s", "count×", "hash×", "trace s", "trace×", "+file s", "+file×", "gram s", "gram×", "events", "Mevents/s", "distinct", "grammar B"
     )?;
     for r in &rows {
         let p = r.plain.as_secs_f64();
         writeln!(
             out,
-            "{:<14} {:>8.3} {:>8.3} {:>7.2} {:>7.2} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>13} {:>10.1} {:>9}",
+            "{:<14} {:>8.3} {:>8.3} {:>7.2} {:>7.2} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>13} {:>10.1} {:>9} {:>11}",
             r.name,
             p,
             r.count.as_secs_f64(),
@@ -157,15 +202,19 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             r.trace.as_secs_f64() / p,
             r.trace_file.as_secs_f64(),
             r.trace_file.as_secs_f64() / p,
+            r.grammar.as_secs_f64(),
+            r.grammar.as_secs_f64() / p,
             crate::record::group(r.events),
             r.events as f64 / r.trace.as_secs_f64() / 1e6,
-            r.distinct
+            r.distinct,
+            crate::record::group(r.grammar_bytes as u64)
         )?;
     }
     let gc = geomean(rows.iter().map(|r| r.count.as_secs_f64() / r.plain.as_secs_f64()));
     let gh = geomean(rows.iter().map(|r| r.hash.as_secs_f64() / r.plain.as_secs_f64()));
     let gt = geomean(rows.iter().map(|r| r.trace.as_secs_f64() / r.plain.as_secs_f64()));
     let gf = geomean(rows.iter().map(|r| r.trace_file.as_secs_f64() / r.plain.as_secs_f64()));
-    writeln!(out, "{:<14} {:>8} {:>8} {:>7.2} {:>7.2} {:>8} {:>7.2} {:>8} {:>7.2}", "geomean", "", "", gc, gh, "", gt, "", gf)?;
+    let gg = geomean(rows.iter().map(|r| r.grammar.as_secs_f64() / r.plain.as_secs_f64()));
+    writeln!(out, "{:<14} {:>8} {:>8} {:>7.2} {:>7.2} {:>8} {:>7.2} {:>8} {:>7.2} {:>8} {:>7.2}", "geomean", "", "", gc, gh, "", gt, "", gf, "", gg)?;
     Ok(())
 }

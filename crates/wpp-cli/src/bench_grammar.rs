@@ -1,13 +1,24 @@
-//! `wpp bench-grammar`: SEQUITUR's speed and memory on a synthetic path trace.
+//! `wpp bench-grammar`: the grammar builders' speed, memory and output size on real and
+//! synthetic path traces, against general-purpose compressors.
 
-use std::io::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use anyhow::Context as _;
 use clap::Args;
 
-/// Build a SEQUITUR grammar from a synthetic path trace and report throughput and size.
+/// Build grammars of path traces with every builder and report throughput, size and memory.
 ///
-/// The trace imitates a program's path trace: nested loops whose iterations run one of a
+/// Builders: SEQUITUR and SEQUITUR(1), each symbol by symbol and with rule prediction
+/// (+p, what `wpp record` uses), and Re-Pair in blocks. For each: build time and symbols
+/// per second, peak builder memory, rules, grammar symbols, the encoded grammar section in
+/// bytes, `xz -9` and `zstd -19 --long=27` of the same trace as 4-byte little-endian
+/// symbols, the grammar's size relative to xz's, and the compression ratio against the
+/// 4-byte trace. Inputs: the workloads' path traces (--workloads) and a synthetic trace
+/// (--symbols; 0 to skip).
+///
+/// The synthetic trace imitates a program's path trace: nested loops whose iterations run one of a
 /// few hot path sequences (skewed choice), with occasional calls into other sequences and
 /// rare one-off paths. The generator is seeded, so runs are comparable.
 #[derive(Args)]
@@ -18,6 +29,17 @@ pub struct Opts {
     /// Seed of the generator.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Also measure the path traces of the workloads in this directory (as `wpp bench`).
+    #[arg(long)]
+    workloads: Option<PathBuf>,
+    /// Which run of each workload: `test` or `bench`.
+    #[arg(long, default_value = "test")]
+    runs: String,
+    /// Skip xz and zstd.
+    #[arg(long)]
+    no_external: bool,
+    /// Only these workloads.
+    programs: Vec<String>,
 }
 
 struct Rng(u64);
@@ -70,28 +92,159 @@ pub fn synthetic_trace(n: u64, seed: u64) -> impl Iterator<Item = u32> {
     })
 }
 
-pub fn run(o: Opts) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{:<10} {:>12} {:>9} {:>12} {:>10} {:>12} {:>12} {:>9}", "builder", "symbols", "build s", "Msymbols/s", "rules", "grammar syms", "builder MiB", "ratio")?;
-    for (name, lookahead) in [("sequitur", false), ("sequitur1", true)] {
-        let t = Instant::now();
-        let mut s = if lookahead { wpp_grammar::Sequitur::with_lookahead() } else { wpp_grammar::Sequitur::new() };
-        s.extend(synthetic_trace(o.symbols, o.seed));
-        let memory = s.memory_bytes();
-        let g = s.finish();
-        let build = t.elapsed().as_secs_f64();
+/// One builder's result on one input.
+struct BuildRow {
+    builder: &'static str,
+    seconds: f64,
+    peak_bytes: usize,
+    rules: usize,
+    symbols: usize,
+    encoded: usize,
+}
+
+const BUILDERS: [&str; 5] = ["sequitur", "sequitur1", "sequitur+p", "sequitur1+p", "repair"];
+
+/// Builds a grammar of `input` with every builder.
+fn build_all(input: &[u32]) -> Vec<BuildRow> {
+    let n_terminals = input.iter().max().map_or(0, |&m| m + 1);
+    BUILDERS
+        .iter()
+        .map(|&builder| {
+            let t = Instant::now();
+            let (g, peak_bytes) = if builder == "repair" {
+                let mut r = wpp_grammar::RePairBlocks::new(crate::grammar_sink::REPAIR_BLOCK);
+                r.extend(input.iter().copied());
+                let (g, stats) = r.finish_with_stats();
+                (g, stats.peak_bytes)
+            } else {
+                let mut s = if builder.starts_with("sequitur1") { wpp_grammar::Sequitur::with_lookahead() } else { wpp_grammar::Sequitur::new() };
+                if builder.ends_with("+p") {
+                    s = s.predicting();
+                }
+                s.extend(input.iter().copied());
+                let m = s.memory_bytes();
+                (s.finish(), m)
+            };
+            let seconds = t.elapsed().as_secs_f64();
+            let encoded = wpp_grammar::encode_grammar(&g, n_terminals).len();
+            BuildRow { builder, seconds, peak_bytes, rules: g.rules.len(), symbols: g.n_symbols(), encoded }
+        })
+        .collect()
+}
+
+/// Size of `data` compressed by an external compressor (`xz -9`, `zstd -19 --long`).
+fn external_size(program: &str, args: &[&str], data: &[u8]) -> anyhow::Result<usize> {
+    use std::io::Read as _;
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .with_context(|| format!("cannot run {program}"))?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let data = data.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&data));
+    let mut out = Vec::new();
+    child.stdout.take().expect("piped").read_to_end(&mut out)?;
+    writer.join().map_err(|_| anyhow::anyhow!("{program}: writer thread panicked"))??;
+    anyhow::ensure!(child.wait()?.success(), "{program} failed");
+    Ok(out.len())
+}
+
+fn table(out: &mut impl Write, name: &str, input: &[u32], rows: &[BuildRow], external: Option<(usize, usize)>) -> anyhow::Result<()> {
+    for r in rows {
+        let (xz, zstd) = match external {
+            Some((x, z)) => (format!("{x}"), format!("{z}")),
+            None => ("-".into(), "-".into()),
+        };
+        let vs_xz = external.map_or("-".into(), |(x, _)| format!("{:.2}", r.encoded as f64 / x as f64));
         writeln!(
             out,
-            "{:<10} {:>12} {:>9.2} {:>12.2} {:>10} {:>12} {:>12.1} {:>9.1}",
+            "{:<14} {:<12} {:>12} {:>8.2} {:>9.2} {:>9.1} {:>8} {:>10} {:>10} {:>10} {:>10} {:>7} {:>8.1}",
             name,
-            o.symbols,
-            build,
-            o.symbols as f64 / build / 1e6,
-            g.rules.len(),
-            g.n_symbols(),
-            memory as f64 / (1 << 20) as f64,
-            o.symbols as f64 / g.n_symbols().max(1) as f64
+            r.builder,
+            input.len(),
+            r.seconds,
+            input.len() as f64 / r.seconds / 1e6,
+            r.peak_bytes as f64 / (1 << 20) as f64,
+            r.rules,
+            r.symbols,
+            r.encoded,
+            xz,
+            zstd,
+            vs_xz,
+            (input.len() * 4) as f64 / r.encoded.max(1) as f64,
         )?;
+    }
+    Ok(())
+}
+
+fn header(out: &mut impl Write) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "{:<14} {:<12} {:>12} {:>8} {:>9} {:>9} {:>8} {:>10} {:>10} {:>10} {:>10} {:>7} {:>8}",
+        "input", "builder", "symbols", "build s", "Msym/s", "peak MiB", "rules", "gram syms", "bytes", "xz -9", "zstd -19", "/xz", "ratio"
+    )?;
+    Ok(())
+}
+
+/// Collects the dense symbol trace of a run.
+struct CollectSink {
+    decoder: wpp_model::EventDecoder,
+    symbols: crate::grammar_sink::SymbolTable,
+    trace: Vec<u32>,
+}
+
+impl wpp_runtime::EventSink for CollectSink {
+    fn events(&mut self, words: &[u64]) -> anyhow::Result<()> {
+        let CollectSink { decoder, symbols, trace } = self;
+        decoder.feed(words, |e| trace.push(symbols.symbol(e)));
+        Ok(())
+    }
+}
+
+/// The dense symbol trace of one workload run (symbols in order of first execution).
+fn workload_trace(engine: &wpp_runtime::Engine, dir: &Path, p: &crate::bench::Program, run: &crate::bench::Run) -> anyhow::Result<Vec<u32>> {
+    let (wasm, cfg) = crate::bench::load(dir, p, run)?;
+    let program = wpp_wasm::decode(&wasm)?;
+    let inst = wpp_wasm::instrument(&wasm, &program, &wpp_wasm::Options { mode: wpp_wasm::Mode::Trace, ..Default::default() })?;
+    let sink = CollectSink {
+        decoder: wpp_model::EventDecoder::default(),
+        symbols: crate::grammar_sink::SymbolTable::for_numberings(&inst.numberings),
+        trace: Vec::new(),
+    };
+    let (_, sink) = wpp_runtime::run_paths(engine, &inst, &cfg, sink)?;
+    Ok(sink.trace)
+}
+
+pub fn run(o: Opts) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    header(&mut out)?;
+    if let Some(dir) = &o.workloads {
+        let engine = wpp_runtime::engine()?;
+        for (p, run) in crate::bench::select(dir, &o.runs, &o.programs)? {
+            eprint!("wpp bench-grammar: {} ...\r", p.name);
+            let input = workload_trace(&engine, dir, &p, &run)?;
+            let rows = build_all(&input);
+            let bytes: Vec<u8> = input.iter().flat_map(|s| s.to_le_bytes()).collect();
+            let external = if o.no_external {
+                None
+            } else {
+                Some((external_size("xz", &["-9", "-c", "-T1"], &bytes)?, external_size("zstd", &["-19", "--long=27", "-c", "-T1"], &bytes)?))
+            };
+            table(&mut out, &p.name, &input, &rows, external)?;
+        }
+    }
+    if o.symbols > 0 {
+        let input: Vec<u32> = synthetic_trace(o.symbols, o.seed).collect();
+        let rows = build_all(&input);
+        let external = if o.no_external || input.len() > 50_000_000 {
+            None
+        } else {
+            let bytes: Vec<u8> = input.iter().flat_map(|s| s.to_le_bytes()).collect();
+            Some((external_size("xz", &["-9", "-c", "-T1"], &bytes)?, external_size("zstd", &["-19", "--long=27", "-c", "-T1"], &bytes)?))
+        };
+        table(&mut out, "synthetic", &input, &rows, external)?;
     }
     Ok(())
 }

@@ -6,8 +6,13 @@
 
 mod bench;
 mod bench_grammar;
+mod compress;
+mod expand;
+mod export;
+mod grammar_sink;
 mod paths;
 mod record;
+mod stats;
 
 use std::process::ExitCode;
 
@@ -25,6 +30,10 @@ struct Cli {
 enum Command {
     Record(record::Opts),
     Paths(paths::Opts),
+    Stats(stats::Opts),
+    Expand(expand::Opts),
+    Export(export::Opts),
+    Compress(compress::Opts),
     Bench(bench::Opts),
     BenchGrammar(bench_grammar::Opts),
 }
@@ -34,6 +43,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Record(o) => record::run(o),
         Command::Paths(o) => paths::run(o).map(|()| 0),
+        Command::Stats(o) => stats::run(o).map(|()| 0),
+        Command::Expand(o) => expand::run(o).map(|()| 0),
+        Command::Export(o) => export::run(o).map(|()| 0),
+        Command::Compress(o) => compress::run(o).map(|()| 0),
         Command::Bench(o) => bench::run(o).map(|()| 0),
         Command::BenchGrammar(o) => bench_grammar::run(o).map(|()| 0),
     };

@@ -4,7 +4,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
 use clap::{Args, ValueEnum};
-use wpp_profile::{section, Ending, Meta, PathCount, RecordMode, Writer};
+use wpp_profile::{section, Builder, Ending, Meta, PathCount, RecordMode, Writer};
+
+use crate::grammar_sink::GrammarSink;
 use wpp_runtime::{EventSink, Outcome, PathCounts, RunConfig, TraceStats};
 use wpp_wasm::Mode;
 
@@ -17,8 +19,16 @@ use wpp_wasm::Mode;
 #[command(after_help = "Example:\n  wpp record -o lua.wpp --dir data lua.wasm -- script.lua")]
 pub struct Opts {
     /// What to record.
-    #[arg(long, value_enum, default_value_t = RecordModeArg::Paths)]
+    #[arg(long, value_enum, default_value_t = RecordModeArg::Grammar)]
     mode: RecordModeArg,
+    /// How to compress the path trace in grammar mode: online while the program runs
+    /// (sequitur, sequitur1) or after it (repair: most frequent digram first).
+    #[arg(long, value_enum, default_value_t = BuilderArg::Sequitur1)]
+    grammar: BuilderArg,
+    /// Feed SEQUITUR symbol by symbol, without rule prediction (slower on long traces;
+    /// the grammar is exactly the textbook algorithm's).
+    #[arg(long)]
+    no_prediction: bool,
     /// Where to write the profile [default: PROGRAM with the extension .wpp].
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -40,10 +50,32 @@ pub struct Opts {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum RecordModeArg {
+    /// The whole program path: every path event in order, compressed into a grammar.
+    Grammar,
     /// Count how often each path runs.
     Paths,
-    /// Record every path event in order (large; the basis of whole program paths).
+    /// Every path event in order, uncompressed (8 bytes per event).
     Trace,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum BuilderArg {
+    /// SEQUITUR (Nevill-Manning & Witten).
+    Sequitur,
+    /// SEQUITUR with Larus's one-symbol look-ahead.
+    Sequitur1,
+    /// Most frequent digram first (Re-Pair), after the run.
+    Repair,
+}
+
+impl From<BuilderArg> for Builder {
+    fn from(b: BuilderArg) -> Builder {
+        match b {
+            BuilderArg::Sequitur => Builder::Sequitur,
+            BuilderArg::Sequitur1 => Builder::Sequitur1,
+            BuilderArg::Repair => Builder::RePair,
+        }
+    }
 }
 
 /// Parses `--dir` and `--env` into a run configuration.
@@ -107,22 +139,43 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     let program = wpp_wasm::decode(&wasm).with_context(|| format!("{}", o.program.display()))?;
     let mode = match o.mode {
         RecordModeArg::Paths => Mode::Count,
-        RecordModeArg::Trace => Mode::Trace,
+        RecordModeArg::Trace | RecordModeArg::Grammar => Mode::Trace,
     };
     let opts = wpp_wasm::Options { mode, max_paths: o.max_paths, ..Default::default() };
     let inst = wpp_wasm::instrument(&wasm, &program, &opts).with_context(|| format!("{}", o.program.display()))?;
     let engine = wpp_runtime::engine()?;
 
-    let writer = Writer::create(&output)?;
-    let (run, counts, writer) = match mode {
-        Mode::Trace => {
+    let mut writer = Writer::create(&output)?;
+    let mut grammar_note = String::new();
+    let (run, counts, writer) = match (o.mode, mode) {
+        (RecordModeArg::Grammar, _) => {
+            let sink = GrammarSink::new(&inst.numberings, o.grammar.into(), !o.no_prediction);
+            let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &cfg, sink)?;
+            anyhow::ensure!(!sink.is_truncated(), "the trace ends inside an event");
+            let t = std::time::Instant::now();
+            let counts: PathCounts = sink.symbols.paths.iter().zip(&sink.counts).map(|(e, &c)| ((e.func, e.path), c)).collect();
+            let n_events = sink.n_events;
+            let grammar = sink.builder.finish();
+            let encoded = wpp_grammar::encode_grammar(&grammar, sink.symbols.paths.len() as u32);
+            writer.write_value(section::SYMBOLS, &sink.symbols.paths)?;
+            writer.write_section(section::GRAMMAR, &encoded)?;
+            grammar_note = format!(
+                "; grammar {} symbols, {} bytes (ratio {:.0}:1 against 4-byte symbols; finished in {:.2} s)",
+                group(grammar.n_symbols() as u64),
+                group(encoded.len() as u64),
+                (4 * n_events) as f64 / encoded.len().max(1) as f64,
+                t.elapsed().as_secs_f64()
+            );
+            (run, counts, writer)
+        }
+        (_, Mode::Trace) => {
             let sink = ProfileSink::new(writer, TraceStats::for_numberings(&inst.numberings));
             let (run, mut sink) = wpp_runtime::run_paths(&engine, &inst, &cfg, sink)?;
             sink.writer.end();
             anyhow::ensure!(!sink.stats.is_truncated(), "the trace ends inside an event");
             (run, sink.stats.counts(), sink.writer)
         }
-        Mode::Count => {
+        (_, Mode::Count) => {
             let (run, ()) = wpp_runtime::run_paths(&engine, &inst, &cfg, ())?;
             let counts = run.counts.clone();
             (run, counts, writer)
@@ -142,9 +195,10 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     let meta = Meta {
         module: o.program.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
         module_bytes: wasm.len() as u64,
-        mode: match mode {
-            Mode::Trace => RecordMode::Trace,
-            Mode::Count => RecordMode::Paths,
+        mode: match o.mode {
+            RecordModeArg::Grammar => RecordMode::Grammar(o.grammar.into()),
+            RecordModeArg::Trace => RecordMode::Trace,
+            RecordModeArg::Paths => RecordMode::Paths,
         },
         max_paths: o.max_paths,
         functions: program.functions,
@@ -158,10 +212,11 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     writer.write_value(section::COUNTS, &sorted_counts(&counts))?;
     writer.finish()?;
     eprintln!(
-        "wpp: {} paths in {:.2} s; {} distinct -> {}",
+        "wpp: {} paths in {:.2} s; {} distinct{} -> {}",
         group(n_events),
         run.result.guest_time.as_secs_f64(),
         group(counts.len() as u64),
+        grammar_note,
         output.display()
     );
     Ok(run.result.outcome.exit_status())

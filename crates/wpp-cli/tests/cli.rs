@@ -163,3 +163,132 @@ fn guest_is_sandboxed() {
     let dir = format!("{}::/data", d.display());
     assert_eq!(go(&["--dir", &dir, "--env", "WPP_TEST_VAR"]), "hello from the host\nfrom the host\n");
 }
+
+fn expand(profile: &Path, decode: bool) -> Vec<u8> {
+    let mut cmd = wpp();
+    cmd.arg("expand").arg(profile);
+    if decode {
+        cmd.arg("--decode");
+    }
+    let out = run(&mut cmd);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+fn stats_json(profile: &Path) -> serde_json::Value {
+    let out = run(wpp().args(["stats", "--json"]).arg(profile));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Grammar profiles from every builder hold exactly the trace a trace-mode recording
+/// holds: `wpp expand` prints the same events, decoded or not, and the counts agree. This
+/// includes a program that traps.
+#[test]
+fn grammar_profiles_expand_to_the_trace() {
+    let d = scratch("grammar");
+    for name in ["loops", "recursion", "br_table", "trap"] {
+        let wasm = wat_program(&d, name);
+        let trace = d.join(format!("{name}-trace.wpp"));
+        let out = run(wpp().args(["record", "--mode", "trace", "-o"]).arg(&trace).arg(&wasm));
+        assert!(out.status.code().is_some(), "{}", String::from_utf8_lossy(&out.stderr));
+        let expected = expand(&trace, false);
+        let expected_decoded = expand(&trace, true);
+        assert!(!expected.is_empty(), "{name}: empty trace");
+        let n_events = expected.iter().filter(|&&b| b == b'\n').count() as u64;
+        for builder in ["sequitur", "sequitur1", "repair"] {
+            let g = d.join(format!("{name}-{builder}.wpp"));
+            let out = run(wpp().args(["record", "--grammar", builder, "-o"]).arg(&g).arg(&wasm));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains("grammar"), "{name}/{builder}: no grammar summary: {stderr}");
+            assert_eq!(expand(&g, false), expected, "{name}/{builder}");
+            assert_eq!(expand(&g, true), expected_decoded, "{name}/{builder}");
+            assert_eq!(paths_json(&g), paths_json(&trace), "{name}/{builder}");
+            let s = stats_json(&g);
+            assert_eq!(s["events"], n_events, "{name}/{builder}");
+            assert_eq!(s["distinct_paths"].as_u64().unwrap() as usize, paths_json(&trace)["paths"].as_array().unwrap().len());
+            assert!(s["rules"].as_u64().unwrap() >= 1);
+            assert!(s["grammar_symbols"].as_u64().unwrap() >= 1);
+            for section in ["meta", "counts", "symbols", "grammar"] {
+                assert!(s["sections"][section].as_u64().is_some(), "{name}/{builder}: no section {section} in {s}");
+            }
+        }
+    }
+}
+
+/// The JSON export holds the grammar and its symbol table; expanding the exported rules by
+/// hand gives what `wpp expand` prints.
+#[test]
+fn export_holds_the_grammar() {
+    let d = scratch("export");
+    let wasm = wat_program(&d, "loops");
+    let g = d.join("loops.wpp");
+    assert!(run(wpp().args(["record", "-o"]).arg(&g).arg(&wasm)).status.success());
+    let out = run(wpp().args(["export", "--json"]).arg(&g));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rules = e["grammar"]["rules"].as_array().unwrap();
+    let symbols = e["symbols"].as_array().unwrap();
+    let mut text = String::new();
+    let mut stack = vec![(0usize, 0usize)];
+    while let Some((r, i)) = stack.pop() {
+        let body = rules[r].as_array().unwrap();
+        if i == body.len() {
+            continue;
+        }
+        stack.push((r, i + 1));
+        if let Some(t) = body[i]["t"].as_u64() {
+            let s = &symbols[t as usize];
+            text.push_str(&format!("{} {}\n", s["function"], s["path_id"]));
+        } else {
+            stack.push((body[i]["r"].as_u64().unwrap() as usize, 0));
+        }
+    }
+    assert_eq!(text.as_bytes(), &expand(&g, false)[..]);
+    assert!(e["functions"].as_array().unwrap().len() > 1);
+    assert_eq!(e["mode"], "grammar/sequitur1");
+}
+
+/// `wpp compress` turns a symbol trace from elsewhere into a grammar profile that expands
+/// back to the input, from binary and text input, with every builder; bad input is a
+/// clear error naming the file.
+#[test]
+fn compress_round_trips() {
+    let d = scratch("compress");
+    let mut symbols: Vec<u32> = Vec::new();
+    for i in 0..20_000u32 {
+        symbols.extend([7, 1 << 31, i % 5, 4_000_000_000]);
+        if i % 97 == 0 {
+            symbols.push(i);
+        }
+    }
+    let bin = d.join("trace.u32");
+    std::fs::write(&bin, symbols.iter().flat_map(|s| s.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    let txt = d.join("trace.txt");
+    std::fs::write(&txt, symbols.iter().map(|s| format!("{s}\n")).collect::<String>()).unwrap();
+    let expected: String = symbols.iter().map(|s| format!("{s}\n")).collect();
+    for builder in ["sequitur", "sequitur1", "repair"] {
+        for (input, format) in [(&bin, "u32le"), (&txt, "text")] {
+            let g = d.join(format!("{builder}-{format}.wpp"));
+            let out = run(wpp().args(["compress", "--grammar", builder, "--format", format, "-o"]).arg(&g).arg(input));
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(String::from_utf8(expand(&g, false)).unwrap(), expected, "{builder}/{format}");
+            let s = stats_json(&g);
+            assert_eq!(s["events"], symbols.len() as u64);
+            let distinct: std::collections::HashSet<u32> = symbols.iter().copied().collect();
+            assert_eq!(s["distinct_paths"], distinct.len());
+            assert!(s["ratio"].as_f64().unwrap() > 20.0, "{builder}/{format}: {s}");
+        }
+    }
+    let odd = d.join("odd.u32");
+    std::fs::write(&odd, [1u8, 0, 0, 0, 2, 0]).unwrap();
+    let out = run(wpp().args(["compress", "-o"]).arg(d.join("x.wpp")).arg(&odd));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.contains("odd.u32") && stderr.contains("6 bytes"), "{stderr}");
+    let bad = d.join("bad.txt");
+    std::fs::write(&bad, "1 2\n3 x4\n").unwrap();
+    let out = run(wpp().args(["compress", "--format", "text", "-o"]).arg(d.join("x.wpp")).arg(&bad));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad.txt:2") && stderr.contains("x4"), "{stderr}");
+}

@@ -9,11 +9,13 @@
 //! This crate knows nothing of WebAssembly or paths: terminals are just numbers.
 
 mod dag;
+mod encode;
 mod grammar;
 mod repair;
 mod sequitur;
 
 pub use dag::*;
+pub use encode::*;
 pub use grammar::{Grammar, Sym};
 pub use repair::*;
 pub use sequitur::{Sequitur, MAX_TERMINAL};

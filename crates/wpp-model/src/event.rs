@@ -11,7 +11,7 @@ use crate::{FuncIdx, PathId};
 pub const ESCAPE_FUNC: u32 = u32::MAX;
 
 /// One executed acyclic path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct PathEvent {
     pub func: FuncIdx,
     pub path: PathId,

@@ -22,9 +22,16 @@
 //! | `meta` | postcard [`Meta`]: the module, how it was run, every function with its CFG |
 //! | `counts` | postcard `Vec<`[`PathCount`]`>`: executions of each path, sorted |
 //! | `trace` | (trace mode) the path events in order, as little-endian u64 event words (see [`wpp_model::PathEvent`]) |
+//! | `symbols` | (grammar mode) postcard `Vec<`[`wpp_model::PathEvent`]`>`: the path of each terminal symbol, in order of first execution |
+//! | `grammar` | (grammar mode) the path trace as a grammar over those symbols, encoded by [`wpp_grammar::encode_grammar`] |
 //!
-//! Readers ignore sections they do not know, so later versions can add sections (the
-//! grammar, per-function traces) without breaking older readers of the ones here.
+//! | `terminals` | (a trace compressed by `wpp compress`) postcard `Vec<u32>`: the input value of each terminal symbol, in place of `symbols` |
+//!
+//! A guest with several threads would get one grammar each, in sections `grammar`,
+//! `grammar.1`, `grammar.2`, ..., sharing one symbol table.
+//!
+//! Readers ignore sections they do not know, so later versions can add sections (per-function
+//! traces, dependences) without breaking older readers of the ones here.
 //! Path numbers are not stored: they are recomputed from each function's CFG with
 //! [`Meta::max_paths`], deterministically.
 //!
@@ -56,6 +63,9 @@ pub mod section {
     pub const META: &str = "meta";
     pub const COUNTS: &str = "counts";
     pub const TRACE: &str = "trace";
+    pub const SYMBOLS: &str = "symbols";
+    pub const GRAMMAR: &str = "grammar";
+    pub const TERMINALS: &str = "terminals";
 }
 
 /// One entry of the table of contents.
@@ -74,6 +84,29 @@ pub enum RecordMode {
     Paths,
     /// The full sequence of path events (and counts derived from it).
     Trace,
+    /// The sequence of path events compressed into a grammar while the program runs.
+    Grammar(Builder),
+}
+
+/// The algorithm that built a profile's grammar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Builder {
+    /// SEQUITUR, online.
+    Sequitur,
+    /// SEQUITUR with Larus's one-symbol look-ahead, online.
+    Sequitur1,
+    /// Most frequent digram first (Re-Pair), after the run.
+    RePair,
+}
+
+impl Builder {
+    pub fn name(self) -> &'static str {
+        match self {
+            Builder::Sequitur => "sequitur",
+            Builder::Sequitur1 => "sequitur1",
+            Builder::RePair => "repair",
+        }
+    }
 }
 
 /// How the guest ended.

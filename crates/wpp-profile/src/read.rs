@@ -16,6 +16,10 @@ pub struct Profile {
     pub meta: Meta,
     pub counts: Vec<PathCount>,
     pub numberings: Vec<Option<wpp_paths::Numbering>>,
+    /// The path of each grammar terminal (empty without a grammar).
+    pub symbols: Vec<PathEvent>,
+    /// For a symbol trace compressed by `wpp compress`: the input value of each terminal.
+    pub terminals: Vec<u32>,
 }
 
 fn corrupt(path: &Path, what: impl Into<String>) -> Error {
@@ -97,13 +101,93 @@ impl Profile {
         for c in &counts {
             check_event(path, &meta, &numberings, PathEvent { func: c.func, path: c.path })?;
         }
-        // A trace, if present, is verified when it is read.
-        Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings })
+        let symbols: Vec<PathEvent> = if toc.iter().any(|e| e.name == section::SYMBOLS) {
+            postcard::from_bytes(&load(&mut file, section::SYMBOLS)?).map_err(|e| corrupt(path, format!("section `symbols`: {e}")))?
+        } else {
+            Vec::new()
+        };
+        let mut distinct = std::collections::HashSet::with_capacity(symbols.len());
+        for &e in &symbols {
+            check_event(path, &meta, &numberings, e)?;
+            if !distinct.insert(e) {
+                return Err(corrupt(path, format!("section `symbols`: path {} of function {} has two symbols", e.path, e.func)));
+            }
+        }
+        let terminals: Vec<u32> = if toc.iter().any(|e| e.name == section::TERMINALS) {
+            postcard::from_bytes(&load(&mut file, section::TERMINALS)?).map_err(|e| corrupt(path, format!("section `terminals`: {e}")))?
+        } else {
+            Vec::new()
+        };
+        if !symbols.is_empty() && !terminals.is_empty() {
+            return Err(corrupt(path, "both `symbols` and `terminals` name the grammar's terminals"));
+        }
+        // A trace or grammar, if present, is verified when it is read.
+        Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings, symbols, terminals })
     }
 
     /// Whether the profile holds the full path trace.
     pub fn has_trace(&self) -> bool {
         self.toc.iter().any(|e| e.name == section::TRACE)
+    }
+
+    /// Whether the profile holds the path trace as a grammar.
+    pub fn has_grammar(&self) -> bool {
+        self.toc.iter().any(|e| e.name == section::GRAMMAR)
+    }
+
+    /// Bytes of the named section, checksum verified.
+    pub fn section_bytes(&self, name: &str) -> Result<Vec<u8>, Error> {
+        let e = self.toc.iter().find(|e| e.name == name).ok_or_else(|| Error::Missing { path: self.path.clone(), section: name.into() })?;
+        let io = |source| Error::Io { path: self.path.clone(), source };
+        let mut file = File::open(&self.path).map_err(io)?;
+        let bytes = read_exact_at(&mut file, &self.path, e.offset, e.len)?;
+        if crc32fast::hash(&bytes) != e.crc32 {
+            return Err(corrupt(&self.path, format!("checksum mismatch in section `{name}`")));
+        }
+        Ok(bytes)
+    }
+
+    /// Number of distinct terminal symbols of the grammar.
+    pub fn n_terminals(&self) -> u32 {
+        self.symbols.len().max(self.terminals.len()) as u32
+    }
+
+    /// The path trace as a grammar over [`Profile::symbols`], decoded and validated.
+    pub fn grammar(&self) -> Result<wpp_grammar::Grammar, Error> {
+        let bytes = self.section_bytes(section::GRAMMAR)?;
+        let g = wpp_grammar::decode_grammar(&bytes).map_err(|e| corrupt(&self.path, format!("section `grammar`: {e}")))?;
+        g.validate(Some(self.n_terminals())).map_err(|e| corrupt(&self.path, format!("section `grammar`: {e}")))?;
+        let length = g.rule_lengths().first().copied().unwrap_or(0);
+        if length != self.meta.events {
+            return Err(corrupt(&self.path, format!("section `grammar` derives {length} events; the profile recorded {}", self.meta.events)));
+        }
+        Ok(g)
+    }
+
+    /// Calls `f` with every path event in order, from the trace or the grammar, whichever
+    /// the profile holds.
+    pub fn for_each_event(&self, mut f: impl FnMut(PathEvent)) -> Result<(), Error> {
+        if self.has_trace() {
+            let mut r = self.trace()?;
+            loop {
+                let batch = r.next_batch()?;
+                if batch.is_empty() {
+                    return Ok(());
+                }
+                batch.iter().for_each(|&e| f(e));
+            }
+        }
+        if self.has_grammar() {
+            if self.symbols.is_empty() && self.meta.events > 0 {
+                return Err(corrupt(&self.path, "the grammar's terminals are not paths (a trace compressed by `wpp compress`)"));
+            }
+            let g = self.grammar()?;
+            for t in g.expand() {
+                f(self.symbols[t as usize]);
+            }
+            return Ok(());
+        }
+        Err(Error::Missing { path: self.path.clone(), section: format!("{}` or `{}", section::TRACE, section::GRAMMAR) })
     }
 
     /// Streams the path trace; its checksum and every event are checked as it is read.

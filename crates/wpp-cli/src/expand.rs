@@ -1,0 +1,55 @@
+//! `wpp expand`: the path trace, event by event.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use clap::Args;
+use wpp_profile::Profile;
+
+/// Print the path trace, one event per line, as `FUNCTION_INDEX PATH_ID`.
+///
+/// Works on grammar profiles (the grammar is expanded lazily, never held whole) and on
+/// trace profiles alike. For a trace compressed by `wpp compress`, prints its symbols.
+#[derive(Args)]
+#[command(after_help = "Example:\n  wpp expand lua.wpp --decode | head")]
+pub struct Opts {
+    /// A profile with a trace or a grammar.
+    profile: PathBuf,
+    /// Also print each path's function name and blocks: `FUNCTION_INDEX PATH_ID NAME: BLOCK...`.
+    #[arg(long)]
+    decode: bool,
+}
+
+pub fn run(o: Opts) -> anyhow::Result<()> {
+    let p = Profile::open(&o.profile)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    if p.has_grammar() && p.symbols.is_empty() && !p.terminals.is_empty() {
+        let g = p.grammar()?;
+        for t in g.expand() {
+            writeln!(out, "{}", p.terminals[t as usize])?;
+        }
+        out.flush()?;
+        return Ok(());
+    }
+    let mut result = Ok(());
+    p.for_each_event(|e| {
+        if result.is_err() {
+            return;
+        }
+        result = if o.decode {
+            let name = &p.meta.functions[e.func.idx()].name;
+            let blocks = p.path_blocks(e.func, e.path).unwrap_or_default();
+            let mut line = format!("{} {} {name}:", e.func.0, e.path.0);
+            for b in blocks {
+                line.push(' ');
+                line.push_str(&b.0.to_string());
+            }
+            writeln!(out, "{line}")
+        } else {
+            writeln!(out, "{} {}", e.func.0, e.path.0)
+        };
+    })?;
+    result?;
+    out.flush()?;
+    Ok(())
+}

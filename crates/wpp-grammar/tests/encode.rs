@@ -1,0 +1,476 @@
+//! The grammar encoding: exact round trips (SEQUITUR grammars, hand-made and random DAG
+//! grammars in any numbering), and a decoder that turns damaged or random bytes into an
+//! error or a valid grammar of bounded size, never a panic.
+
+use proptest::prelude::*;
+use wpp_grammar::{decode_grammar, encode_grammar, Grammar, GrammarDecodeError, Sequitur, Sym, GRAMMAR_FORMAT_VERSION, MAX_SYMBOLS_PER_BYTE};
+
+fn build(input: &[u32]) -> Grammar {
+    let mut s = Sequitur::new();
+    s.extend(input.iter().copied());
+    s.grammar()
+}
+
+fn n_terminals(input: &[u32]) -> u32 {
+    input.iter().max().map_or(0, |&m| m + 1)
+}
+
+/// Encodes, decodes, and checks the grammar and its expansion came back exactly.
+fn round_trip(g: &Grammar, n_terminals: u32) -> Result<Vec<u8>, String> {
+    let bytes = encode_grammar(g, n_terminals);
+    let back = decode_grammar(&bytes).map_err(|e| format!("decoding failed: {e}"))?;
+    if &back != g {
+        return Err(format!("decoded grammar differs:\n{g:?}\n{back:?}"));
+    }
+    validate(&back, n_terminals)?;
+    if bytes.len() as u64 * MAX_SYMBOLS_PER_BYTE < g.n_symbols() as u64 {
+        return Err(format!("{} bytes for {} symbols", bytes.len(), g.n_symbols()));
+    }
+    Ok(bytes)
+}
+
+/// The LEB128 number at `pos`.
+fn varint(bytes: &[u8], pos: &mut usize) -> u64 {
+    let mut v = 0u64;
+    let mut shift = 0;
+    loop {
+        let b = bytes[*pos];
+        *pos += 1;
+        v |= ((b & 0x7f) as u64) << shift;
+        if b < 0x80 {
+            return v;
+        }
+        shift += 7;
+    }
+}
+
+/// The header: (n_terminals, n_rules, n_symbols, offset of what follows).
+fn header(bytes: &[u8]) -> (u64, u64, u64, usize) {
+    let mut pos = 1;
+    let t = varint(bytes, &mut pos);
+    let r = varint(bytes, &mut pos);
+    let s = varint(bytes, &mut pos);
+    (t, r, s, pos)
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Rules each before the rules they use, or an error naming what makes the grammar invalid:
+/// a reference out of range or to rule 0, an empty rule other than rule 0, a terminal not
+/// below `n_terminals`, or a cycle.
+fn validate(g: &Grammar, n_terminals: u32) -> Result<Vec<usize>, String> {
+    let n = g.rules.len();
+    let mut indegree = vec![0usize; n];
+    for (r, body) in g.rules.iter().enumerate() {
+        if r > 0 && body.is_empty() {
+            return Err(format!("rule {r} is empty"));
+        }
+        for &s in body {
+            match s {
+                Sym::T(t) if t >= n_terminals => return Err(format!("rule {r} holds terminal {t} >= {n_terminals}")),
+                Sym::N(x) if x == 0 || x as usize >= n => return Err(format!("rule {r} refers to rule {x}")),
+                Sym::N(x) => indegree[x as usize] += 1,
+                Sym::T(_) => {}
+            }
+        }
+    }
+    let mut ready: Vec<usize> = (0..n).filter(|&r| indegree[r] == 0).collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(r) = ready.pop() {
+        order.push(r);
+        for &s in &g.rules[r] {
+            if let Sym::N(x) = s {
+                indegree[x as usize] -= 1;
+                if indegree[x as usize] == 0 {
+                    ready.push(x as usize);
+                }
+            }
+        }
+    }
+    if order.len() != n {
+        return Err("the grammar has a cycle".into());
+    }
+    Ok(order)
+}
+
+/// Length of the expansion of rule 0, saturating.
+fn expansion_len(g: &Grammar, order: &[usize]) -> u64 {
+    let mut len = vec![0u64; g.rules.len()];
+    for &r in order.iter().rev() {
+        len[r] = g.rules[r]
+            .iter()
+            .map(|&s| match s {
+                Sym::T(_) => 1,
+                Sym::N(x) => len[x as usize],
+            })
+            .fold(0u64, u64::saturating_add);
+    }
+    len.first().copied().unwrap_or(0)
+}
+
+/// Decodes anything: an error, or a valid grammar within the size bound whose expansion
+/// (when short enough to run) has the length its rules say.
+fn decode_anything(bytes: &[u8]) {
+    let Ok(g) = decode_grammar(bytes) else { return };
+    let (n_terminals, n_rules, n_symbols, _) = header(bytes);
+    let order = validate(&g, n_terminals as u32).unwrap_or_else(|e| panic!("decoded an invalid grammar from {bytes:?}: {e}"));
+    assert_eq!(g.rules.len() as u64, n_rules);
+    assert_eq!(g.n_symbols() as u64, n_symbols);
+    assert!(g.n_symbols() as u64 <= MAX_SYMBOLS_PER_BYTE * bytes.len() as u64, "{} symbols from {} bytes", g.n_symbols(), bytes.len());
+    let len = expansion_len(&g, &order);
+    if len <= 100_000 {
+        assert_eq!(g.expand().count() as u64, len);
+    }
+}
+
+/// A random grammar whose rules form a DAG under a random numbering: rule 0 comes first in
+/// a random topological order, and each rule refers only to rules after it in that order.
+fn dag_grammar(max_terminals: u32) -> impl Strategy<Value = (Grammar, u32)> {
+    (1usize..24, 1u32..=max_terminals)
+        .prop_flat_map(|(n, nt)| {
+            let order = Just((1..n as u32).collect::<Vec<u32>>()).prop_shuffle();
+            let body = || proptest::collection::vec((any::<bool>(), any::<u32>()), 1..6);
+            let bodies = proptest::collection::vec(body(), n);
+            let start = proptest::collection::vec((any::<bool>(), any::<u32>()), 0..12);
+            (Just(n), Just(nt), order, bodies, start)
+        })
+        .prop_map(|(n, nt, order, bodies, start)| {
+            let at: Vec<u32> = std::iter::once(0).chain(order).collect();
+            let mut rules = vec![Vec::new(); n];
+            for pos in 0..n {
+                let body = if pos == 0 { &start } else { &bodies[pos] };
+                let later = n - pos - 1;
+                rules[at[pos] as usize] =
+                    body.iter().map(|&(is_rule, v)| if is_rule && later > 0 { Sym::N(at[pos + 1 + v as usize % later]) } else { Sym::T(v % nt) }).collect();
+            }
+            (Grammar { rules }, nt)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Small alphabets: deep rules, many references.
+    #[test]
+    fn sequitur_small_alphabet(input in proptest::collection::vec(0u32..3, 0..400)) {
+        round_trip(&build(&input), n_terminals(&input)).map_err(TestCaseError::fail)?;
+    }
+
+    /// Large alphabets, terminals not numbered in order of appearance, and a declared
+    /// terminal count above the largest terminal.
+    #[test]
+    fn sequitur_large_alphabet(input in proptest::collection::vec(0u32..100_000, 0..400), extra in 0u32..1000) {
+        round_trip(&build(&input), n_terminals(&input) + extra).map_err(TestCaseError::fail)?;
+    }
+
+    /// Repeated blocks with mutations, like loop iterations in a path trace, over terminals
+    /// numbered densely in order of first appearance.
+    #[test]
+    fn sequitur_repeated_blocks(block in proptest::collection::vec(0u32..8, 1..12), reps in 1usize..80, noise in proptest::collection::vec((0usize..900, 0u32..8), 0..8)) {
+        let mut input: Vec<u32> = (0..reps).flat_map(|_| block.iter().copied()).collect();
+        for (i, v) in noise {
+            if i < input.len() {
+                input[i] = v;
+            }
+        }
+        let mut dense = std::collections::HashMap::new();
+        let input: Vec<u32> = input.iter().map(|&t| { let n = dense.len() as u32; *dense.entry(t).or_insert(n) }).collect();
+        round_trip(&build(&input), n_terminals(&input)).map_err(TestCaseError::fail)?;
+    }
+
+    /// Any DAG grammar, in any numbering, with rules nothing reaches.
+    #[test]
+    fn dag_grammars_any_numbering((g, nt) in dag_grammar(40)) {
+        round_trip(&g, nt).map_err(TestCaseError::fail)?;
+    }
+
+    /// The same with terminals anywhere below 2^32 - 1.
+    #[test]
+    fn dag_grammars_huge_terminals((g, nt) in dag_grammar(u32::MAX)) {
+        round_trip(&g, nt).map_err(TestCaseError::fail)?;
+    }
+
+    /// Random bytes after a valid version byte and a header of small counts.
+    #[test]
+    fn random_bytes_decode_or_fail(t in 0u64..100, r in 0u64..40, s in 0u64..200, numbering in 0u8..3, tail in proptest::collection::vec(any::<u8>(), 0..300)) {
+        let mut bytes = vec![GRAMMAR_FORMAT_VERSION];
+        put_varint(&mut bytes, t);
+        put_varint(&mut bytes, r);
+        put_varint(&mut bytes, s);
+        bytes.push(numbering);
+        bytes.push(0);
+        bytes.extend(&tail);
+        decode_anything(&bytes);
+        decode_anything(&tail);
+    }
+}
+
+#[test]
+fn no_rules() {
+    let bytes = round_trip(&Grammar::default(), 0).unwrap();
+    assert_eq!(bytes.len(), 4);
+    round_trip(&Grammar::default(), 17).unwrap();
+}
+
+#[test]
+fn empty_start_rule() {
+    round_trip(&build(&[]), 0).unwrap();
+    round_trip(&Grammar { rules: vec![vec![]] }, 5).unwrap();
+    // An empty start rule and rules nothing reaches.
+    let g = Grammar { rules: vec![vec![], vec![Sym::T(1), Sym::N(2)], vec![Sym::T(0)]] };
+    round_trip(&g, 2).unwrap();
+}
+
+#[test]
+fn single_symbols_and_unit_rules() {
+    round_trip(&build(&[7]), 8).unwrap();
+    round_trip(&Grammar { rules: vec![vec![Sym::N(1)], vec![Sym::N(2)], vec![Sym::T(0)]] }, 1).unwrap();
+    round_trip(&Grammar { rules: vec![vec![Sym::N(1); 50], vec![Sym::T(3)]] }, 4).unwrap();
+}
+
+/// Chains of 20,000 rules, each using the next: the encoder and decoder hold no recursion.
+#[test]
+fn deep_chains() {
+    let n = 20_000u32;
+    let chain: Vec<Vec<Sym>> = (0..n).map(|i| if i + 1 < n { vec![Sym::N(i + 1), Sym::T(i % 3)] } else { vec![Sym::T(0), Sym::T(1)] }).collect();
+    let g = Grammar { rules: chain.clone() };
+    round_trip(&g, 3).unwrap();
+    // The same chain numbered against the canonical order (rule i uses rule i - 1).
+    let renumber = |i: u32| if i == 0 { 0 } else { n - i };
+    let mut rules = vec![Vec::new(); n as usize];
+    for (i, body) in chain.into_iter().enumerate() {
+        rules[renumber(i as u32) as usize] = body
+            .into_iter()
+            .map(|s| match s {
+                Sym::N(x) => Sym::N(renumber(x)),
+                t => t,
+            })
+            .collect();
+    }
+    round_trip(&Grammar { rules }, 3).unwrap();
+    // A run: SEQUITUR's doubling rules.
+    let run = vec![5u32; 1 << 16];
+    round_trip(&build(&run), 6).unwrap();
+}
+
+/// Terminals up to 2^32 - 2, the largest below a declared count of 2^32 - 1.
+fn huge_terminals() -> Grammar {
+    let big = u32::MAX - 1;
+    Grammar { rules: vec![vec![Sym::T(big), Sym::N(1), Sym::T(0), Sym::N(1), Sym::T(big - 1), Sym::T(1 << 31)], vec![Sym::T(big), Sym::T(12345), Sym::T(big)]] }
+}
+
+#[test]
+fn large_terminal_ids() {
+    round_trip(&huge_terminals(), u32::MAX).unwrap();
+    // SEQUITUR takes terminals below 2^31; the declared count may be larger still.
+    let input: Vec<u32> = (0..2000u32).map(|i| (1 << 31) - 1 - (i * 7919 % 300) * 1_000_003).collect();
+    round_trip(&build(&input), u32::MAX).unwrap();
+}
+
+/// SEQUITUR grammars come back in SEQUITUR's numbering without spelling it out: the encoding
+/// is no longer than one that must carry an explicit numbering.
+#[test]
+fn sequitur_numbering_is_implicit() {
+    let input: Vec<u32> = (0..5000u32).map(|i| (i * i / 7 + i / 13) % 11).collect();
+    let g = build(&input);
+    let bytes = round_trip(&g, 11).unwrap();
+    let (_, _, _, pos) = header(&bytes);
+    assert_eq!(bytes[pos], 0, "the numbering flag");
+    // Swapping two rules' numbers makes the numbering explicit.
+    let (a, b) = (1u32, g.rules.len() as u32 - 1);
+    let swap = |x: u32| {
+        if x == a {
+            b
+        } else if x == b {
+            a
+        } else {
+            x
+        }
+    };
+    let mut rules = g.rules.clone();
+    rules.swap(a as usize, b as usize);
+    for body in &mut rules {
+        for s in body {
+            if let Sym::N(x) = s {
+                *x = swap(*x);
+            }
+        }
+    }
+    let swapped = round_trip(&Grammar { rules }, 11).unwrap();
+    assert_eq!(swapped[pos], 1, "the numbering flag");
+    assert!(swapped.len() > bytes.len());
+}
+
+/// The encoding of Larus's example grammar (`S → DD`, `D → AcAd`, `A → ab`) is fixed:
+/// a change to the format must change the version.
+#[test]
+fn format_is_stable() {
+    let (a, b, c, d) = (0, 1, 2, 3);
+    let g = build(&[a, b, c, a, b, d, a, b, c, a, b, d]);
+    assert_eq!(g.rules, vec![vec![Sym::N(1), Sym::N(1)], vec![Sym::N(2), Sym::T(c), Sym::N(2), Sym::T(d)], vec![Sym::T(a), Sym::T(b)]]);
+    let bytes = encode_grammar(&g, 4);
+    assert_eq!(bytes, [GRAMMAR_FORMAT_VERSION, 4, 3, 8, 0, 0, 100, 81, 169, 98, 242, 31, 202, 0]);
+    assert_eq!(decode_grammar(&bytes).unwrap(), g);
+}
+
+/// A loop-heavy trace compresses far below its 4 bytes per symbol.
+#[test]
+fn loop_traces_compress() {
+    let mut input = Vec::new();
+    for outer in 0..300u32 {
+        for inner in 0..(5 + outer % 17) {
+            input.extend([0, 1 + inner % 3, 4]);
+        }
+        input.extend([5 + outer % 4, 9]);
+    }
+    let g = build(&input);
+    let bytes = round_trip(&g, 10).unwrap();
+    assert!(bytes.len() * 40 < input.len() * 4, "{} bytes for {} symbols", bytes.len(), input.len());
+}
+
+/// A grammar that codes in almost no bits is padded to the size bound, and the decoder
+/// holds encodings to that bound.
+#[test]
+fn symbols_per_byte_bound() {
+    let n = 200_000u32;
+    let g = Grammar { rules: vec![vec![Sym::N(1); n as usize - 1], vec![Sym::T(0)]] };
+    let bytes = round_trip(&g, 1).unwrap();
+    assert_eq!(bytes.len() as u64, n as u64 / MAX_SYMBOLS_PER_BYTE);
+    // Dropping a byte of padding breaks the bound.
+    assert_eq!(decode_grammar(&bytes[..bytes.len() - 1]), Err(GrammarDecodeError::TooLarge { symbols: n as u64, bytes: bytes.len() - 1 }));
+    // Padding must be zeros.
+    let mut dirty = bytes.clone();
+    *dirty.last_mut().unwrap() = 1;
+    assert!(matches!(decode_grammar(&dirty), Err(GrammarDecodeError::Corrupt(_))));
+}
+
+#[test]
+fn errors() {
+    assert_eq!(decode_grammar(&[]), Err(GrammarDecodeError::Truncated));
+    assert_eq!(decode_grammar(&[GRAMMAR_FORMAT_VERSION + 1, 0, 0, 0]), Err(GrammarDecodeError::UnsupportedVersion(GRAMMAR_FORMAT_VERSION + 1)));
+    assert_eq!(decode_grammar(&[GRAMMAR_FORMAT_VERSION, 0x80]), Err(GrammarDecodeError::Truncated));
+    let bytes = encode_grammar(&build(&[1, 2, 1, 2, 3]), 4);
+    assert!(decode_grammar(&bytes[..bytes.len() - 3]).is_err());
+    for e in [
+        GrammarDecodeError::Truncated,
+        GrammarDecodeError::UnsupportedVersion(9),
+        GrammarDecodeError::TooLarge { symbols: 1, bytes: 0 },
+        GrammarDecodeError::Corrupt("x"),
+    ] {
+        assert!(!e.to_string().is_empty());
+    }
+}
+
+#[test]
+#[should_panic(expected = "reaches itself")]
+fn encoding_a_cycle_panics() {
+    encode_grammar(&Grammar { rules: vec![vec![Sym::N(1)], vec![Sym::T(0), Sym::N(2)], vec![Sym::N(1)]] }, 1);
+}
+
+#[test]
+#[should_panic(expected = "reaches itself")]
+fn encoding_a_reference_to_the_start_rule_panics() {
+    encode_grammar(&Grammar { rules: vec![vec![Sym::T(0), Sym::N(1)], vec![Sym::N(0)]] }, 1);
+}
+
+#[test]
+#[should_panic(expected = "is empty")]
+fn encoding_an_empty_rule_panics() {
+    encode_grammar(&Grammar { rules: vec![vec![Sym::N(1)], vec![]] }, 1);
+}
+
+#[test]
+#[should_panic(expected = "not below")]
+fn encoding_a_terminal_out_of_range_panics() {
+    encode_grammar(&Grammar { rules: vec![vec![Sym::T(3)]] }, 3);
+}
+
+/// Encodings of a few kinds of grammar, to damage.
+fn samples() -> Vec<Vec<u8>> {
+    let mut loops = Vec::new();
+    for i in 0..60u32 {
+        for _ in 0..(3 + i % 5) {
+            loops.extend([0, 1, 2 + i % 3]);
+        }
+        loops.push(5 + i % 7);
+    }
+    let sparse: Vec<u32> = (0..300u32).map(|i| (i % 23) * 0x0ABC_DEF1 % 0x7FFF_FF00).collect();
+    let reversed = Grammar {
+        rules: vec![vec![Sym::N(3), Sym::N(2), Sym::N(3)], vec![Sym::T(0), Sym::T(1)], vec![Sym::N(1), Sym::T(2)], vec![Sym::N(2), Sym::N(1)], vec![Sym::T(4)]],
+    };
+    vec![
+        encode_grammar(&build(&loops), 12),
+        encode_grammar(&build(&sparse), u32::MAX),
+        encode_grammar(&reversed, 5),
+        encode_grammar(&huge_terminals(), u32::MAX),
+        encode_grammar(&build(&[]), 3),
+        encode_grammar(&build(&(0..64).map(|i| i % 3).collect::<Vec<u32>>()), 3),
+    ]
+}
+
+/// Every truncation and every single-bit flip of several encodings decodes to an error or
+/// to a valid grammar within the size bound.
+#[test]
+fn damaged_encodings_fail_cleanly() {
+    let mut flips = 0;
+    for bytes in samples() {
+        assert!(decode_grammar(&bytes).is_ok());
+        for n in 0..bytes.len() {
+            decode_anything(&bytes[..n]);
+        }
+        for i in 0..bytes.len() * 8 {
+            let mut damaged = bytes.clone();
+            damaged[i / 8] ^= 1 << (i % 8);
+            decode_anything(&damaged);
+            flips += 1;
+        }
+        // Bytes appended.
+        let mut longer = bytes.clone();
+        longer.extend([0x5a; 7]);
+        decode_anything(&longer);
+    }
+    assert!(flips > 1000);
+}
+
+/// Headers declaring huge counts fail fast, before allocating for them.
+#[test]
+fn huge_declared_counts_fail_fast() {
+    let start = std::time::Instant::now();
+    for bytes in samples() {
+        let (t, r, s, pos) = header(&bytes);
+        let body = &bytes[pos..];
+        for (t2, r2, s2) in [
+            (t, r, u64::MAX),
+            (t, u64::MAX, u64::MAX),
+            (t, u64::MAX, s),
+            (u64::MAX, r, s),
+            (1 << 32, r, s),
+            (t, r, s * 1000 + 1000),
+            (t, r * 1000 + 1000, s * 1000 + 1000),
+            (t, r, MAX_SYMBOLS_PER_BYTE * bytes.len() as u64),
+            (0, r, s),
+        ] {
+            let mut h = vec![GRAMMAR_FORMAT_VERSION];
+            put_varint(&mut h, t2);
+            put_varint(&mut h, r2);
+            put_varint(&mut h, s2);
+            h.extend(body);
+            decode_anything(&h);
+            // With padding that lets the declared symbols through the size check.
+            if s2 <= 1 << 20 {
+                h.resize((s2 / MAX_SYMBOLS_PER_BYTE + 1) as usize + h.len(), 0);
+                decode_anything(&h);
+            }
+        }
+    }
+    // Varints longer than 64 bits.
+    decode_anything(&[GRAMMAR_FORMAT_VERSION, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 1, 1, 0]);
+    decode_anything(&[GRAMMAR_FORMAT_VERSION, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0]);
+    assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+}
