@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sets everything up on a fresh Debian 12 machine with Rust, then records the bundled Lua
-# benchmark and prints its hottest paths.
+# Sets everything up on a fresh Debian 12 machine with Rust, then records the whole program
+# path of the bundled Lua benchmark and prints its compression statistics and hottest paths.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
@@ -14,5 +14,6 @@ fi
 bash workloads/build.sh lua
 cargo build --release --bin wpp
 target="${CARGO_TARGET_DIR:-target}"
-"$target/release/wpp" record --mode paths -o "$target/lua.wpp" workloads/build/lua.wasm -- 2 < workloads/inputs/bench.lua
+"$target/release/wpp" record -o "$target/lua.wpp" workloads/build/lua.wasm -- 0.5 < workloads/inputs/bench.lua
+"$target/release/wpp" stats "$target/lua.wpp"
 "$target/release/wpp" paths "$target/lua.wpp" --top 15

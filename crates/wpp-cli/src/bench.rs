@@ -19,8 +19,8 @@ use wpp_wasm::{Mode, Options};
 /// classic hashing path profiler), in trace mode with the events counted
 /// on the consumer thread, and in trace mode with the events also written to a file (as
 /// `wpp record --mode trace` does), and recording the whole program path as `wpp record`
-/// does by default (events compressed by SEQUITUR(1) with rule prediction on the consumer
-/// thread while the guest runs; a slower consumer makes the guest wait), under the same
+/// does by default (events compressed by SEQUITUR(1) on the consumer thread while the
+/// guest runs; a slower consumer makes the guest wait) and with `--predict`, under the same
 /// wasmtime engine. Times are the guest's run time (compilation excluded; for the grammar,
 /// plus finishing and encoding it after the run), the best of --repeat runs. Ratios are
 /// against the uninstrumented run.
@@ -103,6 +103,7 @@ struct Row {
     trace: Duration,
     trace_file: Duration,
     grammar: Duration,
+    grammar_p: Duration,
     grammar_bytes: usize,
     events: u64,
     distinct: usize,
@@ -146,15 +147,19 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
         Ok((r.result.guest_time, (sink.stats.n_events, sink.stats.counts().len())))
     })?;
     let _ = std::fs::remove_file(&tmp);
-    let (grammar_t, grammar_bytes) = best(repeat, || {
-        let sink = GrammarSink::new(&trace.numberings, wpp_profile::Builder::Sequitur1, true);
-        let (r, sink) = run_paths(engine, &trace, &cfg, sink)?;
-        let t = std::time::Instant::now();
-        let n_terminals = sink.symbols.paths.len() as u32;
-        let g = sink.builder.finish();
-        let bytes = wpp_grammar::encode_grammar(&g, n_terminals).len();
-        Ok((r.result.guest_time + t.elapsed(), bytes))
-    })?;
+    let record_grammar = |predict: bool| {
+        best(repeat, || {
+            let sink = GrammarSink::new(&trace.numberings, wpp_profile::Builder::Sequitur1, predict);
+            let (r, sink) = run_paths(engine, &trace, &cfg, sink)?;
+            let t = std::time::Instant::now();
+            let n_terminals = sink.symbols.paths.len() as u32;
+            let g = sink.builder.finish();
+            let bytes = wpp_grammar::encode_grammar(&g, n_terminals).len();
+            Ok((r.result.guest_time + t.elapsed(), bytes))
+        })
+    };
+    let (grammar_t, grammar_bytes) = record_grammar(false)?;
+    let (grammar_p, _) = record_grammar(true)?;
     Ok(Row {
         name: p.name.clone(),
         plain,
@@ -163,6 +168,7 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
         trace: trace_mem,
         trace_file: trace_t,
         grammar: grammar_t,
+        grammar_p,
         grammar_bytes,
         events,
         distinct,
@@ -171,7 +177,11 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
 
 fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
     let (s, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x.ln(), n + 1));
-    if n == 0 { f64::NAN } else { (s / n as f64).exp() }
+    if n == 0 {
+        f64::NAN
+    } else {
+        (s / n as f64).exp()
+    }
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
@@ -185,14 +195,29 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>7} {:>13} {:>10} {:>9} {:>11}",
-        "program", "plain s", "count s", "count×", "hash×", "trace s", "trace×", "+file s", "+file×", "gram s", "gram×", "events", "Mevents/s", "distinct", "grammar B"
+        "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>13} {:>10} {:>9} {:>11}",
+        "program",
+        "plain s",
+        "count s",
+        "count×",
+        "hash×",
+        "trace s",
+        "trace×",
+        "+file s",
+        "+file×",
+        "gram s",
+        "gram×",
+        "gram+p×",
+        "events",
+        "Mevents/s",
+        "distinct",
+        "grammar B"
     )?;
     for r in &rows {
         let p = r.plain.as_secs_f64();
         writeln!(
             out,
-            "{:<14} {:>8.3} {:>8.3} {:>7.2} {:>7.2} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>13} {:>10.1} {:>9} {:>11}",
+            "{:<14} {:>8.3} {:>8.3} {:>7.2} {:>7.2} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>8.2} {:>13} {:>10.1} {:>9} {:>11}",
             r.name,
             p,
             r.count.as_secs_f64(),
@@ -204,6 +229,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             r.trace_file.as_secs_f64() / p,
             r.grammar.as_secs_f64(),
             r.grammar.as_secs_f64() / p,
+            r.grammar_p.as_secs_f64() / p,
             crate::record::group(r.events),
             r.events as f64 / r.trace.as_secs_f64() / 1e6,
             r.distinct,
@@ -215,6 +241,11 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let gt = geomean(rows.iter().map(|r| r.trace.as_secs_f64() / r.plain.as_secs_f64()));
     let gf = geomean(rows.iter().map(|r| r.trace_file.as_secs_f64() / r.plain.as_secs_f64()));
     let gg = geomean(rows.iter().map(|r| r.grammar.as_secs_f64() / r.plain.as_secs_f64()));
-    writeln!(out, "{:<14} {:>8} {:>8} {:>7.2} {:>7.2} {:>8} {:>7.2} {:>8} {:>7.2} {:>8} {:>7.2}", "geomean", "", "", gc, gh, "", gt, "", gf, "", gg)?;
+    let gp = geomean(rows.iter().map(|r| r.grammar_p.as_secs_f64() / r.plain.as_secs_f64()));
+    writeln!(
+        out,
+        "{:<14} {:>8} {:>8} {:>7.2} {:>7.2} {:>8} {:>7.2} {:>8} {:>7.2} {:>8} {:>7.2} {:>8.2}",
+        "geomean", "", "", gc, gh, "", gt, "", gf, "", gg, gp
+    )?;
     Ok(())
 }

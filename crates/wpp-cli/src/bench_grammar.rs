@@ -38,6 +38,9 @@ pub struct Opts {
     /// Skip xz and zstd.
     #[arg(long)]
     no_external: bool,
+    /// Only these builders (sequitur, sequitur1, sequitur+p, sequitur1+p, repair).
+    #[arg(long, value_delimiter = ',')]
+    builders: Vec<String>,
     /// Only these workloads.
     programs: Vec<String>,
 }
@@ -105,10 +108,11 @@ struct BuildRow {
 const BUILDERS: [&str; 5] = ["sequitur", "sequitur1", "sequitur+p", "sequitur1+p", "repair"];
 
 /// Builds a grammar of `input` with every builder.
-fn build_all(input: &[u32]) -> Vec<BuildRow> {
+fn build_all(input: &[u32], only: &[String]) -> Vec<BuildRow> {
     let n_terminals = input.iter().max().map_or(0, |&m| m + 1);
     BUILDERS
         .iter()
+        .filter(|b| only.is_empty() || only.iter().any(|o| o == *b))
         .map(|&builder| {
             let t = Instant::now();
             let (g, peak_bytes) = if builder == "repair" {
@@ -218,6 +222,9 @@ fn workload_trace(engine: &wpp_runtime::Engine, dir: &Path, p: &crate::bench::Pr
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
+    for b in &o.builders {
+        anyhow::ensure!(BUILDERS.contains(&b.as_str()), "--builders: no builder {b} (there are {})", BUILDERS.join(", "));
+    }
     let mut out = std::io::stdout().lock();
     header(&mut out)?;
     if let Some(dir) = &o.workloads {
@@ -225,7 +232,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         for (p, run) in crate::bench::select(dir, &o.runs, &o.programs)? {
             eprint!("wpp bench-grammar: {} ...\r", p.name);
             let input = workload_trace(&engine, dir, &p, &run)?;
-            let rows = build_all(&input);
+            let rows = build_all(&input, &o.builders);
             let bytes: Vec<u8> = input.iter().flat_map(|s| s.to_le_bytes()).collect();
             let external = if o.no_external {
                 None
@@ -237,7 +244,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     }
     if o.symbols > 0 {
         let input: Vec<u32> = synthetic_trace(o.symbols, o.seed).collect();
-        let rows = build_all(&input);
+        let rows = build_all(&input, &o.builders);
         let external = if o.no_external || input.len() > 50_000_000 {
             None
         } else {

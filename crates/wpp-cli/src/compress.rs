@@ -31,9 +31,9 @@ pub struct Opts {
     /// The grammar builder.
     #[arg(long, value_enum, default_value_t = BuilderArg::Sequitur1)]
     grammar: BuilderArg,
-    /// Feed SEQUITUR symbol by symbol, without rule prediction.
+    /// Speed SEQUITUR up with rule prediction (faster, larger grammars).
     #[arg(long)]
-    no_prediction: bool,
+    predict: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -96,7 +96,7 @@ fn read_symbols(input: &Path, format: Format, mut f: impl FnMut(u32) -> anyhow::
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let t = Instant::now();
-    let mut builder = GrammarBuilder::new(o.grammar.into(), !o.no_prediction);
+    let mut builder = GrammarBuilder::new(o.grammar.into(), o.predict);
     let mut dense: FxHashMap<u32, u32> = FxHashMap::default();
     let mut terminals: Vec<u32> = Vec::new();
     let mut n = 0u64;

@@ -25,10 +25,11 @@ pub struct Opts {
     /// (sequitur, sequitur1) or after it (repair: most frequent digram first).
     #[arg(long, value_enum, default_value_t = BuilderArg::Sequitur1)]
     grammar: BuilderArg,
-    /// Feed SEQUITUR symbol by symbol, without rule prediction (slower on long traces;
-    /// the grammar is exactly the textbook algorithm's).
+    /// Speed SEQUITUR up with rule prediction: input that repeats a recent rule's
+    /// expansion is appended as that rule (1.5-5x faster on real traces, grammars 10-40%
+    /// larger).
     #[arg(long)]
-    no_prediction: bool,
+    predict: bool,
     /// Where to write the profile [default: PROGRAM with the extension .wpp].
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -149,7 +150,7 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     let mut grammar_note = String::new();
     let (run, counts, writer) = match (o.mode, mode) {
         (RecordModeArg::Grammar, _) => {
-            let sink = GrammarSink::new(&inst.numberings, o.grammar.into(), !o.no_prediction);
+            let sink = GrammarSink::new(&inst.numberings, o.grammar.into(), o.predict);
             let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &cfg, sink)?;
             anyhow::ensure!(!sink.is_truncated(), "the trace ends inside an event");
             let t = std::time::Instant::now();

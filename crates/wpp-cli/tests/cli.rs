@@ -196,9 +196,14 @@ fn grammar_profiles_expand_to_the_trace() {
         let expected_decoded = expand(&trace, true);
         assert!(!expected.is_empty(), "{name}: empty trace");
         let n_events = expected.iter().filter(|&&b| b == b'\n').count() as u64;
-        for builder in ["sequitur", "sequitur1", "repair"] {
+        for builder in ["sequitur", "sequitur1", "sequitur1+p", "repair"] {
             let g = d.join(format!("{name}-{builder}.wpp"));
-            let out = run(wpp().args(["record", "--grammar", builder, "-o"]).arg(&g).arg(&wasm));
+            let mut cmd = wpp();
+            cmd.args(["record", "--grammar", builder.trim_end_matches("+p")]);
+            if builder.ends_with("+p") {
+                cmd.arg("--predict");
+            }
+            let out = run(cmd.arg("-o").arg(&g).arg(&wasm));
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(stderr.contains("grammar"), "{name}/{builder}: no grammar summary: {stderr}");
             assert_eq!(expand(&g, false), expected, "{name}/{builder}");

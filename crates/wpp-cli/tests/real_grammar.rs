@@ -1,8 +1,9 @@
 //! Whole program paths of the real programs of `workloads/` (built by
 //! `workloads/build.sh`): for each test run, the grammar profile expands to exactly the
 //! event sequence a trace-mode recording of the same run holds. Every program is recorded
-//! with the default builder and one more (SEQUITUR or Re-Pair, alternating), and each
-//! grammar must satisfy SEQUITUR's properties where the builder guarantees them.
+//! with the default builder and one more (SEQUITUR with rule prediction or Re-Pair,
+//! alternating), and each grammar must satisfy SEQUITUR's properties where the builder
+//! guarantees them.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -77,7 +78,11 @@ fn check(name: &str, second: &str) {
     assert!(expected.0 > 10_000, "{name}: only {} events", expected.0);
     for builder in ["sequitur1", second] {
         let g = d.join(format!("{builder}.wpp"));
-        record(p, &g, &["--grammar", builder]);
+        let mut args = vec!["--grammar", builder.trim_end_matches("+p")];
+        if builder.ends_with("+p") {
+            args.push("--predict");
+        }
+        record(p, &g, &args);
         assert_eq!(fingerprint(&g), expected, "{name}/{builder}: the grammar does not expand to the trace");
         let profile = Profile::open(&g).unwrap();
         let grammar = profile.grammar().unwrap();
@@ -105,15 +110,15 @@ macro_rules! programs {
 }
 
 programs! {
-    bzip2 => "bzip2", "sequitur",
+    bzip2 => "bzip2", "sequitur+p",
     bzip2_decompress => "bzip2-d", "repair",
-    zlib => "zlib", "sequitur",
+    zlib => "zlib", "sequitur+p",
     zstd => "zstd", "repair",
-    lz4 => "lz4", "sequitur",
+    lz4 => "lz4", "sequitur+p",
     xz => "xz", "repair",
-    lua => "lua", "sequitur",
+    lua => "lua", "sequitur+p",
     sqlite => "sqlite", "repair",
-    tree_sitter_c => "tree-sitter-c", "sequitur",
+    tree_sitter_c => "tree-sitter-c", "sequitur+p",
     pcre2 => "pcre2", "repair",
-    cjpeg => "cjpeg", "sequitur",
+    cjpeg => "cjpeg", "sequitur+p",
 }

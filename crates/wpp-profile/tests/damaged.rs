@@ -183,13 +183,7 @@ fn diamond(base: u32) -> Cfg {
     use EdgeKind::*;
     Cfg {
         blocks: vec![blk(base, base + 6, 3), blk(base + 6, base + 9, 2), blk(base + 9, base + 12, 2), blk(base + 12, base + 14, 2)],
-        edges: vec![
-            edge(0, Some(1), Forward),
-            edge(0, Some(2), Forward),
-            edge(1, Some(3), Forward),
-            edge(2, Some(3), Forward),
-            edge(3, None, Return),
-        ],
+        edges: vec![edge(0, Some(1), Forward), edge(0, Some(2), Forward), edge(1, Some(3), Forward), edge(2, Some(3), Forward), edge(3, None, Return)],
     }
 }
 
@@ -317,10 +311,25 @@ fn fixture(dir: &Path) -> Fixture {
     assert!(events.iter().any(|e| e.path.0 > u32::MAX as u64), "some events use the escape encoding");
     meta.events = events.len() as u64;
     let counts = counts_of(&events);
+    // The same events as a grammar over a symbol table, as grammar mode writes them.
+    let mut symbols: Vec<PathEvent> = Vec::new();
+    let mut ids: BTreeMap<PathEvent, u32> = BTreeMap::new();
+    let mut seq = wpp_grammar::Sequitur::with_lookahead();
+    for &e in &events {
+        let next = symbols.len() as u32;
+        let id = *ids.entry(e).or_insert_with(|| {
+            symbols.push(e);
+            next
+        });
+        seq.push(id);
+    }
+    let grammar = wpp_grammar::encode_grammar(&seq.finish(), symbols.len() as u32);
     let sections = vec![
         (section::TRACE.to_owned(), encode_events(&events)),
         (section::META.to_owned(), postcard::to_stdvec(&meta).unwrap()),
         (section::COUNTS.to_owned(), postcard::to_stdvec(&counts).unwrap()),
+        (section::SYMBOLS.to_owned(), postcard::to_stdvec(&symbols).unwrap()),
+        (section::GRAMMAR.to_owned(), grammar),
         // Readers skip sections they do not know.
         ("notes".to_owned(), b"recorded by a later wpp".to_vec()),
     ];
@@ -362,9 +371,19 @@ fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
-/// Opens a profile and reads its whole trace.
+/// The events a profile's grammar derives, if it has one.
+fn grammar_events(p: &Profile) -> Result<Option<Vec<PathEvent>>, Error> {
+    if !p.has_grammar() {
+        return Ok(None);
+    }
+    let g = p.grammar()?;
+    Ok(Some(g.expand().map(|t| p.symbols[t as usize]).collect()))
+}
+
+/// Opens a profile and reads its whole trace, and its grammar if it has one.
 fn read_all(path: &Path) -> Result<(Profile, Option<Vec<PathEvent>>), Error> {
     let p = Profile::open(path)?;
+    grammar_events(&p)?;
     if !p.has_trace() {
         return Ok((p, None));
     }
@@ -409,7 +428,8 @@ fn valid_profile_round_trips() {
     assert_eq!(events.as_deref(), Some(&fx.events[..]));
     assert_eq!(p.meta.events, fx.events.len() as u64);
     let names: Vec<&str> = p.toc.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(names, ["trace", "meta", "counts", "notes"]);
+    assert_eq!(names, ["trace", "meta", "counts", "symbols", "grammar", "notes"]);
+    assert_eq!(grammar_events(&p).unwrap().as_deref(), Some(&fx.events[..]), "the grammar derives the trace");
     assert_eq!(p.numberings.len(), 5);
     assert!(p.numberings[0].is_none(), "imports have no numbering");
     // Every recorded path decodes to blocks that start at a path start.
@@ -463,6 +483,21 @@ fn examine(path: &Path) -> Outcome {
     assert_eq!(p.numberings.len(), p.meta.functions.len());
     for c in &p.counts {
         assert!(p.path_blocks(c.func, c.path).is_some(), "accepted a count of a path that does not decode: {c:?}");
+    }
+    if p.has_grammar() {
+        match p.grammar() {
+            Ok(g) => {
+                // A valid grammar derives exactly the recorded number of events, every one
+                // a path of the symbol table.
+                let mut n = 0u64;
+                for t in g.expand() {
+                    assert!(p.path_blocks(p.symbols[t as usize].func, p.symbols[t as usize].path).is_some());
+                    n += 1;
+                }
+                assert_eq!(n, p.meta.events, "the grammar derives {n} events, not the recorded {}", p.meta.events);
+            }
+            Err(e) => return Outcome::Rejected(e.to_string()),
+        }
     }
     if !p.has_trace() {
         return Outcome::Accepted;
@@ -527,12 +562,7 @@ impl Runner {
         let saved = self.dir.join(format!("failing-{kind}-{}.wpp", self.cases));
         std::fs::write(&saved, bytes).unwrap();
         let head: String = bytes.iter().take(96).map(|b| format!("{b:02x}")).collect();
-        panic!(
-            "case {} ({kind}, {} bytes): {why}\n  input saved as {}\n  first bytes: {head}",
-            self.cases,
-            bytes.len(),
-            saved.display()
-        );
+        panic!("case {} ({kind}, {} bytes): {why}\n  input saved as {}\n  first bytes: {head}", self.cases, bytes.len(), saved.display());
     }
 
     fn run(&mut self, kind: &'static str, bytes: &[u8]) -> Outcome {
@@ -592,10 +622,7 @@ impl Runner {
     }
 
     fn totals(&self, kinds: &[&str]) -> (usize, usize) {
-        self.tally
-            .iter()
-            .filter(|(k, _)| kinds.is_empty() || kinds.contains(k))
-            .fold((0, 0), |(a, r), (_, t)| (a + t.accepted, r + t.rejected))
+        self.tally.iter().filter(|(k, _)| kinds.is_empty() || kinds.contains(k)).fold((0, 0), |(a, r), (_, t)| (a + t.accepted, r + t.rejected))
     }
 }
 
