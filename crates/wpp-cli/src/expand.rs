@@ -32,18 +32,22 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         return Ok(());
     }
     let mut result = Ok(());
+    // Few distinct paths run many times: decode each once.
+    let mut decoded: rustc_hash::FxHashMap<wpp_model::PathEvent, String> = rustc_hash::FxHashMap::default();
     p.for_each_event(|e| {
         if result.is_err() {
             return;
         }
         result = if o.decode {
-            let name = &p.meta.functions[e.func.idx()].name;
-            let blocks = p.path_blocks(e.func, e.path).unwrap_or_default();
-            let mut line = format!("{} {} {name}:", e.func.0, e.path.0);
-            for b in blocks {
-                line.push(' ');
-                line.push_str(&b.0.to_string());
-            }
+            let line = decoded.entry(e).or_insert_with(|| {
+                let name = &p.meta.functions[e.func.idx()].name;
+                let mut line = format!("{} {} {name}:", e.func.0, e.path.0);
+                for b in p.path_blocks(e.func, e.path).unwrap_or_default() {
+                    line.push(' ');
+                    line.push_str(&b.0.to_string());
+                }
+                line
+            });
             writeln!(out, "{line}")
         } else {
             writeln!(out, "{} {}", e.func.0, e.path.0)
