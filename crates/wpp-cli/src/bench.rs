@@ -7,6 +7,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::Args;
 use wpp_runtime::{run_paths, run_plain, RunConfig, Stdio, TraceStats};
+pub use wpp_workloads::{Program, Run};
 
 use crate::grammar_sink::GrammarSink;
 use crate::record::ProfileSink;
@@ -39,32 +40,11 @@ pub struct Opts {
     programs: Vec<String>,
 }
 
-#[derive(serde::Deserialize)]
-struct Manifest {
-    programs: Vec<Program>,
-}
-
-#[derive(Clone, serde::Deserialize)]
-pub struct Program {
-    pub name: String,
-    wasm: String,
-    runs: std::collections::HashMap<String, Run>,
-}
-
-#[derive(Clone, serde::Deserialize)]
-pub struct Run {
-    args: Vec<String>,
-    stdin: Option<String>,
-    dirs: Vec<String>,
-}
-
 /// The chosen run of each selected program of `dir/workloads.json`.
 pub fn select(dir: &Path, runs: &str, only: &[String]) -> anyhow::Result<Vec<(Program, Run)>> {
-    let manifest_path = dir.join("workloads.json");
-    let manifest: Manifest = serde_json::from_slice(&std::fs::read(&manifest_path).with_context(|| format!("{}", manifest_path.display()))?)
-        .with_context(|| format!("{}", manifest_path.display()))?;
+    let manifest = wpp_workloads::Manifest::load(dir)?;
     for name in only {
-        anyhow::ensure!(manifest.programs.iter().any(|p| &p.name == name), "{}: no program named {name}", manifest_path.display());
+        manifest.program(name)?;
     }
     Ok(manifest
         .programs

@@ -5,42 +5,14 @@
 //! alternating), and each grammar must satisfy SEQUITUR's properties where the builder
 //! guarantees them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use wpp_profile::Profile;
+use wpp_workloads::{Manifest, Program, Run};
 
-#[derive(serde::Deserialize)]
-struct Manifest {
-    programs: Vec<Program>,
-}
-
-#[derive(serde::Deserialize)]
-struct Program {
-    name: String,
-    wasm: String,
-    runs: Runs,
-}
-
-#[derive(serde::Deserialize)]
-struct Runs {
-    test: Run,
-}
-
-#[derive(serde::Deserialize)]
-struct Run {
-    args: Vec<String>,
-    stdin: Option<String>,
-    dirs: Vec<String>,
-}
-
-fn workloads() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../workloads")
-}
-
-fn record(p: &Program, out: &Path, mode_args: &[&str]) {
-    let dir = workloads();
-    let run = &p.runs.test;
+fn record(m: &Manifest, p: &Program, run: &Run, out: &Path, mode_args: &[&str]) {
+    let dir = &m.dir;
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_wpp"));
     cmd.arg("record").args(mode_args).arg("-o").arg(out);
     for d in &run.dirs {
@@ -68,12 +40,12 @@ fn fingerprint(path: &Path) -> (u64, u64) {
 }
 
 fn check(name: &str, second: &str) {
-    let m: Manifest = serde_json::from_slice(&std::fs::read(workloads().join("workloads.json")).unwrap()).unwrap();
-    let p = m.programs.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("{name} is not in workloads.json"));
+    let m = Manifest::in_tree().unwrap();
+    let (p, run) = m.run(name, "test").unwrap();
     let d = std::env::temp_dir().join(format!("wpp-real-grammar-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     let trace = d.join("trace.wpp");
-    record(p, &trace, &["--mode", "trace"]);
+    record(&m, p, run, &trace, &["--mode", "trace"]);
     let expected = fingerprint(&trace);
     assert!(expected.0 > 10_000, "{name}: only {} events", expected.0);
     for builder in ["sequitur1", second] {
@@ -82,7 +54,7 @@ fn check(name: &str, second: &str) {
         if builder.ends_with("+p") {
             args.push("--predict");
         }
-        record(p, &g, &args);
+        record(&m, p, run, &g, &args);
         assert_eq!(fingerprint(&g), expected, "{name}/{builder}: the grammar does not expand to the trace");
         let profile = Profile::open(&g).unwrap();
         let grammar = profile.grammar().unwrap();
@@ -100,7 +72,7 @@ macro_rules! programs {
 
         #[test]
         fn manifest_is_covered() {
-            let m: Manifest = serde_json::from_slice(&std::fs::read(workloads().join("workloads.json")).unwrap()).unwrap();
+            let m = Manifest::in_tree().unwrap();
             let tested = [$($name),*];
             for p in &m.programs {
                 assert!(tested.contains(&p.name.as_str()), "{} has no test", p.name);

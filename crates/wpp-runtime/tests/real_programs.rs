@@ -11,44 +11,13 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use sha2::{Digest, Sha256};
 use wpp_runtime::{Outcome, RunConfig, Stdio};
 
-#[derive(serde::Deserialize)]
-struct Manifest {
-    programs: Vec<Program>,
-}
-
-#[derive(serde::Deserialize)]
-struct Program {
-    name: String,
-    wasm: String,
-    runs: Runs,
-}
-
-#[derive(serde::Deserialize)]
-struct Runs {
-    test: Run,
-}
-
-#[derive(serde::Deserialize)]
-struct Run {
-    args: Vec<String>,
-    stdin: Option<String>,
-    dirs: Vec<String>,
-    stdout_sha256: Option<String>,
-}
-
-fn workloads() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../workloads")
-}
-
 fn check(name: &str) {
-    let dir = workloads();
-    let manifest: Manifest = serde_json::from_slice(&std::fs::read(dir.join("workloads.json")).unwrap()).unwrap();
-    let p = manifest.programs.iter().find(|p| p.name == name).unwrap_or_else(|| panic!("{name} is not in workloads.json"));
+    let manifest = wpp_workloads::Manifest::in_tree().unwrap();
+    let dir = manifest.dir.clone();
+    let (p, run) = manifest.run(name, "test").unwrap();
     let wasm_path = dir.join(&p.wasm);
     let wasm = std::fs::read(&wasm_path)
         .unwrap_or_else(|e| panic!("{}: {e}; build the workloads first with `bash workloads/build.sh`", wasm_path.display()));
@@ -69,7 +38,6 @@ fn check(name: &str) {
     // Functions with more paths are skipped; most have few.
     assert!(checked * 2 >= n_defined, "{name}: only {checked} of {n_defined} functions enumerated");
 
-    let run = &p.runs.test;
     let stdin = run.stdin.as_ref().map(|s| std::fs::read(dir.join(s)).unwrap()).unwrap_or_default();
     let cfg = RunConfig {
         program_name: name.into(),
@@ -95,7 +63,7 @@ macro_rules! programs {
         /// Every program in the manifest has a test above.
         #[test]
         fn manifest_is_covered() {
-            let m: Manifest = serde_json::from_slice(&std::fs::read(workloads().join("workloads.json")).unwrap()).unwrap();
+            let m = wpp_workloads::Manifest::in_tree().unwrap();
             let tested = [$($name),*];
             for p in &m.programs {
                 assert!(tested.contains(&p.name.as_str()), "{} has no test", p.name);
