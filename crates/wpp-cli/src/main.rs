@@ -54,7 +54,11 @@ fn main() -> ExitCode {
         Ok(status) => ExitCode::from(status.clamp(0, 255) as u8),
         Err(e) => {
             // A closed pipe (`wpp paths ... | head`) is not an error worth reporting.
-            if e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)) {
+            let broken_pipe = |c: &(dyn std::error::Error + 'static)| {
+                c.downcast_ref::<std::io::Error>().map(|io| io.kind()).or_else(|| c.downcast_ref::<serde_json::Error>().and_then(|j| j.io_error_kind()))
+                    == Some(std::io::ErrorKind::BrokenPipe)
+            };
+            if e.chain().any(broken_pipe) {
                 return ExitCode::SUCCESS;
             }
             eprintln!("wpp: error: {e}");

@@ -297,3 +297,34 @@ fn compress_round_trips() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("bad.txt:2") && stderr.contains("x4"), "{stderr}");
 }
+
+/// Output cut short by the reader (`wpp export --json ... | head -c 100`) is not an error,
+/// whether the writer is the JSON encoder or a plain line writer. The outputs are several
+/// megabytes, far beyond what a pipe buffers, so the writer does meet the closed pipe.
+#[test]
+fn closed_pipe_is_quiet() {
+    use std::io::Read as _;
+    let d = scratch("pipe");
+    let mut x = 1u32;
+    let symbols: String = (0..300_000)
+        .map(|_| {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            format!("{}\n", x >> 12)
+        })
+        .collect();
+    let input = d.join("trace.txt");
+    std::fs::write(&input, symbols).unwrap();
+    let g = d.join("trace.wpp");
+    let out = run(wpp().args(["compress", "--format", "text", "-o"]).arg(&g).arg(&input));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for args in [&["export", "--json"][..], &["expand"][..]] {
+        let full = run(wpp().args(args).arg(&g));
+        assert!(full.stdout.len() > 1 << 20, "{args:?}: only {} bytes of output", full.stdout.len());
+        let mut child = wpp().args(args).arg(&g).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let mut first = [0u8; 10];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
