@@ -26,7 +26,7 @@ pub struct Opts {
     #[arg(long, value_enum, default_value_t = BuilderArg::Sequitur1)]
     grammar: BuilderArg,
     /// Speed SEQUITUR up with rule prediction: input that repeats a recent rule's
-    /// expansion is appended as that rule (1.5-5x faster on real traces, grammars 10-40%
+    /// expansion is appended as that rule (1.5-5x faster on real traces, grammars 10-50%
     /// larger).
     #[arg(long)]
     predict: bool,
