@@ -36,6 +36,9 @@ pub struct Opts {
     /// Runs per measurement; the fastest counts.
     #[arg(long, default_value_t = 3)]
     repeat: usize,
+    /// Only these measurements (the uninstrumented run is always made) [default: all].
+    #[arg(long, value_enum, value_delimiter = ',')]
+    only: Vec<Measure>,
     /// Only these programs.
     programs: Vec<String>,
 }
@@ -75,18 +78,35 @@ pub fn load(dir: &Path, p: &Program, run: &Run) -> anyhow::Result<(Vec<u8>, RunC
     Ok((wasm, cfg))
 }
 
+/// A measurement `wpp bench` can make besides the uninstrumented run.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Measure {
+    /// Count mode.
+    Count,
+    /// Count mode with the hash table for every function.
+    Hash,
+    /// Trace mode, events counted in memory.
+    Trace,
+    /// Trace mode, events also written to a file.
+    File,
+    /// The whole program path as `wpp record` records it by default.
+    Gram,
+    /// The same with `--predict`.
+    GramP,
+}
+
 struct Row {
     name: String,
     plain: Duration,
-    count: Duration,
-    hash: Duration,
-    trace: Duration,
-    trace_file: Duration,
-    grammar: Duration,
-    grammar_p: Duration,
-    grammar_bytes: usize,
-    events: u64,
-    distinct: usize,
+    count: Option<Duration>,
+    hash: Option<Duration>,
+    trace: Option<Duration>,
+    trace_file: Option<Duration>,
+    grammar: Option<Duration>,
+    grammar_p: Option<Duration>,
+    grammar_bytes: Option<usize>,
+    /// Events and distinct paths, from whichever measurement saw them.
+    events: Option<(u64, usize)>,
 }
 
 fn best<T>(repeat: usize, mut f: impl FnMut() -> anyhow::Result<(Duration, T)>) -> anyhow::Result<(Duration, T)> {
@@ -100,59 +120,78 @@ fn best<T>(repeat: usize, mut f: impl FnMut() -> anyhow::Result<(Duration, T)>) 
     Ok(best.expect("at least one run"))
 }
 
-fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, repeat: usize) -> anyhow::Result<Row> {
+fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, repeat: usize, only: &[Measure]) -> anyhow::Result<Row> {
+    let wanted = |m: Measure| only.is_empty() || only.contains(&m);
     let (wasm, cfg) = load(dir, p, run)?;
     let program = wpp_wasm::decode(&wasm).with_context(|| format!("{}", dir.join(&p.wasm).display()))?;
     let (plain, _) = best(repeat, || Ok((run_plain(engine, &wasm, &cfg)?.guest_time, ())))?;
-    let count = wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Count, ..Options::default() })?;
-    let (count_t, _) = best(repeat, || {
-        let (r, ()) = run_paths(engine, &count, &cfg, ())?;
-        Ok((r.result.guest_time, ()))
-    })?;
-    let hashed = wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Count, force_hash: true, ..Options::default() })?;
-    let (hash_t, _) = best(repeat, || {
-        let (r, ()) = run_paths(engine, &hashed, &cfg, ())?;
-        Ok((r.result.guest_time, ()))
-    })?;
+    let mut row = Row {
+        name: p.name.clone(),
+        plain,
+        count: None,
+        hash: None,
+        trace: None,
+        trace_file: None,
+        grammar: None,
+        grammar_p: None,
+        grammar_bytes: None,
+        events: None,
+    };
+    for (m, force_hash) in [(Measure::Count, false), (Measure::Hash, true)] {
+        if !wanted(m) {
+            continue;
+        }
+        let inst = wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Count, force_hash, ..Options::default() })?;
+        let (t, _) = best(repeat, || {
+            let (r, ()) = run_paths(engine, &inst, &cfg, ())?;
+            Ok((r.result.guest_time, ()))
+        })?;
+        *(if force_hash { &mut row.hash } else { &mut row.count }) = Some(t);
+    }
     let trace = wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Trace, ..Options::default() })?;
-    let (trace_mem, _) = best(repeat, || {
-        let (r, _) = run_paths(engine, &trace, &cfg, TraceStats::for_numberings(&trace.numberings))?;
-        Ok((r.result.guest_time, ()))
-    })?;
-    let tmp = std::env::temp_dir().join(format!("wpp-bench-{}.wpp", std::process::id()));
-    let (trace_t, (events, distinct)) = best(repeat, || {
-        let sink = ProfileSink::new(wpp_profile::Writer::create(&tmp)?, TraceStats::for_numberings(&trace.numberings));
-        let (r, sink) = run_paths(engine, &trace, &cfg, sink)?;
-        sink.writer.finish()?;
-        Ok((r.result.guest_time, (sink.stats.n_events, sink.stats.counts().len())))
-    })?;
-    let _ = std::fs::remove_file(&tmp);
-    let record_grammar = |predict: bool| {
-        best(repeat, || {
+    if wanted(Measure::Trace) {
+        let (t, events) = best(repeat, || {
+            let (r, stats) = run_paths(engine, &trace, &cfg, TraceStats::for_numberings(&trace.numberings))?;
+            Ok((r.result.guest_time, (stats.n_events, stats.counts().len())))
+        })?;
+        row.trace = Some(t);
+        row.events = Some(events);
+    }
+    if wanted(Measure::File) {
+        let tmp = std::env::temp_dir().join(format!("wpp-bench-{}.wpp", std::process::id()));
+        let (t, events) = best(repeat, || {
+            let sink = ProfileSink::new(wpp_profile::Writer::create(&tmp)?, TraceStats::for_numberings(&trace.numberings));
+            let (r, sink) = run_paths(engine, &trace, &cfg, sink)?;
+            sink.writer.finish()?;
+            Ok((r.result.guest_time, (sink.stats.n_events, sink.stats.counts().len())))
+        })?;
+        let _ = std::fs::remove_file(&tmp);
+        row.trace_file = Some(t);
+        row.events = Some(events);
+    }
+    for (m, predict) in [(Measure::Gram, false), (Measure::GramP, true)] {
+        if !wanted(m) {
+            continue;
+        }
+        let (t, (bytes, events)) = best(repeat, || {
             let sink = GrammarSink::new(&trace.numberings, wpp_profile::Builder::Sequitur1, predict);
             let (r, sink) = run_paths(engine, &trace, &cfg, sink)?;
             let t = std::time::Instant::now();
             let n_terminals = sink.symbols.paths.len() as u32;
+            let events = (sink.n_events, sink.symbols.paths.len());
             let g = sink.builder.finish();
             let bytes = wpp_grammar::encode_grammar(&g, n_terminals).len();
-            Ok((r.result.guest_time + t.elapsed(), bytes))
-        })
-    };
-    let (grammar_t, grammar_bytes) = record_grammar(false)?;
-    let (grammar_p, _) = record_grammar(true)?;
-    Ok(Row {
-        name: p.name.clone(),
-        plain,
-        count: count_t,
-        hash: hash_t,
-        trace: trace_mem,
-        trace_file: trace_t,
-        grammar: grammar_t,
-        grammar_p,
-        grammar_bytes,
-        events,
-        distinct,
-    })
+            Ok((r.result.guest_time + t.elapsed(), (bytes, events)))
+        })?;
+        if predict {
+            row.grammar_p = Some(t);
+        } else {
+            row.grammar = Some(t);
+            row.grammar_bytes = Some(bytes);
+        }
+        row.events = Some(events);
+    }
+    Ok(row)
 }
 
 fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
@@ -169,63 +208,69 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut rows = Vec::new();
     for (p, run) in select(&o.workloads, &o.runs, &o.programs)? {
         eprint!("wpp bench: {} ...\r", p.name);
-        rows.push(measure(&engine, &o.workloads, &p, &run, o.repeat)?);
+        rows.push(measure(&engine, &o.workloads, &p, &run, o.repeat, &o.only)?);
     }
     eprint!("{:40}\r", "");
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
         "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>13} {:>10} {:>9} {:>11}",
-        "program",
-        "plain s",
-        "count s",
-        "count×",
-        "hash×",
-        "trace s",
-        "trace×",
-        "+file s",
-        "+file×",
-        "gram s",
-        "gram×",
-        "gram+p×",
-        "events",
-        "Mevents/s",
-        "distinct",
-        "grammar B"
+        "program", "plain s", "count s", "count×", "hash×", "trace s", "trace×", "+file s", "+file×", "gram s", "gram×", "gram+p×", "events", "Mevents/s", "distinct", "grammar B"
     )?;
+    // A duration, or its ratio to the uninstrumented run; "-" when not measured.
+    let secs = |d: Option<Duration>, w: usize| d.map_or(format!("{:>w$}", "-"), |d| format!("{:>w$.3}", d.as_secs_f64()));
+    let ratio = |d: Option<Duration>, plain: Duration, w: usize| d.map_or(format!("{:>w$}", "-"), |d| format!("{:>w$.2}", d.as_secs_f64() / plain.as_secs_f64()));
     for r in &rows {
-        let p = r.plain.as_secs_f64();
+        let (events, distinct) = r.events.map_or(("-".to_string(), "-".to_string()), |(e, d)| (crate::record::group(e), d.to_string()));
+        // How fast the instrumented guest produces events, when nothing slows the consumer.
+        let rate = match (r.events, r.trace) {
+            (Some((e, _)), Some(t)) => format!("{:.1}", e as f64 / t.as_secs_f64() / 1e6),
+            _ => "-".into(),
+        };
         writeln!(
             out,
-            "{:<14} {:>8.3} {:>8.3} {:>7.2} {:>7.2} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>8.3} {:>7.2} {:>8.2} {:>13} {:>10.1} {:>9} {:>11}",
+            "{:<14} {:>8.3} {} {} {} {} {} {} {} {} {} {} {:>13} {:>10} {:>9} {:>11}",
             r.name,
-            p,
-            r.count.as_secs_f64(),
-            r.count.as_secs_f64() / p,
-            r.hash.as_secs_f64() / p,
-            r.trace.as_secs_f64(),
-            r.trace.as_secs_f64() / p,
-            r.trace_file.as_secs_f64(),
-            r.trace_file.as_secs_f64() / p,
-            r.grammar.as_secs_f64(),
-            r.grammar.as_secs_f64() / p,
-            r.grammar_p.as_secs_f64() / p,
-            crate::record::group(r.events),
-            r.events as f64 / r.trace.as_secs_f64() / 1e6,
-            r.distinct,
-            crate::record::group(r.grammar_bytes as u64)
+            r.plain.as_secs_f64(),
+            secs(r.count, 8),
+            ratio(r.count, r.plain, 7),
+            ratio(r.hash, r.plain, 7),
+            secs(r.trace, 8),
+            ratio(r.trace, r.plain, 7),
+            secs(r.trace_file, 8),
+            ratio(r.trace_file, r.plain, 7),
+            secs(r.grammar, 8),
+            ratio(r.grammar, r.plain, 7),
+            ratio(r.grammar_p, r.plain, 8),
+            events,
+            rate,
+            distinct,
+            r.grammar_bytes.map_or("-".to_string(), |b| crate::record::group(b as u64)),
         )?;
     }
-    let gc = geomean(rows.iter().map(|r| r.count.as_secs_f64() / r.plain.as_secs_f64()));
-    let gh = geomean(rows.iter().map(|r| r.hash.as_secs_f64() / r.plain.as_secs_f64()));
-    let gt = geomean(rows.iter().map(|r| r.trace.as_secs_f64() / r.plain.as_secs_f64()));
-    let gf = geomean(rows.iter().map(|r| r.trace_file.as_secs_f64() / r.plain.as_secs_f64()));
-    let gg = geomean(rows.iter().map(|r| r.grammar.as_secs_f64() / r.plain.as_secs_f64()));
-    let gp = geomean(rows.iter().map(|r| r.grammar_p.as_secs_f64() / r.plain.as_secs_f64()));
+    let g = |f: fn(&Row) -> Option<Duration>, w: usize| {
+        let ratios: Vec<f64> = rows.iter().filter_map(|r| f(r).map(|d| d.as_secs_f64() / r.plain.as_secs_f64())).collect();
+        if ratios.is_empty() {
+            format!("{:>w$}", "-")
+        } else {
+            format!("{:>w$.2}", geomean(ratios.into_iter()))
+        }
+    };
     writeln!(
         out,
-        "{:<14} {:>8} {:>8} {:>7.2} {:>7.2} {:>8} {:>7.2} {:>8} {:>7.2} {:>8} {:>7.2} {:>8.2}",
-        "geomean", "", "", gc, gh, "", gt, "", gf, "", gg, gp
+        "{:<14} {:>8} {:>8} {} {} {:>8} {} {:>8} {} {:>8} {} {}",
+        "geomean",
+        "",
+        "",
+        g(|r| r.count, 7),
+        g(|r| r.hash, 7),
+        "",
+        g(|r| r.trace, 7),
+        "",
+        g(|r| r.trace_file, 7),
+        "",
+        g(|r| r.grammar, 7),
+        g(|r| r.grammar_p, 8)
     )?;
     Ok(())
 }
