@@ -34,6 +34,21 @@ fn read_exact_at(file: &mut File, path: &Path, offset: u64, len: u64) -> Result<
     Ok(buf)
 }
 
+/// The bytes of section `name`, checksum verified.
+fn read_section(file: &mut File, path: &Path, toc: &[TocEntry], name: &str) -> Result<Vec<u8>, Error> {
+    let e = toc.iter().find(|e| e.name == name).ok_or_else(|| Error::Missing { path: path.to_owned(), section: name.into() })?;
+    let bytes = read_exact_at(file, path, e.offset, e.len)?;
+    if crc32fast::hash(&bytes) != e.crc32 {
+        return Err(corrupt(path, format!("checksum mismatch in section `{name}`")));
+    }
+    Ok(bytes)
+}
+
+/// Section `name`, checksum verified and postcard-decoded.
+fn decode_section<T: serde::de::DeserializeOwned>(file: &mut File, path: &Path, toc: &[TocEntry], name: &str) -> Result<T, Error> {
+    postcard::from_bytes(&read_section(file, path, toc, name)?).map_err(|e| corrupt(path, format!("section `{name}`: {e}")))
+}
+
 impl Profile {
     /// Reads and checks the header, table of contents, `meta` and `counts`.
     pub fn open(path: &Path) -> Result<Profile, Error> {
@@ -74,15 +89,7 @@ impl Profile {
                 return Err(corrupt(path, format!("section `{}` lies outside the file", e.name)));
             }
         }
-        let load = |file: &mut File, name: &str| -> Result<Vec<u8>, Error> {
-            let e = toc.iter().find(|e| e.name == name).ok_or_else(|| Error::Missing { path: path.to_owned(), section: name.into() })?;
-            let bytes = read_exact_at(file, path, e.offset, e.len)?;
-            if crc32fast::hash(&bytes) != e.crc32 {
-                return Err(corrupt(path, format!("checksum mismatch in section `{name}`")));
-            }
-            Ok(bytes)
-        };
-        let meta: Meta = postcard::from_bytes(&load(&mut file, section::META)?).map_err(|e| corrupt(path, format!("section `meta`: {e}")))?;
+        let meta: Meta = decode_section(&mut file, path, &toc, section::META)?;
         for (i, f) in meta.functions.iter().enumerate() {
             if f.index.idx() != i {
                 return Err(corrupt(path, format!("function {i} is listed as function {}", f.index)));
@@ -97,15 +104,12 @@ impl Profile {
                 return Err(corrupt(path, format!("function {i} ({}): paths cannot be numbered within {}", f.name, meta.max_paths)));
             }
         }
-        let counts: Vec<PathCount> = postcard::from_bytes(&load(&mut file, section::COUNTS)?).map_err(|e| corrupt(path, format!("section `counts`: {e}")))?;
+        let counts: Vec<PathCount> = decode_section(&mut file, path, &toc, section::COUNTS)?;
         for c in &counts {
             check_event(path, &meta, &numberings, PathEvent { func: c.func, path: c.path })?;
         }
-        let symbols: Vec<PathEvent> = if toc.iter().any(|e| e.name == section::SYMBOLS) {
-            postcard::from_bytes(&load(&mut file, section::SYMBOLS)?).map_err(|e| corrupt(path, format!("section `symbols`: {e}")))?
-        } else {
-            Vec::new()
-        };
+        let has = |name: &str| toc.iter().any(|e| e.name == name);
+        let symbols: Vec<PathEvent> = if has(section::SYMBOLS) { decode_section(&mut file, path, &toc, section::SYMBOLS)? } else { Vec::new() };
         let mut distinct = std::collections::HashSet::with_capacity(symbols.len());
         for &e in &symbols {
             check_event(path, &meta, &numberings, e)?;
@@ -113,11 +117,7 @@ impl Profile {
                 return Err(corrupt(path, format!("section `symbols`: path {} of function {} has two symbols", e.path, e.func)));
             }
         }
-        let terminals: Vec<u32> = if toc.iter().any(|e| e.name == section::TERMINALS) {
-            postcard::from_bytes(&load(&mut file, section::TERMINALS)?).map_err(|e| corrupt(path, format!("section `terminals`: {e}")))?
-        } else {
-            Vec::new()
-        };
+        let terminals: Vec<u32> = if has(section::TERMINALS) { decode_section(&mut file, path, &toc, section::TERMINALS)? } else { Vec::new() };
         if !symbols.is_empty() && !terminals.is_empty() {
             return Err(corrupt(path, "both `symbols` and `terminals` name the grammar's terminals"));
         }
@@ -137,14 +137,8 @@ impl Profile {
 
     /// Bytes of the named section, checksum verified.
     pub fn section_bytes(&self, name: &str) -> Result<Vec<u8>, Error> {
-        let e = self.toc.iter().find(|e| e.name == name).ok_or_else(|| Error::Missing { path: self.path.clone(), section: name.into() })?;
-        let io = |source| Error::Io { path: self.path.clone(), source };
-        let mut file = File::open(&self.path).map_err(io)?;
-        let bytes = read_exact_at(&mut file, &self.path, e.offset, e.len)?;
-        if crc32fast::hash(&bytes) != e.crc32 {
-            return Err(corrupt(&self.path, format!("checksum mismatch in section `{name}`")));
-        }
-        Ok(bytes)
+        let mut file = File::open(&self.path).map_err(|source| Error::Io { path: self.path.clone(), source })?;
+        read_section(&mut file, &self.path, &self.toc, name)
     }
 
     /// Number of distinct terminal symbols of the grammar.
