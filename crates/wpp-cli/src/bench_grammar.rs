@@ -114,21 +114,17 @@ fn build_all(input: &[u32], only: &[String]) -> Vec<BuildRow> {
         .iter()
         .filter(|b| only.is_empty() || only.iter().any(|o| o == *b))
         .map(|&builder| {
-            let t = Instant::now();
-            let (g, peak_bytes) = if builder == "repair" {
-                let mut r = wpp_grammar::RePairBlocks::new(crate::grammar_sink::REPAIR_BLOCK);
-                r.extend(input.iter().copied());
-                let (g, stats) = r.finish_with_stats();
-                (g, stats.peak_bytes)
-            } else {
-                let mut s = if builder.starts_with("sequitur1") { wpp_grammar::Sequitur::with_lookahead() } else { wpp_grammar::Sequitur::new() };
-                if builder.ends_with("+p") {
-                    s = s.predicting();
-                }
-                s.extend(input.iter().copied());
-                let m = s.memory_bytes();
-                (s.finish(), m)
+            let kind = match builder.trim_end_matches("+p") {
+                "sequitur" => wpp_profile::Builder::Sequitur,
+                "sequitur1" => wpp_profile::Builder::Sequitur1,
+                _ => wpp_profile::Builder::RePair,
             };
+            let t = Instant::now();
+            let mut b = crate::grammar_sink::GrammarBuilder::new(kind, builder.ends_with("+p"));
+            for &x in input {
+                b.push(x);
+            }
+            let (g, peak_bytes) = b.finish_measured();
             let seconds = t.elapsed().as_secs_f64();
             let encoded = wpp_grammar::encode_grammar(&g, n_terminals).len();
             BuildRow { builder, seconds, peak_bytes, rules: g.rules.len(), symbols: g.n_symbols(), encoded }

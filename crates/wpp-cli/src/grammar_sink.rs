@@ -74,9 +74,21 @@ impl GrammarBuilder {
     }
 
     pub fn finish(self) -> Grammar {
+        self.finish_measured().0
+    }
+
+    /// The grammar and the builder's peak memory in bytes.
+    pub fn finish_measured(self) -> (Grammar, usize) {
         match self {
-            GrammarBuilder::Online(s) => s.finish(),
-            GrammarBuilder::RePair(r) => r.finish(),
+            GrammarBuilder::Online(s) => {
+                // Its buffers only grow, so their size at the end is the peak.
+                let m = s.memory_bytes();
+                (s.finish(), m)
+            }
+            GrammarBuilder::RePair(r) => {
+                let (g, stats) = r.finish_with_stats();
+                (g, stats.peak_bytes)
+            }
         }
     }
 }
