@@ -11,11 +11,15 @@
 mod dag;
 mod encode;
 mod grammar;
+mod hot;
+mod occur;
 mod repair;
 mod sequitur;
 
 pub use dag::*;
 pub use encode::*;
 pub use grammar::{Grammar, Sym};
+pub use hot::{hot_subpaths, hot_subpaths_brute, HotParams, HotSubpath};
+pub use occur::PatternCounts;
 pub use repair::*;
 pub use sequitur::{Sequitur, MAX_TERMINAL};

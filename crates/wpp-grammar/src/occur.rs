@@ -1,0 +1,266 @@
+//! Counting the occurrences of given sequences in a grammar's expansion, on the DAG.
+//!
+//! An occurrence of a sequence of two or more symbols in the expansion lies in the
+//! expansion of exactly one lowest rule occurrence: the one whose right side it spans
+//! across a boundary between two symbols. So the number of occurrences of `X` is the sum,
+//! over rules `R` and over the boundaries of `R`'s right side, of the frequency of `R`
+//! times the occurrences of `X` that cross that boundary and no boundary before it (they
+//! start in the expansion of the symbol left of it). A one-symbol sequence is a terminal,
+//! counted where it stands on a right side.
+//!
+//! The patterns go into a trie, and the occurrences of every trie node — every prefix of
+//! every pattern — are counted at once. At a boundary, the last `L - 1` symbols left of it
+//! (`L` the longest pattern) are expanded lazily, backwards, and run through the trie as an
+//! Aho-Corasick automaton: the state at the boundary and its failure chain are exactly the
+//! suffixes of the left side that begin a pattern. Each is continued in the trie through
+//! the expansion right of the boundary, expanded lazily only as far as some match goes.
+//! The work at a boundary is `L` plus the grammar depth plus the matched lengths.
+
+use rustc_hash::FxHashMap;
+
+use crate::{Grammar, Sym};
+
+/// A trie node: a prefix of one or more patterns.
+pub type NodeId = u32;
+
+/// The prefixes of a set of sequences, and how often each occurs in a grammar's expansion.
+pub struct PatternCounts {
+    /// Forward trie: (node, symbol) → child. Node 0 is the empty prefix.
+    children: FxHashMap<(NodeId, u32), NodeId>,
+    depth: Vec<u32>,
+    counts: Vec<u64>,
+    /// Node of each pattern.
+    ends: Vec<NodeId>,
+}
+
+impl PatternCounts {
+    /// Occurrences of each prefix of each pattern in `g`'s expansion (`freq` from
+    /// [`Grammar::rule_frequencies`]). Counts saturate at `u64::MAX`.
+    pub fn count(g: &Grammar, freq: &[u64], patterns: &[Vec<u32>]) -> Self {
+        let mut t = PatternCounts { children: FxHashMap::default(), depth: vec![0], counts: vec![0], ends: Vec::new() };
+        for p in patterns {
+            let mut n = 0;
+            for &s in p {
+                n = t.child_or_insert(n, s);
+            }
+            t.ends.push(n);
+        }
+        let max_len = patterns.iter().map(Vec::len).max().unwrap_or(0);
+        if max_len == 0 {
+            return t;
+        }
+        let fail = t.failure_links();
+
+        let mut starts: Vec<(NodeId, u32)> = Vec::new();
+        let mut right: Vec<u32> = Vec::new();
+        let mut left: Vec<u32> = Vec::new();
+        let mut cursor = Cursor::default();
+        for (r, body) in g.rules.iter().enumerate() {
+            let f = freq[r];
+            if f == 0 {
+                continue;
+            }
+            for &s in body {
+                if let Sym::T(x) = s {
+                    if let Some(&c) = t.children.get(&(0, x)) {
+                        t.counts[c as usize] = t.counts[c as usize].saturating_add(f);
+                    }
+                }
+            }
+            if max_len < 2 {
+                continue;
+            }
+            for i in 0..body.len().saturating_sub(1) {
+                // Starts left of the boundary: the suffixes of the left expansion that
+                // are prefixes of a pattern, as (trie node, length). Aho-Corasick over the
+                // last `max_len - 1` symbols ends in the longest; its failure chain holds
+                // the others.
+                left.clear();
+                cursor.start_backward(g, body[i]);
+                while left.len() < max_len - 1 {
+                    match cursor.next_backward(g) {
+                        Some(x) => left.push(x),
+                        None => break,
+                    }
+                }
+                let mut state: NodeId = 0;
+                for &x in left.iter().rev() {
+                    state = t.advance(&fail, state, x);
+                }
+                starts.clear();
+                while state != 0 {
+                    starts.push((state, t.depth[state as usize]));
+                    state = fail[state as usize];
+                }
+                if starts.is_empty() {
+                    continue;
+                }
+                // Continue each through the expansion right of the boundary.
+                right.clear();
+                let mut fwd = Cursor::default();
+                let mut next_sym = i + 1;
+                fwd.start_forward(g, body[next_sym]);
+                for &(mut n, k) in &starts {
+                    let mut j = 0;
+                    while (k as usize + j) < max_len {
+                        if j == right.len() {
+                            let x = loop {
+                                if let Some(x) = fwd.next_forward(g) {
+                                    break Some(x);
+                                }
+                                if next_sym + 1 == body.len() {
+                                    break None;
+                                }
+                                next_sym += 1;
+                                fwd.start_forward(g, body[next_sym]);
+                            };
+                            match x {
+                                Some(x) => right.push(x),
+                                None => break,
+                            }
+                        }
+                        match t.children.get(&(n, right[j])) {
+                            Some(&c) => {
+                                n = c;
+                                t.counts[n as usize] = t.counts[n as usize].saturating_add(f);
+                            }
+                            None => break,
+                        }
+                        j += 1;
+                    }
+                }
+            }
+        }
+        t
+    }
+
+    /// Aho-Corasick failure links: for each node, the node of its longest proper suffix
+    /// that is in the trie.
+    fn failure_links(&self) -> Vec<NodeId> {
+        let n = self.depth.len();
+        let mut kids: Vec<Vec<(u32, NodeId)>> = vec![Vec::new(); n];
+        for (&(p, s), &c) in &self.children {
+            kids[p as usize].push((s, c));
+        }
+        let mut fail = vec![0 as NodeId; n];
+        let mut queue = std::collections::VecDeque::new();
+        for &(_, c) in &kids[0] {
+            queue.push_back(c);
+        }
+        while let Some(v) = queue.pop_front() {
+            for &(s, c) in &kids[v as usize] {
+                fail[c as usize] = if v == 0 { 0 } else { self.advance(&fail, fail[v as usize], s) };
+                queue.push_back(c);
+            }
+        }
+        fail
+    }
+
+    /// The Aho-Corasick transition from `state` on `x`.
+    #[inline]
+    fn advance(&self, fail: &[NodeId], mut state: NodeId, x: u32) -> NodeId {
+        loop {
+            if let Some(&c) = self.children.get(&(state, x)) {
+                return c;
+            }
+            if state == 0 {
+                return 0;
+            }
+            state = fail[state as usize];
+        }
+    }
+
+    fn child_or_insert(&mut self, n: NodeId, s: u32) -> NodeId {
+        let next = self.depth.len() as NodeId;
+        let depth = self.depth[n as usize] + 1;
+        let c = *self.children.entry((n, s)).or_insert(next);
+        if c == next {
+            self.depth.push(depth);
+            self.counts.push(0);
+        }
+        c
+    }
+
+    /// Occurrences of pattern `i`.
+    pub fn pattern(&self, i: usize) -> u64 {
+        self.counts[self.ends[i] as usize]
+    }
+
+    /// Occurrences of each prefix of `seq` (which must be a prefix of a pattern), by length:
+    /// element `j` is the count of `seq[..=j]`.
+    pub fn prefixes(&self, seq: &[u32]) -> Vec<u64> {
+        let mut n = 0;
+        seq.iter()
+            .map(|&s| {
+                n = self.children[&(n, s)];
+                self.counts[n as usize]
+            })
+            .collect()
+    }
+}
+
+/// A lazy walk over one symbol's expansion, forwards or backwards, with an explicit stack
+/// of (rule, next position) frames.
+#[derive(Default)]
+pub(crate) struct Cursor {
+    stack: Vec<(u32, usize)>,
+    pending: Option<u32>,
+}
+
+impl Cursor {
+    pub(crate) fn start_forward(&mut self, _g: &Grammar, s: Sym) {
+        self.stack.clear();
+        self.pending = None;
+        match s {
+            Sym::T(x) => self.pending = Some(x),
+            Sym::N(r) => self.stack.push((r, 0)),
+        }
+    }
+
+    pub(crate) fn next_forward(&mut self, g: &Grammar) -> Option<u32> {
+        if let Some(x) = self.pending.take() {
+            return Some(x);
+        }
+        loop {
+            let (r, pos) = self.stack.last_mut()?;
+            let body = &g.rules[*r as usize];
+            if *pos == body.len() {
+                self.stack.pop();
+                continue;
+            }
+            let s = body[*pos];
+            *pos += 1;
+            match s {
+                Sym::T(x) => return Some(x),
+                Sym::N(q) => self.stack.push((q, 0)),
+            }
+        }
+    }
+
+    pub(crate) fn start_backward(&mut self, g: &Grammar, s: Sym) {
+        self.stack.clear();
+        self.pending = None;
+        match s {
+            Sym::T(x) => self.pending = Some(x),
+            Sym::N(r) => self.stack.push((r, g.rules[r as usize].len())),
+        }
+    }
+
+    pub(crate) fn next_backward(&mut self, g: &Grammar) -> Option<u32> {
+        if let Some(x) = self.pending.take() {
+            return Some(x);
+        }
+        loop {
+            let (r, pos) = self.stack.last_mut()?;
+            if *pos == 0 {
+                self.stack.pop();
+                continue;
+            }
+            *pos -= 1;
+            match g.rules[*r as usize][*pos] {
+                Sym::T(x) => return Some(x),
+                Sym::N(q) => self.stack.push((q, g.rules[q as usize].len())),
+            }
+        }
+    }
+}

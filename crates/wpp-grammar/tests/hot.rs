@@ -1,0 +1,158 @@
+//! Hot subpaths and sequence counts on the DAG against scans of the expanded sequence.
+//!
+//! The relation checked for hot subpaths: every subpath the DAG algorithm reports is a
+//! minimal hot subpath of the expansion with exactly the frequency and cost the brute
+//! force gives it (the DAG algorithm reports a subset; see `wpp_grammar::hot`).
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+use wpp_grammar::{hot_subpaths, hot_subpaths_brute, repair, Grammar, HotParams, HotSubpath, PatternCounts, Sequitur, Sym};
+
+fn sequitur(input: &[u32]) -> Grammar {
+    let mut s = Sequitur::with_lookahead();
+    s.extend(input.iter().copied());
+    s.finish()
+}
+
+/// Occurrences of `pat` in `seq`, overlapping ones included.
+fn occurrences(seq: &[u32], pat: &[u32]) -> u64 {
+    if pat.is_empty() || pat.len() > seq.len() {
+        return 0;
+    }
+    seq.windows(pat.len()).filter(|w| *w == pat).count() as u64
+}
+
+fn check_subset(g: &Grammar, costs: &[u64], p: &HotParams) -> Result<usize, TestCaseError> {
+    let seq: Vec<u32> = g.expand().collect();
+    let dag = hot_subpaths(g, costs, p);
+    let brute: HashMap<Vec<u32>, HotSubpath> = hot_subpaths_brute(&seq, costs, p).into_iter().map(|h| (h.symbols.clone(), h)).collect();
+    for h in &dag {
+        let b = brute.get(&h.symbols);
+        prop_assert!(b.is_some(), "{:?} reported but is not a minimal hot subpath of {:?} ({:?})", h, seq, p);
+        prop_assert_eq!(b.unwrap(), h);
+    }
+    let mut distinct = dag.clone();
+    distinct.dedup_by(|a, b| a.symbols == b.symbols);
+    prop_assert_eq!(distinct.len(), dag.len(), "duplicates in {:?}", dag);
+    Ok(dag.len())
+}
+
+/// Larus 1999, Fig. 5: `abbcabbcabbc` as S → AAA, A → BC, B → ab, C → bc; cost 1 per
+/// path, length 2..3, cost ≥ 6: the algorithm reports ab and bc.
+#[test]
+fn larus_figure_5() {
+    let (a, b, c) = (Sym::T(0), Sym::T(1), Sym::T(2));
+    let g = Grammar { rules: vec![vec![Sym::N(1), Sym::N(1), Sym::N(1)], vec![Sym::N(2), Sym::N(3)], vec![a, b], vec![b, c]] };
+    assert_eq!(g.expand().collect::<Vec<_>>(), [0, 1, 1, 2, 0, 1, 1, 2, 0, 1, 1, 2]);
+    let p = HotParams { max_len: 3, min_len: 2, min_cost: 6 };
+    let hot = hot_subpaths(&g, &[1, 1, 1], &p);
+    let got: Vec<(Vec<u32>, u64, u64)> = hot.iter().map(|h| (h.symbols.clone(), h.frequency, h.cost)).collect();
+    assert_eq!(got, [(vec![0, 1], 3, 6), (vec![1, 2], 3, 6)]);
+    // All minimal hot subpaths: also bb, and cab (ca alone occurs twice: cost 4).
+    let seq: Vec<u32> = g.expand().collect();
+    let mut all: Vec<Vec<u32>> = hot_subpaths_brute(&seq, &[1, 1, 1], &p).into_iter().map(|h| h.symbols).collect();
+    all.sort();
+    assert_eq!(all, [vec![0, 1], vec![1, 1], vec![1, 2], vec![2, 0, 1]]);
+}
+
+#[test]
+fn finds_a_hot_loop() {
+    // A loop body of 5 paths run 200 times between two one-off stretches.
+    let mut input: Vec<u32> = (10..40).collect();
+    for _ in 0..200 {
+        input.extend([1, 2, 3, 4, 5]);
+    }
+    input.extend(40..70);
+    let g = sequitur(&input);
+    let costs = vec![1u64; 70];
+    let p = HotParams { max_len: 10, min_len: 5, min_cost: 500 };
+    let hot = hot_subpaths(&g, &costs, &p);
+    assert!(!hot.is_empty(), "no hot subpath in a loop of 200 iterations");
+    for h in &hot {
+        assert!(h.symbols.iter().all(|s| (1..=5).contains(s)), "{h:?} is not in the loop");
+        assert!(h.frequency >= 100);
+    }
+}
+
+#[test]
+fn pattern_counts_on_a_small_grammar() {
+    let input = [0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 0, 0, 0];
+    let g = sequitur(&input);
+    let pats = vec![vec![0, 1], vec![0, 1, 0], vec![1, 2, 0], vec![0, 0], vec![2], vec![3], vec![0, 0, 0, 0]];
+    let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats);
+    for (i, p) in pats.iter().enumerate() {
+        assert_eq!(c.pattern(i), occurrences(&input, p), "{p:?}");
+    }
+    assert_eq!(c.prefixes(&[0, 1, 0]), [8, 4, 2]);
+}
+
+/// A random valid grammar: rule i refers only to rules above i, so it is acyclic.
+fn arb_grammar() -> impl Strategy<Value = Grammar> {
+    (2usize..8, 1u32..6).prop_flat_map(|(n_rules, n_terms)| {
+        proptest::collection::vec(proptest::collection::vec((0u32..100, 0u32..100), 1..6), n_rules).prop_map(move |raw| {
+            let n = raw.len() as u32;
+            let rules = raw
+                .iter()
+                .enumerate()
+                .map(|(i, body)| {
+                    body.iter()
+                        .map(|&(kind, v)| {
+                            let i = i as u32;
+                            if kind < 40 && i + 1 < n {
+                                Sym::N(i + 1 + v % (n - i - 1))
+                            } else {
+                                Sym::T(v % n_terms)
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            Grammar { rules }
+        })
+    })
+}
+
+fn arb_structured() -> impl Strategy<Value = Vec<u32>> {
+    // Repeated blocks with variations, like loops in a path trace.
+    proptest::collection::vec((proptest::collection::vec(0u32..6, 1..8), 1usize..12), 1..10)
+        .prop_map(|parts| parts.into_iter().flat_map(|(body, k)| std::iter::repeat_n(body, k).flatten()).collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn pattern_counts_match_a_scan(g in arb_grammar(), extra in proptest::collection::vec(proptest::collection::vec(0u32..6, 1..6), 0..6), picks in proptest::collection::vec((0usize..1000, 1usize..9), 0..12)) {
+        let seq: Vec<u32> = g.expand().collect();
+        prop_assume!(seq.len() < 20_000);
+        let mut pats = extra;
+        for (at, len) in picks {
+            if !seq.is_empty() {
+                let at = at % seq.len();
+                pats.push(seq[at..(at + len).min(seq.len())].to_vec());
+            }
+        }
+        let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats);
+        for (i, p) in pats.iter().enumerate() {
+            prop_assert_eq!(c.pattern(i), occurrences(&seq, p), "pattern {:?} in {:?} of {:?}", p, seq, g);
+            let by_len = c.prefixes(p);
+            for k in 1..=p.len() {
+                prop_assert_eq!(by_len[k - 1], occurrences(&seq, &p[..k]));
+            }
+        }
+    }
+
+    #[test]
+    fn hot_on_random_grammars_is_a_subset(g in arb_grammar(), costs in proptest::collection::vec(1u64..5, 6), max_len in 1usize..7, min_len in 1usize..4, min_cost in 1u64..60) {
+        prop_assume!(g.expand().take(20_001).count() <= 20_000);
+        check_subset(&g, &costs, &HotParams { max_len, min_len, min_cost })?;
+    }
+
+    #[test]
+    fn hot_on_builder_grammars_is_a_subset(input in arb_structured(), costs in proptest::collection::vec(1u64..4, 6), max_len in 2usize..12, min_len in 1usize..4, min_cost in 4u64..80) {
+        let p = HotParams { max_len, min_len, min_cost };
+        check_subset(&sequitur(&input), &costs, &p)?;
+        check_subset(&repair(&input), &costs, &p)?;
+    }
+}
