@@ -13,6 +13,7 @@ mod encode;
 mod grammar;
 mod hot;
 mod occur;
+mod query;
 mod repair;
 mod sequitur;
 
@@ -21,5 +22,6 @@ pub use encode::*;
 pub use grammar::{Grammar, Sym};
 pub use hot::{hot_subpaths, hot_subpaths_brute, HotParams, HotSubpath};
 pub use occur::PatternCounts;
+pub use query::{contexts, contexts_brute, first_and_last, runs_before, Context};
 pub use repair::*;
 pub use sequitur::{Sequitur, MAX_TERMINAL};

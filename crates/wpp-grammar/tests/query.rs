@@ -1,0 +1,78 @@
+//! DAG queries against scans of the expanded sequence.
+
+use proptest::prelude::*;
+use wpp_grammar::{contexts, contexts_brute, first_and_last, runs_before, Grammar, Sequitur, Sym};
+
+/// A random valid grammar: rule i refers only to rules above i, so it is acyclic.
+fn arb_grammar() -> impl Strategy<Value = Grammar> {
+    (2usize..8, 1u32..6).prop_flat_map(|(n_rules, n_terms)| {
+        proptest::collection::vec(proptest::collection::vec((0u32..100, 0u32..100), 1..6), n_rules).prop_map(move |raw| {
+            let n = raw.len() as u32;
+            let rules = raw
+                .iter()
+                .enumerate()
+                .map(|(i, body)| {
+                    body.iter()
+                        .map(|&(kind, v)| {
+                            let i = i as u32;
+                            if kind < 40 && i + 1 < n {
+                                Sym::N(i + 1 + v % (n - i - 1))
+                            } else {
+                                Sym::T(v % n_terms)
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            Grammar { rules }
+        })
+    })
+}
+
+fn check(g: &Grammar, k: usize) -> Result<(), TestCaseError> {
+    let seq: Vec<u32> = g.expand().collect();
+    for t in 0..6u32 {
+        let first = seq.iter().position(|&x| x == t).map(|p| p as u64);
+        let last = seq.iter().rposition(|&x| x == t).map(|p| p as u64);
+        prop_assert_eq!(first_and_last(g, t), first.zip(last), "terminal {} in {:?}", t, seq);
+        prop_assert_eq!(contexts(g, t, k), contexts_brute(&seq, t, k), "contexts of {} (k = {}) in {:?} of {:?}", t, k, seq, g);
+        for q in 0..6u32 {
+            let brute = (0..seq.len()).any(|i| seq[i] == t && seq[i + 1..].contains(&q));
+            prop_assert_eq!(runs_before(g, t, q), brute);
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn contexts_of_a_loop() {
+    // `a b c` repeated, then `a d`: b is always between a and c.
+    let mut s = Sequitur::with_lookahead();
+    for _ in 0..50 {
+        s.extend([0, 1, 2]);
+    }
+    s.extend([0, 3]);
+    let g = s.finish();
+    assert_eq!(contexts(&g, 1, 1), [((vec![0], vec![2]), 50)]);
+    let c = contexts(&g, 0, 1);
+    assert_eq!(c, [((vec![2], vec![1]), 49), ((vec![], vec![1]), 1), ((vec![2], vec![3]), 1)]);
+    assert!(runs_before(&g, 1, 3) && !runs_before(&g, 3, 1));
+    assert_eq!(first_and_last(&g, 3), Some((151, 151)));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn queries_match_a_scan(g in arb_grammar(), k in 0usize..5) {
+        prop_assume!(g.expand().take(20_001).count() <= 20_000);
+        check(&g, k)?;
+    }
+
+    #[test]
+    fn queries_on_sequitur_grammars(input in proptest::collection::vec(0u32..4, 0..300), k in 0usize..6) {
+        let mut s = Sequitur::with_lookahead();
+        s.extend(input.iter().copied());
+        check(&s.finish(), k)?;
+    }
+}
