@@ -7,10 +7,13 @@
 mod bench;
 mod bench_grammar;
 mod compress;
+mod dag;
 mod expand;
 mod export;
 mod grammar_sink;
+mod hot;
 mod paths;
+mod query;
 mod record;
 mod stats;
 
@@ -33,6 +36,8 @@ enum Command {
     Stats(stats::Opts),
     Expand(expand::Opts),
     Export(export::Opts),
+    Hot(hot::Opts),
+    Query(query::Opts),
     Compress(compress::Opts),
     Bench(bench::Opts),
     BenchGrammar(bench_grammar::Opts),
@@ -46,6 +51,8 @@ fn main() -> ExitCode {
         Command::Stats(o) => stats::run(o).map(|()| 0),
         Command::Expand(o) => expand::run(o).map(|()| 0),
         Command::Export(o) => export::run(o).map(|()| 0),
+        Command::Hot(o) => hot::run(o).map(|()| 0),
+        Command::Query(o) => query::run(o).map(|()| 0),
         Command::Compress(o) => compress::run(o).map(|()| 0),
         Command::Bench(o) => bench::run(o).map(|()| 0),
         Command::BenchGrammar(o) => bench_grammar::run(o).map(|()| 0),

@@ -54,7 +54,7 @@ struct Report {
     paths: Vec<PathRow>,
 }
 
-fn select_func(p: &Profile, spec: &str) -> anyhow::Result<FuncIdx> {
+pub fn select_func(p: &Profile, spec: &str) -> anyhow::Result<FuncIdx> {
     if let Some(f) = p.meta.functions.iter().find(|f| f.name == spec) {
         return Ok(f.index);
     }
