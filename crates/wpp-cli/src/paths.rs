@@ -24,7 +24,7 @@ pub struct Opts {
     /// Show at most N paths [default: 20; 0 for all].
     #[arg(long, default_value_t = 20)]
     top: usize,
-    /// Print JSON: {"paths": [{"function", "function_index", "path_id", "count", "instructions", "blocks"}]}.
+    /// Print JSON: {"paths": [{"function", "function_index", "path_id", "count", "instructions", "blocks", "source"}]}.
     #[arg(long)]
     json: bool,
 }
@@ -39,6 +39,8 @@ pub struct PathRow {
     /// Instructions executed by one run of the path.
     pub instructions: u64,
     pub blocks: Vec<BlockRow>,
+    /// `FILE:LINE` ranges of the blocks (from the module's DWARF), or the path's byte range.
+    pub source: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -94,6 +96,7 @@ pub fn rows(p: &Profile, func: Option<FuncIdx>) -> Vec<PathRow> {
                         BlockRow { index: b.0, start: bl.start, end: bl.end }
                     })
                     .collect(),
+                source: crate::dag::source_of(p, c.func, c.path),
             }
         })
         .collect()
@@ -114,10 +117,12 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         return Ok(());
     }
     let events: u64 = p.counts.iter().filter(|c| func.is_none_or(|f| c.func == f)).map(|c| c.count).sum();
-    writeln!(out, "{:>14} {:>6}  {:<32} {:>10} {:>7}  blocks (byte offsets)", "count", "%", "function", "path", "instrs")?;
+    let where_ = if p.source.is_some() { "source lines" } else { "blocks (byte offsets)" };
+    writeln!(out, "{:>14} {:>6}  {:<32} {:>10} {:>7}  {where_}", "count", "%", "function", "path", "instrs")?;
     for r in &rows {
         let share = if events > 0 { 100.0 * r.count as f64 / events as f64 } else { 0.0 };
-        let blocks: Vec<String> = r.blocks.iter().map(|b| format!("{:#x}", b.start)).collect();
+        let blocks: Vec<String> =
+            if p.source.is_some() { r.source.clone() } else { r.blocks.iter().map(|b| format!("{:#x}", b.start)).collect() };
         writeln!(
             out,
             "{:>14} {:>5.1}%  {:<32} {:>10} {:>7}  {}",

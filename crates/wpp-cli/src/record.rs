@@ -193,6 +193,11 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
             Ending::Trapped(trap.clone())
         }
     };
+    // Source lines are a convenience: unreadable DWARF must not cost the recording.
+    let source = wpp_wasm::source_map(&wasm, &program).unwrap_or_else(|e| {
+        eprintln!("wpp: warning: {}: {e}; reports will show byte offsets instead of source lines", o.program.display());
+        None
+    });
     let meta = Meta {
         module: o.program.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
         module_bytes: wasm.len() as u64,
@@ -211,6 +216,9 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     let mut writer = writer;
     writer.write_value(section::META, &meta)?;
     writer.write_value(section::COUNTS, &sorted_counts(&counts))?;
+    if let Some(source) = &source {
+        writer.write_value(section::SOURCE, source)?;
+    }
     writer.finish()?;
     eprintln!(
         "wpp: {} paths in {:.2} s; {} distinct{} -> {}",

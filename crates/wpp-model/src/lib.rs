@@ -12,10 +12,12 @@
 mod cfg;
 mod event;
 mod idx;
+mod source;
 
 pub use cfg::{Block, Cfg, CfgError, Edge, EdgeKind, Target};
 pub use event::{EventDecoder, EventWord, PathEvent, ESCAPE_FUNC};
 pub use idx::{BlockIdx, EdgeIdx, FuncIdx, PathId};
+pub use source::{LineRange, SourceMap};
 
 /// A function of the program as the profile knows it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -24,7 +24,7 @@
 //! | `trace` | (trace mode) the path events in order, as little-endian u64 event words (see [`wpp_model::PathEvent`]) |
 //! | `symbols` | (grammar mode) postcard `Vec<`[`wpp_model::PathEvent`]`>`: the path of each terminal symbol, in order of first execution |
 //! | `grammar` | (grammar mode) the path trace as a grammar over those symbols, encoded by [`wpp_grammar::encode_grammar`] |
-//!
+//! | `source` | (when the module has DWARF) postcard [`wpp_model::SourceMap`]: the file and line range of every block |
 //! | `terminals` | (a trace compressed by `wpp compress`) postcard `Vec<u32>`: the input value of each terminal symbol, in place of `symbols` |
 //!
 //! A guest with several threads would get one grammar each, in sections `grammar`,
@@ -66,6 +66,7 @@ pub mod section {
     pub const SYMBOLS: &str = "symbols";
     pub const GRAMMAR: &str = "grammar";
     pub const TERMINALS: &str = "terminals";
+    pub const SOURCE: &str = "source";
 }
 
 /// One entry of the table of contents.

@@ -20,6 +20,8 @@ pub struct Profile {
     pub symbols: Vec<PathEvent>,
     /// For a symbol trace compressed by `wpp compress`: the input value of each terminal.
     pub terminals: Vec<u32>,
+    /// Source lines of the blocks, when the module had DWARF.
+    pub source: Option<wpp_model::SourceMap>,
 }
 
 fn corrupt(path: &Path, what: impl Into<String>) -> Error {
@@ -121,8 +123,13 @@ impl Profile {
         if !symbols.is_empty() && !terminals.is_empty() {
             return Err(corrupt(path, "both `symbols` and `terminals` name the grammar's terminals"));
         }
+        let source: Option<wpp_model::SourceMap> = if has(section::SOURCE) { Some(decode_section(&mut file, path, &toc, section::SOURCE)?) } else { None };
+        if let Some(s) = &source {
+            let n_blocks: Vec<usize> = meta.functions.iter().map(|f| f.cfg.as_ref().map_or(0, |c| c.n_blocks())).collect();
+            s.validate(&n_blocks).map_err(|e| corrupt(path, format!("section `source`: {e}")))?;
+        }
         // A trace or grammar, if present, is verified when it is read.
-        Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings, symbols, terminals })
+        Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings, symbols, terminals, source })
     }
 
     /// Whether the profile holds the full path trace.

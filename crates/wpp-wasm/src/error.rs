@@ -13,6 +13,9 @@ pub enum Error {
     /// The module uses a feature wpp does not handle.
     #[error("unsupported feature: {feature} (in {place})")]
     Unsupported { feature: String, place: String },
+    /// The module's DWARF debugging information could not be read.
+    #[error("unreadable DWARF: {0}")]
+    Dwarf(String),
     /// The rewritten module failed to encode or validate: a bug in wpp.
     #[error("internal error while rewriting {place}: {message}")]
     Rewrite { place: String, message: String },

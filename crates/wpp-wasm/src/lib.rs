@@ -19,8 +19,10 @@ mod error;
 mod instrument;
 mod oracle;
 mod rewrite;
+mod source;
 
 pub use decode::{decode, Program};
 pub use error::Error;
 pub use instrument::{instrument, CounterKind, Instrumented, Layout, Mode, Options};
 pub use oracle::instrument_block_log;
+pub use source::source_map;

@@ -1,0 +1,134 @@
+//! Source lines of every block, from the module's DWARF (`clang -g`).
+//!
+//! DWARF in WebAssembly lives in custom sections named like the ELF ones (`.debug_info`,
+//! `.debug_line`, ...), and its code addresses are offsets from the start of the code
+//! section's contents, where blocks carry module offsets: the two differ by one constant.
+//! Line rows of a sequence that starts at address 0 are code the linker dropped (its
+//! addresses were never relocated) and are ignored.
+
+use std::collections::HashMap;
+
+use gimli::{EndianSlice, LittleEndian, SectionId};
+use wasmparser::{Parser, Payload};
+use wpp_model::{LineRange, SourceMap};
+
+use crate::{Error, Program};
+
+type Reader<'a> = EndianSlice<'a, LittleEndian>;
+
+/// One row of the line table: from `addr` on, the code is `line` of `file` (`line` 0: no
+/// line, e.g. the end of a sequence).
+#[derive(Clone, Copy)]
+struct Row {
+    addr: u64,
+    file: u32,
+    line: u32,
+}
+
+/// The source lines of every block of `program` (decoded from `bytes`), or `None` if the
+/// module has no line table.
+pub fn source_map(bytes: &[u8], program: &Program) -> Result<Option<SourceMap>, Error> {
+    let mut sections: HashMap<&str, &[u8]> = HashMap::new();
+    let mut code_start = None;
+    for payload in Parser::new(0).parse_all(bytes) {
+        match payload? {
+            Payload::CustomSection(c) if c.name().starts_with(".debug_") => {
+                sections.insert(c.name(), c.data());
+            }
+            Payload::CodeSectionStart { range, .. } => code_start = Some(range.start as u64),
+            _ => {}
+        }
+    }
+    let (Some(code_start), true) = (code_start, sections.contains_key(".debug_line")) else { return Ok(None) };
+    let dwarf_err = |e: gimli::Error| Error::Dwarf(e.to_string());
+    let dwarf = gimli::Dwarf::load(|id: SectionId| -> Result<Reader<'_>, gimli::Error> {
+        Ok(EndianSlice::new(sections.get(id.name()).copied().unwrap_or(&[]), LittleEndian))
+    })
+    .map_err(dwarf_err)?;
+
+    let mut files: Vec<String> = Vec::new();
+    let mut file_ids: HashMap<String, u32> = HashMap::new();
+    let mut rows: Vec<Row> = Vec::new();
+    let mut units = dwarf.units();
+    while let Some(header) = units.next().map_err(dwarf_err)? {
+        let unit = dwarf.unit(header).map_err(dwarf_err)?;
+        let Some(program) = unit.line_program.clone() else { continue };
+        let mut unit_files: HashMap<u64, u32> = HashMap::new();
+        let mut seq: Vec<Row> = Vec::new();
+        let mut lines = program.rows();
+        while let Some((header, row)) = lines.next_row().map_err(dwarf_err)? {
+            if row.end_sequence() {
+                if seq.first().is_some_and(|r| r.addr != 0) {
+                    rows.append(&mut seq);
+                    rows.push(Row { addr: row.address(), file: u32::MAX, line: 0 });
+                }
+                seq.clear();
+                continue;
+            }
+            let line = row.line().map_or(0, |l| u32::try_from(l.get()).unwrap_or(u32::MAX));
+            let file = match unit_files.get(&row.file_index()) {
+                Some(&f) => f,
+                None => {
+                    let name = match row.file(header) {
+                        Some(entry) => {
+                            let path = dwarf.attr_string(&unit, entry.path_name()).map_err(dwarf_err)?.to_string_lossy().into_owned();
+                            let dir = match entry.directory(header) {
+                                Some(d) => dwarf.attr_string(&unit, d).map_err(dwarf_err)?.to_string_lossy().into_owned(),
+                                None => String::new(),
+                            };
+                            let comp_dir = unit.comp_dir.map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+                            if path.starts_with('/') || dir.is_empty() || dir == comp_dir {
+                                path
+                            } else {
+                                format!("{dir}/{path}")
+                            }
+                        }
+                        None => "?".to_string(),
+                    };
+                    let next = files.len() as u32;
+                    let id = *file_ids.entry(name.clone()).or_insert_with(|| {
+                        files.push(name);
+                        next
+                    });
+                    unit_files.insert(row.file_index(), id);
+                    id
+                }
+            };
+            seq.push(Row { addr: row.address(), file, line });
+        }
+    }
+    rows.sort_by_key(|r| r.addr);
+
+    let blocks = program
+        .functions
+        .iter()
+        .map(|f| {
+            let Some(cfg) = &f.cfg else { return Vec::new() };
+            cfg.blocks
+                .iter()
+                .map(|b| {
+                    let start = (b.start as u64).checked_sub(code_start)?;
+                    let end = (b.end as u64).checked_sub(code_start)?;
+                    // The row in force at the block's start, and those starting inside it.
+                    let first = rows.partition_point(|r| r.addr <= start).checked_sub(1).unwrap_or(0);
+                    let mut range: Option<LineRange> = None;
+                    for r in rows[first..].iter().take_while(|r| r.addr < end.max(start + 1)) {
+                        if r.line == 0 {
+                            continue;
+                        }
+                        match &mut range {
+                            None => range = Some(LineRange { file: r.file, first: r.line, last: r.line }),
+                            Some(x) if x.file == r.file => {
+                                x.first = x.first.min(r.line);
+                                x.last = x.last.max(r.line);
+                            }
+                            Some(_) => {}
+                        }
+                    }
+                    range
+                })
+                .collect()
+        })
+        .collect();
+    Ok(Some(SourceMap { files, blocks }))
+}
