@@ -3,8 +3,10 @@
 //! event sequence a trace-mode recording of the same run holds. Every program is recorded
 //! with the default builder and one more (SEQUITUR with rule prediction or Re-Pair,
 //! alternating), and each grammar must satisfy SEQUITUR's properties where the builder
-//! guarantees them.
+//! guarantees them. On the default builder's grammar, every hot subpath `wpp hot` reports
+//! is a minimal hot subpath of the expanded trace with the frequency and cost a scan gives.
 
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -62,8 +64,65 @@ fn check(name: &str, second: &str) {
             grammar.check_sequitur_properties().unwrap_or_else(|e| panic!("{name}/{builder}: {e}"));
         }
         eprintln!("{name}/{builder}: {} events, {} rules, {} grammar symbols", expected.0, grammar.rules.len(), grammar.n_symbols());
+        if builder == "sequitur1" {
+            check_hot(name, &g);
+        }
     }
     std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// `wpp hot` (cost 1 per path, 2 to 10 paths, cost at least 1/50 of the events) against
+/// a scan of the expanded trace that counts just the reported subpaths and their prefixes.
+fn check_hot(name: &str, profile: &Path) {
+    let p = Profile::open(profile).unwrap();
+    let mut events: Vec<(u32, u64)> = Vec::new();
+    p.for_each_event(|e| events.push((e.func.0, e.path.0))).unwrap();
+    let (max_len, min_len, min_cost) = (10usize, 2usize, events.len() as u64 / 50);
+    let out = Command::new(env!("CARGO_BIN_EXE_wpp"))
+        .arg("hot")
+        .arg(profile)
+        .args(["--json", "--top", "0", "--cost", "paths", "--max-len", "10", "--min-len", "2", "--min-cost", &min_cost.to_string()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reported: Vec<(Vec<(u32, u64)>, u64, u64)> = v["subpaths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let seq = s["paths"].as_array().unwrap().iter().map(|p| (p["function_index"].as_u64().unwrap() as u32, p["path_id"].as_u64().unwrap())).collect();
+            (seq, s["frequency"].as_u64().unwrap(), s["cost"].as_u64().unwrap())
+        })
+        .collect();
+    assert!(!reported.is_empty(), "{name}: no hot subpath");
+    let mut counts: HashMap<Vec<(u32, u64)>, u64> = HashMap::new();
+    for (seq, _, _) in &reported {
+        for k in 1..=seq.len() {
+            counts.insert(seq[..k].to_vec(), 0);
+        }
+    }
+    let firsts: HashSet<(u32, u64)> = reported.iter().map(|r| r.0[0]).collect();
+    for i in 0..events.len() {
+        if !firsts.contains(&events[i]) {
+            continue;
+        }
+        for len in 1..=max_len.min(events.len() - i) {
+            match counts.get_mut(&events[i..i + len]) {
+                Some(c) => *c += 1,
+                None => break,
+            }
+        }
+    }
+    for (seq, frequency, cost) in &reported {
+        assert_eq!(counts[seq], *frequency, "{name}: frequency of {seq:?}");
+        assert_eq!(*cost, frequency * seq.len() as u64);
+        assert!(*cost >= min_cost && seq.len() >= min_len && seq.len() <= max_len);
+        for k in min_len..seq.len() {
+            assert!(counts[&seq[..k]] * (k as u64) < min_cost, "{name}: {seq:?} is not minimal: its prefix of {k} is hot");
+        }
+    }
+    eprintln!("{name}: {} hot subpaths checked", reported.len());
 }
 
 macro_rules! programs {

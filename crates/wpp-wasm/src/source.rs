@@ -109,10 +109,18 @@ pub fn source_map(bytes: &[u8], program: &Program) -> Result<Option<SourceMap>, 
                 .map(|b| {
                     let start = (b.start as u64).checked_sub(code_start)?;
                     let end = (b.end as u64).checked_sub(code_start)?;
-                    // The row in force at the block's start, and those starting inside it.
-                    let first = rows.partition_point(|r| r.addr <= start).checked_sub(1).unwrap_or(0);
+                    // The rows that start inside the block; if none does, the one in force
+                    // at its start. (A block often begins with structural instructions,
+                    // `block` or `loop`, that inherit the line before the loop.)
+                    let inside = rows.partition_point(|r| r.addr < start);
+                    let end_at = rows.partition_point(|r| r.addr < end);
+                    let mut chosen = &rows[inside..end_at];
+                    if chosen.iter().all(|r| r.line == 0) {
+                        let before = rows.partition_point(|r| r.addr <= start);
+                        chosen = &rows[before.saturating_sub(1)..before];
+                    }
                     let mut range: Option<LineRange> = None;
-                    for r in rows[first..].iter().take_while(|r| r.addr < end.max(start + 1)) {
+                    for r in chosen {
                         if r.line == 0 {
                             continue;
                         }
