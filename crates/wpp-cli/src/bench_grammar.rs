@@ -203,8 +203,15 @@ impl wpp_runtime::EventSink for CollectSink {
     }
 }
 
-/// The dense symbol trace of one workload run (symbols in order of first execution).
-fn workload_trace(engine: &wpp_runtime::Engine, dir: &Path, p: &crate::bench::Program, run: &crate::bench::Run) -> anyhow::Result<Vec<u32>> {
+/// A workload run's path trace as dense symbols (in order of first execution), with the
+/// instructions of each symbol's path.
+pub struct WorkloadTrace {
+    pub trace: Vec<u32>,
+    pub instructions: Vec<u64>,
+}
+
+/// Runs one workload with trace instrumentation and collects its symbol trace.
+pub fn workload_trace(engine: &wpp_runtime::Engine, dir: &Path, p: &crate::bench::Program, run: &crate::bench::Run) -> anyhow::Result<WorkloadTrace> {
     let (wasm, cfg) = crate::bench::load(dir, p, run)?;
     let program = wpp_wasm::decode(&wasm)?;
     let inst = wpp_wasm::instrument(&wasm, &program, &wpp_wasm::Options { mode: wpp_wasm::Mode::Trace, ..Default::default() })?;
@@ -214,7 +221,17 @@ fn workload_trace(engine: &wpp_runtime::Engine, dir: &Path, p: &crate::bench::Pr
         trace: Vec::new(),
     };
     let (_, sink) = wpp_runtime::run_paths(engine, &inst, &cfg, sink)?;
-    Ok(sink.trace)
+    let instructions = sink
+        .symbols
+        .paths
+        .iter()
+        .map(|e| {
+            let cfg = program.cfg(e.func).expect("paths run in functions with code");
+            let blocks = inst.numberings[e.func.idx()].as_ref().and_then(|n| n.decode(e.path).ok()).unwrap_or_default();
+            blocks.iter().map(|b| cfg.blocks[b.idx()].n_instrs as u64).sum()
+        })
+        .collect();
+    Ok(WorkloadTrace { trace: sink.trace, instructions })
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
@@ -227,7 +244,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let engine = wpp_runtime::engine()?;
         for (p, run) in crate::bench::select(dir, &o.runs, &o.programs)? {
             eprint!("wpp bench-grammar: {} ...\r", p.name);
-            let input = workload_trace(&engine, dir, &p, &run)?;
+            let input = workload_trace(&engine, dir, &p, &run)?.trace;
             let rows = build_all(&input, &o.builders);
             let bytes: Vec<u8> = input.iter().flat_map(|s| s.to_le_bytes()).collect();
             let external = if o.no_external {

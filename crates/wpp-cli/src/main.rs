@@ -4,8 +4,10 @@
 //! and a `run` function. This is the only crate that prints to stdout or parses
 //! arguments.
 
+mod alloc;
 mod bench;
 mod bench_grammar;
+mod bench_hot;
 mod compress;
 mod dag;
 mod expand;
@@ -20,6 +22,9 @@ mod stats;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 /// Record and analyse the whole program paths of WebAssembly (wasm32-wasi) programs.
 #[derive(Parser)]
@@ -41,6 +46,7 @@ enum Command {
     Compress(compress::Opts),
     Bench(bench::Opts),
     BenchGrammar(bench_grammar::Opts),
+    BenchHot(bench_hot::Opts),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +62,7 @@ fn main() -> ExitCode {
         Command::Compress(o) => compress::run(o).map(|()| 0),
         Command::Bench(o) => bench::run(o).map(|()| 0),
         Command::BenchGrammar(o) => bench_grammar::run(o).map(|()| 0),
+        Command::BenchHot(o) => bench_hot::run(o).map(|()| 0),
     };
     match result {
         Ok(status) => ExitCode::from(status.clamp(0, 255) as u8),
