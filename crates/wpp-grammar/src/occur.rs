@@ -16,7 +16,7 @@
 //! the expansion right of the boundary, expanded lazily only as far as some match goes.
 //! The work at a boundary is `L` plus the grammar depth plus the matched lengths.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::{Grammar, Sym};
 
@@ -50,6 +50,15 @@ impl PatternCounts {
             return t;
         }
         let fail = t.failure_links();
+        // An occurrence crossing a boundary holds the digram (last symbol left of it, first
+        // symbol right of it): boundaries whose digram is in no pattern are skipped
+        // without expanding anything.
+        let digrams: FxHashSet<(u32, u32)> = patterns.iter().flat_map(|p| p.windows(2).map(|w| (w[0], w[1]))).collect();
+        let (first, last) = end_symbols(g);
+        let end = |s: Sym, ends: &[u32]| match s {
+            Sym::T(x) => x,
+            Sym::N(r) => ends[r as usize],
+        };
 
         let mut starts: Vec<(NodeId, u32)> = Vec::new();
         let mut right: Vec<u32> = Vec::new();
@@ -71,6 +80,9 @@ impl PatternCounts {
                 continue;
             }
             for i in 0..body.len().saturating_sub(1) {
+                if !digrams.contains(&(end(body[i], &last), end(body[i + 1], &first))) {
+                    continue;
+                }
                 // Starts left of the boundary: the suffixes of the left expansion that
                 // are prefixes of a pattern, as (trie node, length). Aho-Corasick over the
                 // last `max_len - 1` symbols ends in the longest; its failure chain holds
@@ -197,6 +209,25 @@ impl PatternCounts {
             })
             .collect()
     }
+}
+
+/// The first and the last terminal of each rule's expansion (`u32::MAX` for an empty rule).
+fn end_symbols(g: &Grammar) -> (Vec<u32>, Vec<u32>) {
+    let n = g.rules.len();
+    let (mut first, mut last) = (vec![u32::MAX; n], vec![u32::MAX; n]);
+    let Ok(order) = g.topological_order() else { return (first, last) };
+    for &r in order.iter().rev() {
+        let body = &g.rules[r as usize];
+        let end = |s: &Sym, ends: &[u32]| match *s {
+            Sym::T(x) => x,
+            Sym::N(q) => ends[q as usize],
+        };
+        if let (Some(a), Some(b)) = (body.first(), body.last()) {
+            first[r as usize] = end(a, &first);
+            last[r as usize] = end(b, &last);
+        }
+    }
+    (first, last)
 }
 
 /// A lazy walk over one symbol's expansion, forwards or backwards, with an explicit stack

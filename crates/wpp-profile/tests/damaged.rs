@@ -324,12 +324,25 @@ fn fixture(dir: &Path) -> Fixture {
         seq.push(id);
     }
     let grammar = wpp_grammar::encode_grammar(&seq.finish(), symbols.len() as u32);
+    // Source lines for most blocks, in two files.
+    let source = wpp_model::SourceMap {
+        files: vec!["main.c".into(), "lib/util.h".into()],
+        blocks: meta
+            .functions
+            .iter()
+            .map(|f| {
+                let n = f.cfg.as_ref().map_or(0, |c| c.n_blocks()) as u32;
+                (0..n).map(|b| (b % 5 != 4).then_some(wpp_model::LineRange { file: b % 2, first: 10 + b, last: 12 + 2 * b })).collect()
+            })
+            .collect(),
+    };
     let sections = vec![
         (section::TRACE.to_owned(), encode_events(&events)),
         (section::META.to_owned(), postcard::to_stdvec(&meta).unwrap()),
         (section::COUNTS.to_owned(), postcard::to_stdvec(&counts).unwrap()),
         (section::SYMBOLS.to_owned(), postcard::to_stdvec(&symbols).unwrap()),
         (section::GRAMMAR.to_owned(), grammar),
+        (section::SOURCE.to_owned(), postcard::to_stdvec(&source).unwrap()),
         // Readers skip sections they do not know.
         ("notes".to_owned(), b"recorded by a later wpp".to_vec()),
     ];
@@ -428,7 +441,11 @@ fn valid_profile_round_trips() {
     assert_eq!(events.as_deref(), Some(&fx.events[..]));
     assert_eq!(p.meta.events, fx.events.len() as u64);
     let names: Vec<&str> = p.toc.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(names, ["trace", "meta", "counts", "symbols", "grammar", "notes"]);
+    assert_eq!(names, ["trace", "meta", "counts", "symbols", "grammar", "source", "notes"]);
+    let source = p.source.as_ref().expect("the source section reads");
+    assert_eq!(source.files, ["main.c", "lib/util.h"]);
+    assert_eq!(source.blocks[2][1], Some(wpp_model::LineRange { file: 1, first: 11, last: 14 }));
+    assert_eq!(source.blocks[2].len(), p.meta.functions[2].cfg.as_ref().unwrap().n_blocks());
     assert_eq!(grammar_events(&p).unwrap().as_deref(), Some(&fx.events[..]), "the grammar derives the trace");
     assert_eq!(p.numberings.len(), 5);
     assert!(p.numberings[0].is_none(), "imports have no numbering");
@@ -481,6 +498,15 @@ fn examine(path: &Path) -> Outcome {
         Err(e) => return Outcome::Rejected(e.to_string()),
     };
     assert_eq!(p.numberings.len(), p.meta.functions.len());
+    if let Some(s) = &p.source {
+        // An accepted source map covers every block with ranges that format.
+        for (f, blocks) in s.blocks.iter().enumerate() {
+            assert_eq!(blocks.len(), p.meta.functions[f].cfg.as_ref().map_or(0, |c| c.n_blocks()));
+            for r in blocks.iter().flatten() {
+                assert!(s.format(*r).is_some());
+            }
+        }
+    }
     for c in &p.counts {
         assert!(p.path_blocks(c.func, c.path).is_some(), "accepted a count of a path that does not decode: {c:?}");
     }
