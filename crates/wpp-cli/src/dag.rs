@@ -80,6 +80,7 @@ impl Dag {
             function: self.profile.meta.functions[e.func.idx()].name.clone(),
             function_index: e.func.0,
             path_id: e.path.0,
+            blocks: self.profile.path_blocks(e.func, e.path).unwrap_or_default().iter().map(|b| b.0).collect(),
             source: self.source_of(e.func, e.path),
         }
     }
@@ -129,6 +130,8 @@ pub struct PathRef {
     pub function: String,
     pub function_index: u32,
     pub path_id: u64,
+    /// The path's basic blocks (indices in the function's CFG).
+    pub blocks: Vec<u32>,
     pub source: Vec<String>,
 }
 

@@ -37,7 +37,7 @@ pub struct Opts {
     /// The cost of one run of a path.
     #[arg(long, value_enum, default_value_t = Cost::Instructions)]
     cost: Cost,
-    /// Print JSON: {"subpaths": [{"frequency", "cost", "length", "paths": [{"function", "path_id", "source"}]}]}.
+    /// Print JSON: {"subpaths": [{"frequency", "cost", "length", "paths": [{"function", "function_index", "path_id", "blocks", "source"}]}]}.
     #[arg(long)]
     json: bool,
 }

@@ -114,7 +114,7 @@ fn check_hot(profile: &Path, trace_profile: &Path, cost: &str, max_len: usize, m
         let expected = brute.get(&seq).unwrap_or_else(|| panic!("{seq:?} is not a minimal hot subpath"));
         assert_eq!((s["frequency"].as_u64().unwrap(), s["cost"].as_u64().unwrap()), *expected, "{seq:?}");
         for p in s["paths"].as_array().unwrap() {
-            assert!(p["function"].is_string() && p["source"].is_array(), "{p}");
+            assert!(p["function"].is_string() && p["source"].is_array() && !p["blocks"].as_array().unwrap().is_empty(), "{p}");
         }
     }
     subpaths.len()

@@ -138,11 +138,16 @@ impl Grammar {
     /// Per rule, how often its expansion occurs in the derived sequence as that rule: the
     /// number of DAG paths from rule 0 to it (saturating). Rule 0 has frequency 1.
     pub fn rule_frequencies(&self) -> Vec<u64> {
+        self.rule_frequencies_in(&self.order())
+    }
+
+    /// [`Grammar::rule_frequencies`] with the topological order already at hand.
+    pub fn rule_frequencies_in(&self, order: &[u32]) -> Vec<u64> {
         let mut freq = vec![0u64; self.rules.len()];
         if let Some(f) = freq.first_mut() {
             *f = 1;
         }
-        for &r in &self.order() {
+        for &r in order {
             let f = freq[r as usize];
             if f == 0 {
                 continue;

@@ -37,6 +37,14 @@ impl PatternCounts {
     /// Occurrences of each prefix of each pattern in `g`'s expansion (`freq` from
     /// [`Grammar::rule_frequencies`]). Counts saturate at `u64::MAX`.
     pub fn count(g: &Grammar, freq: &[u64], patterns: &[Vec<u32>]) -> Self {
+        match g.topological_order() {
+            Ok(order) => Self::count_in(g, &order, freq, patterns),
+            Err(_) => Self::count_in(g, &[], freq, patterns),
+        }
+    }
+
+    /// [`PatternCounts::count`] with the grammar's topological order at hand.
+    pub fn count_in(g: &Grammar, order: &[u32], freq: &[u64], patterns: &[Vec<u32>]) -> Self {
         let mut t = PatternCounts { children: FxHashMap::default(), depth: vec![0], counts: vec![0], ends: Vec::new() };
         for p in patterns {
             let mut n = 0;
@@ -54,7 +62,7 @@ impl PatternCounts {
         // symbol right of it): boundaries whose digram is in no pattern are skipped
         // without expanding anything.
         let digrams: FxHashSet<(u32, u32)> = patterns.iter().flat_map(|p| p.windows(2).map(|w| (w[0], w[1]))).collect();
-        let (first, last) = end_symbols(g);
+        let (first, last) = end_symbols(g, order);
         let end = |s: Sym, ends: &[u32]| match s {
             Sym::T(x) => x,
             Sym::N(r) => ends[r as usize],
@@ -212,10 +220,9 @@ impl PatternCounts {
 }
 
 /// The first and the last terminal of each rule's expansion (`u32::MAX` for an empty rule).
-fn end_symbols(g: &Grammar) -> (Vec<u32>, Vec<u32>) {
+fn end_symbols(g: &Grammar, order: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let n = g.rules.len();
     let (mut first, mut last) = (vec![u32::MAX; n], vec![u32::MAX; n]);
-    let Ok(order) = g.topological_order() else { return (first, last) };
     for &r in order.iter().rev() {
         let body = &g.rules[r as usize];
         let end = |s: &Sym, ends: &[u32]| match *s {
