@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up on a fresh Debian 12 machine with Rust, then records the whole program
-# path of the bundled Lua benchmark and prints its compression statistics and hottest paths.
+# path of the bundled Lua benchmark (built with DWARF, so reports show source lines) and
+# prints its compression statistics, hottest paths and hottest subpaths.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
@@ -11,9 +12,10 @@ if [ ${#need[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq && apt-get install -y -qq "${need[@]}"
 fi
-bash workloads/build.sh lua
+bash workloads/build.sh --debug lua
 cargo build --release --bin wpp
 target="${CARGO_TARGET_DIR:-target}"
-"$target/release/wpp" record -o "$target/lua.wpp" workloads/build/lua.wasm -- 0.5 < workloads/inputs/bench.lua
+"$target/release/wpp" record -o "$target/lua.wpp" workloads/build/debug/lua.wasm -- 0.5 < workloads/inputs/bench.lua
 "$target/release/wpp" stats "$target/lua.wpp"
 "$target/release/wpp" paths "$target/lua.wpp" --top 15
+"$target/release/wpp" hot "$target/lua.wpp" --max-len 50 --min-len 5 --min-cost 20000000 --top 3
