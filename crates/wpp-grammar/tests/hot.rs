@@ -7,6 +7,9 @@
 use std::collections::HashMap;
 
 use proptest::prelude::*;
+
+mod common;
+use common::arb_grammar;
 use wpp_grammar::{hot_subpaths, hot_subpaths_brute, repair, Grammar, HotParams, HotSubpath, PatternCounts, Sequitur, Sym};
 
 fn sequitur(input: &[u32]) -> Grammar {
@@ -85,32 +88,6 @@ fn pattern_counts_on_a_small_grammar() {
         assert_eq!(c.pattern(i), occurrences(&input, p), "{p:?}");
     }
     assert_eq!(c.prefixes(&[0, 1, 0]), [8, 4, 2]);
-}
-
-/// A random valid grammar: rule i refers only to rules above i, so it is acyclic.
-fn arb_grammar() -> impl Strategy<Value = Grammar> {
-    (2usize..8, 1u32..6).prop_flat_map(|(n_rules, n_terms)| {
-        proptest::collection::vec(proptest::collection::vec((0u32..100, 0u32..100), 1..6), n_rules).prop_map(move |raw| {
-            let n = raw.len() as u32;
-            let rules = raw
-                .iter()
-                .enumerate()
-                .map(|(i, body)| {
-                    body.iter()
-                        .map(|&(kind, v)| {
-                            let i = i as u32;
-                            if kind < 40 && i + 1 < n {
-                                Sym::N(i + 1 + v % (n - i - 1))
-                            } else {
-                                Sym::T(v % n_terms)
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
-            Grammar { rules }
-        })
-    })
 }
 
 fn arb_structured() -> impl Strategy<Value = Vec<u32>> {

@@ -1,33 +1,10 @@
 //! DAG queries against scans of the expanded sequence.
 
 use proptest::prelude::*;
-use wpp_grammar::{contexts, contexts_brute, first_and_last, runs_before, Grammar, Sequitur, Sym};
 
-/// A random valid grammar: rule i refers only to rules above i, so it is acyclic.
-fn arb_grammar() -> impl Strategy<Value = Grammar> {
-    (2usize..8, 1u32..6).prop_flat_map(|(n_rules, n_terms)| {
-        proptest::collection::vec(proptest::collection::vec((0u32..100, 0u32..100), 1..6), n_rules).prop_map(move |raw| {
-            let n = raw.len() as u32;
-            let rules = raw
-                .iter()
-                .enumerate()
-                .map(|(i, body)| {
-                    body.iter()
-                        .map(|&(kind, v)| {
-                            let i = i as u32;
-                            if kind < 40 && i + 1 < n {
-                                Sym::N(i + 1 + v % (n - i - 1))
-                            } else {
-                                Sym::T(v % n_terms)
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
-            Grammar { rules }
-        })
-    })
-}
+mod common;
+use common::arb_grammar;
+use wpp_grammar::{contexts, contexts_brute, first_and_last, runs_before, Grammar, Sequitur};
 
 fn check(g: &Grammar, k: usize) -> Result<(), TestCaseError> {
     let seq: Vec<u32> = g.expand().collect();
