@@ -9,16 +9,21 @@
 //! counted where it stands on a right side.
 //!
 //! The patterns go into a trie, and the occurrences of every trie node — every prefix of
-//! every pattern — are counted at once. At a boundary, the last `L - 1` symbols left of it
-//! (`L` the longest pattern) are expanded lazily, backwards, and run through the trie as an
-//! Aho-Corasick automaton: the state at the boundary and its failure chain are exactly the
-//! suffixes of the left side that begin a pattern. Each is continued in the trie through
-//! the expansion right of the boundary, expanded lazily only as far as some match goes.
-//! The work at a boundary is `L` plus the grammar depth plus the matched lengths.
+//! every pattern — are counted at once. Each rule's right side is read through the trie run
+//! as an Aho-Corasick automaton (`L` the longest pattern): a rule at least `L` long leaves
+//! the automaton in the same state whatever came before, so it is read once, bottom-up, and
+//! afterwards stands for that state; a shorter one is read symbol by symbol. At a boundary
+//! the state and its failure chain are the suffixes of what was read that begin a pattern;
+//! each is continued in the trie through the expansion right of the boundary, expanded
+//! lazily only as far as some match goes. Boundaries whose two neighbouring terminals are
+//! adjacent in no pattern are skipped at once.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::{Grammar, Sym};
+
+/// Symbols of each rule's expansion kept at hand for reading right of a boundary.
+const HEAD_MAX: usize = 32;
 
 /// A trie node: a prefix of one or more patterns.
 pub type NodeId = u32;
@@ -63,6 +68,13 @@ impl PatternCounts {
         // without expanding anything.
         let digrams: FxHashSet<(u32, u32)> = patterns.iter().flat_map(|p| p.windows(2).map(|w| (w[0], w[1]))).collect();
         let (first, last) = end_symbols(g, order);
+        let mut in_pattern: Vec<bool> = Vec::new();
+        for &x in patterns.iter().flatten() {
+            if in_pattern.len() <= x as usize {
+                in_pattern.resize(x as usize + 1, false);
+            }
+            in_pattern[x as usize] = true;
+        }
         let end = |s: Sym, ends: &[u32]| match s {
             Sym::T(x) => x,
             Sym::N(r) => ends[r as usize],
@@ -70,73 +82,122 @@ impl PatternCounts {
 
         let mut starts: Vec<(NodeId, u32)> = Vec::new();
         let mut right: Vec<u32> = Vec::new();
-        let mut left: Vec<u32> = Vec::new();
         let mut cursor = Cursor::default();
-        for (r, body) in g.rules.iter().enumerate() {
+        // Per rule, children first: its length and, if it is at least `max_len` long, the
+        // automaton's state after reading it — the same from any starting state, since no
+        // trie node is longer than `max_len`. Shorter rules are read symbol by symbol.
+        let n = g.rules.len();
+        let mut lengths = vec![0u64; n];
+        let mut end_state = vec![0 as NodeId; n];
+        // Per rule, its first symbols (at most `head_len`) in `heads`: the right side of a
+        // boundary is read from these, and the grammar only where a match goes further.
+        let head_len = (max_len - 1).min(HEAD_MAX);
+        let mut heads: Vec<u32> = Vec::new();
+        let mut head_at: Vec<(u32, u32)> = vec![(0, 0); n];
+        let mut fwd = Cursor::default();
+        for &r in order.iter().rev() {
+            let r = r as usize;
+            let body = &g.rules[r];
             let f = freq[r];
-            if f == 0 {
-                continue;
-            }
-            for &s in body {
-                if let Sym::T(x) = s {
-                    if let Some(&c) = t.children.get(&(0, x)) {
-                        t.counts[c as usize] = t.counts[c as usize].saturating_add(f);
+            let mut state: NodeId = 0;
+            let mut len = 0u64;
+            for (i, &s) in body.iter().enumerate() {
+                // Read the symbol.
+                let s_len = match s {
+                    Sym::T(x) => {
+                        state = t.advance(&fail, state, x);
+                        if f > 0 {
+                            if let Some(&c) = t.children.get(&(0, x)) {
+                                t.counts[c as usize] = t.counts[c as usize].saturating_add(f);
+                            }
+                        }
+                        1
                     }
-                }
-            }
-            if max_len < 2 {
-                continue;
-            }
-            for i in 0..body.len().saturating_sub(1) {
-                if !digrams.contains(&(end(body[i], &last), end(body[i + 1], &first))) {
+                    Sym::N(q) if lengths[q as usize] >= max_len as u64 => {
+                        state = end_state[q as usize];
+                        lengths[q as usize]
+                    }
+                    Sym::N(q) => {
+                        // A rule that ends in a symbol of no pattern leaves the automaton
+                        // at the root.
+                        if in_pattern.get(last[q as usize] as usize).copied().unwrap_or(false) {
+                            cursor.start_forward(g, s);
+                            while let Some(x) = cursor.next_forward(g) {
+                                state = t.advance(&fail, state, x);
+                            }
+                        } else {
+                            state = 0;
+                        }
+                        lengths[q as usize]
+                    }
+                };
+                len = len.saturating_add(s_len);
+                if f == 0 || max_len < 2 || i + 1 == body.len() || !digrams.contains(&(end(s, &last), end(body[i + 1], &first))) {
                     continue;
                 }
-                // Starts left of the boundary: the suffixes of the left expansion that
-                // are prefixes of a pattern, as (trie node, length). Aho-Corasick over the
-                // last `max_len - 1` symbols ends in the longest; its failure chain holds
-                // the others.
-                left.clear();
-                cursor.start_backward(g, body[i]);
-                while left.len() < max_len - 1 {
-                    match cursor.next_backward(g) {
-                        Some(x) => left.push(x),
-                        None => break,
-                    }
-                }
-                let mut state: NodeId = 0;
-                for &x in left.iter().rev() {
-                    state = t.advance(&fail, state, x);
-                }
+                // Starts left of the boundary: the suffixes of what was read that are
+                // prefixes of a pattern — the state and its failure chain — and begin
+                // inside this symbol (an occurrence that begins further left crosses an
+                // earlier boundary and is counted there), as (trie node, length).
                 starts.clear();
-                while state != 0 {
-                    starts.push((state, t.depth[state as usize]));
-                    state = fail[state as usize];
+                let mut st = state;
+                while st != 0 {
+                    let d = t.depth[st as usize];
+                    if (d as u64) <= s_len {
+                        starts.push((st, d));
+                    }
+                    st = fail[st as usize];
                 }
                 if starts.is_empty() {
                     continue;
                 }
                 // Continue each through the expansion right of the boundary.
                 right.clear();
-                let mut fwd = Cursor::default();
                 let mut next_sym = i + 1;
-                fwd.start_forward(g, body[next_sym]);
+                // A rule whose expansion goes on past its cached head, and how much of it
+                // `right` holds; `fwd` walks it once started.
+                let mut deep: Option<(Sym, usize)> = None;
+                let mut fwd_active = false;
                 for &(mut n, k) in &starts {
                     let mut j = 0;
                     while (k as usize + j) < max_len {
                         if j == right.len() {
-                            let x = loop {
-                                if let Some(x) = fwd.next_forward(g) {
-                                    break Some(x);
+                            // One more symbol of the right side, if there is one.
+                            let more = loop {
+                                if fwd_active {
+                                    if let Some(x) = fwd.next_forward(g) {
+                                        right.push(x);
+                                        break true;
+                                    }
+                                    fwd_active = false;
                                 }
-                                if next_sym + 1 == body.len() {
-                                    break None;
+                                if let Some((s, skip)) = deep.take() {
+                                    fwd.start_forward(g, s);
+                                    for _ in 0..skip {
+                                        fwd.next_forward(g);
+                                    }
+                                    fwd_active = true;
+                                    continue;
                                 }
+                                if next_sym == body.len() {
+                                    break false;
+                                }
+                                let s = body[next_sym];
                                 next_sym += 1;
-                                fwd.start_forward(g, body[next_sym]);
+                                match s {
+                                    Sym::T(x) => right.push(x),
+                                    Sym::N(q) => {
+                                        let (a, l) = head_at[q as usize];
+                                        right.extend_from_slice(&heads[a as usize..(a + l) as usize]);
+                                        if lengths[q as usize] > l as u64 {
+                                            deep = Some((s, l as usize));
+                                        }
+                                    }
+                                }
+                                break true;
                             };
-                            match x {
-                                Some(x) => right.push(x),
-                                None => break,
+                            if !more {
+                                break;
                             }
                         }
                         match t.children.get(&(n, right[j])) {
@@ -150,6 +211,26 @@ impl PatternCounts {
                     }
                 }
             }
+            lengths[r] = len;
+            if len >= max_len as u64 {
+                end_state[r] = state;
+            }
+            // The first `head_len` symbols, from the children's.
+            let start = heads.len() as u32;
+            for &s in body {
+                if heads.len() - start as usize >= head_len {
+                    break;
+                }
+                match s {
+                    Sym::T(x) => heads.push(x),
+                    Sym::N(q) => {
+                        let (a, l) = head_at[q as usize];
+                        let take = (l as usize).min(head_len - (heads.len() - start as usize));
+                        heads.extend_from_within(a as usize..a as usize + take);
+                    }
+                }
+            }
+            head_at[r] = (start, heads.len() as u32 - start);
         }
         t
     }

@@ -90,6 +90,26 @@ fn pattern_counts_on_a_small_grammar() {
     assert_eq!(c.prefixes(&[0, 1, 0]), [8, 4, 2]);
 }
 
+/// A match that runs far into a long rule right of a boundary (past the symbols the
+/// counter keeps at hand per rule).
+#[test]
+fn pattern_counts_deep_into_a_long_rule() {
+    let block: Vec<u32> = (0..100).map(|i| (i * 7919 % 101) as u32).collect();
+    let input: Vec<u32> = std::iter::repeat_n(block.clone(), 4).flatten().collect();
+    let g = sequitur(&input);
+    let mut pat: Vec<u32> = block[90..].to_vec();
+    pat.extend(&block[..60]);
+    let pats = vec![pat.clone(), block.clone(), input[5..205].to_vec()];
+    let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats);
+    assert_eq!(c.pattern(0), 3);
+    assert_eq!(c.pattern(1), 4);
+    assert_eq!(c.pattern(2), 2);
+    let by_len = c.prefixes(&pat);
+    for k in 1..=pat.len() {
+        assert_eq!(by_len[k - 1], occurrences(&input, &pat[..k]), "prefix of {k}");
+    }
+}
+
 fn arb_structured() -> impl Strategy<Value = Vec<u32>> {
     // Repeated blocks with variations, like loops in a path trace.
     proptest::collection::vec((proptest::collection::vec(0u32..6, 1..8), 1usize..12), 1..10)
@@ -116,6 +136,27 @@ proptest! {
             let by_len = c.prefixes(p);
             for k in 1..=p.len() {
                 prop_assert_eq!(by_len[k - 1], occurrences(&seq, &p[..k]));
+            }
+        }
+    }
+
+    /// Patterns longer than the rule heads the counter keeps at hand (32 symbols), on
+    /// grammars of repetitive input whose rules are long.
+    #[test]
+    fn long_pattern_counts_match_a_scan(input in arb_structured(), picks in proptest::collection::vec((0usize..1000, 30usize..90), 1..6)) {
+        let g = sequitur(&input);
+        let pats: Vec<Vec<u32>> = picks.iter().map(|&(at, len)| {
+            let at = at % input.len();
+            input[at..(at + len).min(input.len())].to_vec()
+        }).collect();
+        let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats);
+        for (i, p) in pats.iter().enumerate() {
+            prop_assert_eq!(c.pattern(i), occurrences(&input, p), "pattern {:?}", p);
+            let by_len = c.prefixes(p);
+            for k in [1, 2, p.len() / 2, p.len()] {
+                if (1..=p.len()).contains(&k) {
+                    prop_assert_eq!(by_len[k - 1], occurrences(&input, &p[..k]));
+                }
             }
         }
     }
