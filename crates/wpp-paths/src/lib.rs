@@ -33,6 +33,8 @@
 
 mod numbering;
 pub mod enumerate;
+mod ppp;
 pub mod split;
 
 pub use numbering::{number, DecodeError, EdgeAction, Numbering, NumberingError, Options};
+pub use ppp::{ppp_number, PppError, PppNumbering};

@@ -285,6 +285,12 @@ impl Numbering {
         self.start_val[b.idx()]
     }
 
+    /// The path DAG: for each node (ENTRY is 0, block `b` is `b + 1`, EXIT is
+    /// `n_blocks + 1`), its outgoing edges as (Ball-Larus value, target node), by value.
+    pub fn dag_edges(&self) -> &[Vec<(u64, u32)>] {
+        &self.dag_out
+    }
+
     /// Blocks that [`number`] cut to keep the path count within the limit.
     pub fn cut_points(&self) -> &[BlockIdx] {
         &self.cut_points

@@ -1,0 +1,145 @@
+//! PPP numbering against enumeration: on random CFGs and random sets of interesting paths,
+//! the identifiers are distinct, are the sums of the edge weights along each path, start
+//! at 0, and ρ is what they give.
+
+use proptest::prelude::*;
+
+mod common;
+use common::arb_cfg;
+use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, PathId, Target};
+use wpp_paths::{number, ppp_number, Numbering, Options, PppError, PppNumbering};
+
+/// The PPP identifier of path `p` as the sum of the weights along its DAG edges, or `None`
+/// if one of them has no weight.
+fn id_along(n: &Numbering, ppp: &PppNumbering, p: PathId) -> Option<i128> {
+    let dag = n.dag_edges();
+    let (mut node, mut rem, mut sum) = (0usize, p.0, 0i128);
+    while node != dag.len() - 1 {
+        let i = dag[node].partition_point(|&(val, _)| val <= rem) - 1;
+        let (val, next) = dag[node][i];
+        sum += ppp.weight(node as u32, i)?;
+        rem -= val;
+        node = next as usize;
+    }
+    Some(sum)
+}
+
+fn check(n: &Numbering, interesting: &[PathId]) -> Result<(), TestCaseError> {
+    let ppp = ppp_number(n, interesting).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let mut distinct: Vec<PathId> = interesting.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    prop_assert_eq!(ppp.ids().iter().map(|x| x.0).collect::<Vec<_>>(), distinct.clone());
+    let mut ids: Vec<i128> = ppp.ids().iter().map(|x| x.1).collect();
+    for &(p, id) in ppp.ids() {
+        prop_assert_eq!(id_along(n, &ppp, p), Some(id), "path {}", p);
+    }
+    ids.sort_unstable();
+    let before = ids.len();
+    ids.dedup();
+    prop_assert_eq!(ids.len(), before, "two interesting paths share an id: {:?}", ppp.ids());
+    if let (Some(&min), Some(&max)) = (ids.first(), ids.last()) {
+        prop_assert_eq!(min, 0);
+        prop_assert_eq!(ppp.id_range(), Some((min, max)));
+        let rho = ppp.rho().unwrap();
+        prop_assert!((rho - (max - min + 1) as f64 / ids.len() as f64).abs() < 1e-12);
+        prop_assert!(rho >= 1.0);
+    } else {
+        prop_assert_eq!(ppp.rho(), None);
+    }
+    Ok(())
+}
+
+/// The paper's Fig. 3: DAG s → {a, b}, a → {c, d}, b → {c, d}, c → {d, t}, d → t, with
+/// interesting paths sacdt, sact, sbct. PPP gives them 0, 1, 2.
+#[test]
+fn paper_figure_3() {
+    let b = Block { start: 0, end: 1, n_instrs: 1 };
+    let e = |f: u32, t: Option<u32>| Edge {
+        from: BlockIdx(f),
+        to: t.map_or(Target::Exit, |t| Target::Block(BlockIdx(t))),
+        kind: if t.is_some() { EdgeKind::Forward } else { EdgeKind::Return },
+    };
+    // s = 0, a = 1, b = 2, c = 3, d = 4, t = the exit.
+    let cfg = Cfg {
+        blocks: vec![b; 5],
+        edges: vec![e(0, Some(1)), e(0, Some(2)), e(1, Some(3)), e(1, Some(4)), e(2, Some(3)), e(2, Some(4)), e(3, Some(4)), e(3, None), e(4, None)],
+    };
+    let n = number(&cfg, &Options::default()).unwrap();
+    assert_eq!(n.n_paths(), 6);
+    let bl = |blocks: &[u32]| n.encode(&blocks.iter().map(|&b| BlockIdx(b)).collect::<Vec<_>>()).unwrap();
+    let (sacdt, sact, sbct) = (bl(&[0, 1, 3, 4]), bl(&[0, 1, 3]), bl(&[0, 2, 3]));
+    let ppp = ppp_number(&n, &[sbct, sacdt, sact]).unwrap();
+    let id = |p: PathId| ppp.ids().iter().find(|x| x.0 == p).unwrap().1;
+    assert_eq!((id(sacdt), id(sact), id(sbct)), (0, 1, 2));
+    assert_eq!(ppp.rho(), Some(1.0));
+    // The edge weights of the paper's walk-through: (b, c) gets -1, (s, b) gets 2.
+    let dag = n.dag_edges();
+    let edge = |from: u32, to: u32| dag[from as usize + 1].iter().position(|&(_, t)| t == to + 1).unwrap();
+    assert_eq!(ppp.weight(3, edge(2, 3)), Some(-1));
+    assert_eq!(ppp.weight(1, edge(0, 2)), Some(2));
+    // Edges on no interesting path have no weight: (a, d), (b, d).
+    assert_eq!(ppp.weight(2, edge(1, 4)), None);
+    assert_eq!(ppp.weight(3, edge(2, 4)), None);
+    check(&n, &[sacdt, sact, sbct]).unwrap();
+}
+
+#[test]
+fn a_path_that_does_not_exist_is_an_error() {
+    let b = Block { start: 0, end: 1, n_instrs: 1 };
+    let cfg = Cfg { blocks: vec![b], edges: vec![Edge { from: BlockIdx(0), to: Target::Exit, kind: EdgeKind::Return }] };
+    let n = number(&cfg, &Options::default()).unwrap();
+    assert_eq!(ppp_number(&n, &[PathId(1)]), Err(PppError::NoSuchPath { path: PathId(1), n_paths: 1 }));
+}
+
+/// Acyclic CFGs with many paths: each block branches to up to three of the next few
+/// blocks, some return early.
+fn arb_wide_cfg() -> impl Strategy<Value = Cfg> {
+    (8usize..40).prop_flat_map(|n| {
+        proptest::collection::vec((proptest::collection::vec(0usize..5, 1..4), any::<u8>()), n).prop_map(move |specs| {
+            let mut edges = Vec::new();
+            for (v, (fwd, exit)) in specs.into_iter().enumerate() {
+                let mut targets: Vec<usize> = fwd.into_iter().map(|d| v + 1 + d).filter(|&w| w < n).collect();
+                targets.sort_unstable();
+                targets.dedup();
+                for w in &targets {
+                    edges.push(Edge { from: BlockIdx(v as u32), to: Target::Block(BlockIdx(*w as u32)), kind: EdgeKind::Forward });
+                }
+                if targets.is_empty() || exit % 7 == 0 {
+                    edges.push(Edge { from: BlockIdx(v as u32), to: Target::Exit, kind: EdgeKind::Return });
+                }
+            }
+            Cfg { blocks: vec![Block { start: 0, end: 1, n_instrs: 1 }; n], edges }
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Many paths, few of them interesting: prefixes shared in many ways, so the join
+    /// matters.
+    #[test]
+    fn sparse_interesting_sets_on_wide_dags(cfg in arb_wide_cfg(), picks in proptest::collection::vec(any::<u64>(), 1..60)) {
+        let n = number(&cfg, &Options::default()).unwrap();
+        let interesting: Vec<PathId> = picks.iter().map(|&x| PathId(x % n.n_paths())).collect();
+        check(&n, &interesting)?;
+    }
+
+    #[test]
+    fn random_interesting_sets(cfg in arb_cfg(), picks in proptest::collection::vec(any::<u64>(), 0..40), max_paths in prop_oneof![Just(u64::MAX), 4u64..64]) {
+        let Ok(n) = number(&cfg, &Options { max_paths }) else { return Ok(()) };
+        let interesting: Vec<PathId> = picks.iter().map(|&x| PathId(x % n.n_paths())).collect();
+        check(&n, &interesting)?;
+    }
+
+    /// With every path interesting, PPP numbers them as compactly as Ball-Larus: ρ = 1.
+    #[test]
+    fn all_paths_are_numbered_compactly(cfg in arb_cfg()) {
+        let n = number(&cfg, &Options::default()).unwrap();
+        prop_assume!(n.n_paths() <= 4096);
+        let all: Vec<PathId> = (0..n.n_paths()).map(PathId).collect();
+        check(&n, &all)?;
+        prop_assert_eq!(ppp_number(&n, &all).unwrap().rho(), Some(1.0));
+    }
+}
