@@ -60,13 +60,7 @@ impl Dag {
     /// A path given as `FUNCTION:PATH_ID` (function name or index), and its terminal, or
     /// `None` if the path never ran.
     pub fn parse_path(&self, spec: &str) -> anyhow::Result<(PathEvent, Option<u32>)> {
-        let (func, path) = spec.rsplit_once(':').with_context(|| format!("`{spec}`: a path is FUNCTION:PATH_ID, e.g. main:3"))?;
-        let func = crate::paths::select_func(&self.profile, func)?;
-        let path: u64 = path.parse().with_context(|| format!("`{spec}`: `{path}` is not a path number"))?;
-        if self.profile.path_blocks(func, PathId(path)).is_none() {
-            bail!("`{spec}`: function {} has no path {path}", self.profile.meta.functions[func.idx()].name);
-        }
-        let e = PathEvent { func, path: PathId(path) };
+        let e = parse_path(&self.profile, spec)?;
         Ok((e, self.terminal_of.get(&e).copied()))
     }
 
@@ -89,6 +83,17 @@ impl Dag {
     pub fn source_of(&self, func: FuncIdx, path: PathId) -> Vec<String> {
         source_of(&self.profile, func, path)
     }
+}
+
+/// A path of `p`'s program given as `FUNCTION:PATH_ID` (function name or index).
+pub fn parse_path(p: &Profile, spec: &str) -> anyhow::Result<PathEvent> {
+    let (func, path) = spec.rsplit_once(':').with_context(|| format!("`{spec}`: a path is FUNCTION:PATH_ID, e.g. main:3"))?;
+    let func = crate::paths::select_func(p, func)?;
+    let path: u64 = path.parse().with_context(|| format!("`{spec}`: `{path}` is not a path number"))?;
+    if p.path_blocks(func, PathId(path)).is_none() {
+        bail!("`{spec}`: function {} has no path {path}", p.meta.functions[func.idx()].name);
+    }
+    Ok(PathEvent { func, path: PathId(path) })
 }
 
 /// Source locations of a path's blocks, `FILE:LINE` or `FILE:FIRST-LAST`, in block

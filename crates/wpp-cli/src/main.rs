@@ -15,6 +15,7 @@ mod export;
 mod grammar_sink;
 mod hot;
 mod paths;
+mod ppp;
 mod query;
 mod record;
 mod stats;
@@ -43,6 +44,7 @@ enum Command {
     Export(export::Opts),
     Hot(hot::Opts),
     Query(query::Opts),
+    Ppp(ppp::Opts),
     Compress(compress::Opts),
     Bench(bench::Opts),
     BenchGrammar(bench_grammar::Opts),
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Command::Export(o) => export::run(o).map(|()| 0),
         Command::Hot(o) => hot::run(o).map(|()| 0),
         Command::Query(o) => query::run(o).map(|()| 0),
+        Command::Ppp(o) => ppp::run(o).map(|()| 0),
         Command::Compress(o) => compress::run(o).map(|()| 0),
         Command::Bench(o) => bench::run(o).map(|()| 0),
         Command::BenchGrammar(o) => bench_grammar::run(o).map(|()| 0),

@@ -1,0 +1,108 @@
+//! `wpp ppp select`: the interesting-path sets it writes, against the path profile.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn wpp() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_wpp"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("wpp-ppp-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.stdin(Stdio::null()).output().unwrap()
+}
+
+fn ok(cmd: &mut Command) -> Vec<u8> {
+    let out = run(cmd);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// A profile of a .wat program with several functions and many paths.
+fn profile(d: &Path) -> PathBuf {
+    let src = format!("{}/../wpp-runtime/tests/wat/br_table.wat", env!("CARGO_MANIFEST_DIR"));
+    let wasm = d.join("p.wasm");
+    std::fs::write(&wasm, wat::parse_file(src).unwrap()).unwrap();
+    let p = d.join("p.wpp");
+    ok(wpp().args(["record", "--mode", "paths", "-o"]).arg(&p).arg(&wasm));
+    p
+}
+
+/// (function index, path id) → count, from `wpp paths --json`.
+fn counts(p: &Path) -> BTreeMap<(u64, u64), u64> {
+    let v: Value = serde_json::from_slice(&ok(wpp().args(["paths", "--json", "--top", "0"]).arg(p))).unwrap();
+    v["paths"].as_array().unwrap().iter().map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x["count"].as_u64().unwrap())).collect()
+}
+
+fn select(p: &Path, out: &Path, how: &[&str]) -> Value {
+    ok(wpp().args(["ppp", "select"]).arg(p).args(how).arg("-o").arg(out));
+    serde_json::from_slice(&std::fs::read(out).unwrap()).unwrap()
+}
+
+fn chosen(set: &Value) -> BTreeMap<(u64, u64), u64> {
+    set["paths"].as_array().unwrap().iter().map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x["count"].as_u64().unwrap())).collect()
+}
+
+#[test]
+fn all_executed_is_the_path_profile() {
+    let d = scratch("all");
+    let p = profile(&d);
+    let set = select(&p, &d.join("set.json"), &["--all-executed"]);
+    assert_eq!(chosen(&set), counts(&p));
+    assert_eq!(set["module"], "p.wasm");
+    assert!(set["module_bytes"].as_u64().unwrap() > 0);
+    for x in set["paths"].as_array().unwrap() {
+        assert!(x["function"].is_string());
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn hot_takes_the_fewest_hottest_paths() {
+    let d = scratch("hot");
+    let p = profile(&d);
+    let all = counts(&p);
+    let total: u64 = all.values().sum();
+    for percent in [1.0, 30.0, 50.0, 90.0, 100.0] {
+        let set = chosen(&select(&p, &d.join("set.json"), &["--hot", &percent.to_string()]));
+        let sum: u64 = set.values().sum();
+        assert!(sum as f64 >= total as f64 * percent / 100.0, "{percent}%: {sum} of {total}");
+        // Without its coolest path the set falls short, and nothing left out is hotter.
+        let coolest = *set.values().min().unwrap();
+        assert!(((sum - coolest) as f64) < total as f64 * percent / 100.0, "{percent}%: not the fewest");
+        assert!(all.iter().filter(|(k, _)| !set.contains_key(k)).all(|(_, &c)| c <= coolest));
+        for (k, c) in &set {
+            assert_eq!(all[k], *c);
+        }
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn listed_paths_and_their_errors() {
+    let d = scratch("list");
+    let p = profile(&d);
+    let all = counts(&p);
+    let (&(f, path), _) = all.iter().next().unwrap();
+    let list = d.join("list.txt");
+    std::fs::write(&list, format!("# chosen by hand\n{f}:{path}  # the first\n\n")).unwrap();
+    let set = chosen(&select(&p, &d.join("set.json"), &["--paths", list.to_str().unwrap()]));
+    assert_eq!(set.keys().copied().collect::<Vec<_>>(), [(f, path)]);
+    std::fs::write(&list, format!("{f}:{path}\nnosuch:1\n")).unwrap();
+    let out = run(wpp().args(["ppp", "select"]).arg(&p).arg("--paths").arg(&list).arg("-o").arg(d.join("x.json")));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("list.txt:2") && err.contains("no function named `nosuch`"), "{err}");
+    let out = run(wpp().args(["ppp", "select"]).arg(&p).arg("-o").arg(d.join("x.json")));
+    assert!(!out.status.success(), "a selection is required");
+    std::fs::remove_dir_all(&d).unwrap();
+}
