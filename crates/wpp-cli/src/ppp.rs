@@ -29,8 +29,10 @@ enum Command {
 /// path executions (`--hot`), or the paths listed in a file, one `FUNCTION:PATH_ID` per
 /// line (`--paths`; `#` starts a comment). The set file is JSON: {"module", "module_bytes",
 /// "max_paths", "selection", "paths": [{"function", "function_index", "path_id",
-/// "count"}]}, paths sorted by function and path; `count` is the executions in the
-/// profile the set was chosen from.
+/// "count"}], "functions": [{"function", "function_index", "n_interesting", "rho"}]},
+/// paths sorted by function and path; `count` is the executions in the profile the set was
+/// chosen from, `rho` how compactly preferential path profiling numbers the function's
+/// interesting paths ((max id − min id + 1) / n_interesting; 1 is a dense range).
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp ppp select tests.wpp --all-executed -o tested.json")]
 #[command(group = clap::ArgGroup::new("how").required(true).args(["all_executed", "hot", "paths"]))]
@@ -60,6 +62,17 @@ pub struct PathSet {
     /// How the set was chosen.
     pub selection: String,
     pub paths: Vec<SetPath>,
+    /// Per function with interesting paths, how compactly PPP numbers them.
+    pub functions: Vec<SetFunction>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+pub struct SetFunction {
+    pub function: String,
+    pub function_index: u32,
+    pub n_interesting: usize,
+    /// (max id − min id + 1) / n_interesting under the PPP numbering.
+    pub rho: f64,
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
@@ -89,6 +102,21 @@ fn select(o: SelectOpts) -> anyhow::Result<()> {
         let file = o.paths.as_ref().expect("clap requires one of the three");
         (listed(&p, file)?, format!("listed in {}", file.display()))
     };
+    let mut functions = Vec::new();
+    let mut by_func: std::collections::BTreeMap<wpp_model::FuncIdx, Vec<wpp_model::PathId>> = Default::default();
+    for e in &chosen {
+        by_func.entry(e.func).or_default().push(e.path);
+    }
+    for (f, paths) in &by_func {
+        let numbering = p.numberings[f.idx()].as_ref().expect("validated: chosen paths decode");
+        let ppp = wpp_paths::ppp_number(numbering, paths).with_context(|| format!("function {}", p.meta.functions[f.idx()].name))?;
+        functions.push(SetFunction {
+            function: p.meta.functions[f.idx()].name.clone(),
+            function_index: f.0,
+            n_interesting: paths.len(),
+            rho: ppp.rho().unwrap_or(1.0),
+        });
+    }
     let set = PathSet {
         module: p.meta.module.clone(),
         module_bytes: p.meta.module_bytes,
@@ -103,18 +131,23 @@ fn select(o: SelectOpts) -> anyhow::Result<()> {
                 count: count_of(e),
             })
             .collect(),
+        functions,
     };
     let mut out = std::io::BufWriter::new(std::fs::File::create(&o.output).with_context(|| format!("cannot create {}", o.output.display()))?);
     serde_json::to_writer_pretty(&mut out, &set)?;
     writeln!(out)?;
     out.flush()?;
-    let functions: BTreeSet<u32> = set.paths.iter().map(|x| x.function_index).collect();
+    let rho = |lo: f64, hi: f64| set.functions.iter().filter(|f| f.rho > lo && f.rho <= hi).count();
     eprintln!(
-        "wpp: {} interesting paths in {} functions ({}) -> {}",
+        "wpp: {} interesting paths in {} functions ({}) -> {}\n     PPP compactness: {} functions at rho = 1, {} at rho <= 2, {} at rho <= 10, {} above",
         crate::record::group(set.paths.len() as u64),
-        functions.len(),
+        set.functions.len(),
         set.selection,
-        o.output.display()
+        o.output.display(),
+        rho(0.0, 1.0),
+        rho(1.0, 2.0),
+        rho(2.0, 10.0),
+        rho(10.0, f64::INFINITY),
     );
     Ok(())
 }

@@ -63,6 +63,17 @@ fn all_executed_is_the_path_profile() {
     for x in set["paths"].as_array().unwrap() {
         assert!(x["function"].is_string());
     }
+    // One entry per function with interesting paths; every rho at least 1.
+    let funcs = set["functions"].as_array().unwrap();
+    let mut per_func: BTreeMap<u64, usize> = BTreeMap::new();
+    for (f, _) in chosen(&set).keys().map(|k| (k.0, k.1)) {
+        *per_func.entry(f).or_default() += 1;
+    }
+    assert_eq!(funcs.len(), per_func.len());
+    for f in funcs {
+        assert_eq!(f["n_interesting"].as_u64().unwrap() as usize, per_func[&f["function_index"].as_u64().unwrap()]);
+        assert!(f["rho"].as_f64().unwrap() >= 1.0);
+    }
     std::fs::remove_dir_all(&d).unwrap();
 }
 
