@@ -37,4 +37,4 @@ mod ppp;
 pub mod split;
 
 pub use numbering::{number, DecodeError, EdgeAction, Numbering, NumberingError, Options};
-pub use ppp::{ppp_number, PppError, PppNumbering};
+pub use ppp::{ppp_number, PppAction, PppError, PppNumbering};

@@ -14,21 +14,24 @@
 
 use std::collections::HashMap;
 
-use wpp_model::PathId;
+use wpp_model::{BlockIdx, EdgeIdx, PathId, Target};
 
-use crate::numbering::Numbering;
+use crate::numbering::{EdgeAction, Numbering};
 
 /// Why a set of interesting paths cannot be numbered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PppError {
     /// A path number at or above the function's number of paths.
     NoSuchPath { path: PathId, n_paths: u64 },
+    /// An edge weight does not fit the 64-bit register of the instrumentation.
+    WeightTooLarge { weight: i128 },
 }
 
 impl std::fmt::Display for PppError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PppError::NoSuchPath { path, n_paths } => write!(f, "path {path} is not a path of this function (it has {n_paths})"),
+            PppError::WeightTooLarge { weight } => write!(f, "PPP edge weight {weight} does not fit in 64 bits"),
         }
     }
 }
@@ -68,6 +71,52 @@ impl PppNumbering {
     /// lists them).
     pub fn weight(&self, node: u32, i: usize) -> Option<i128> {
         self.weights.get(node as usize)?.get(i).copied().flatten()
+    }
+}
+
+/// What taking a CFG edge does to the PPP register: the same shape as the Ball-Larus
+/// [`EdgeAction`], with PPP weights. Edges on no interesting path add 0: a path through
+/// one is told apart by the Ball-Larus register, whatever its PPP id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PppAction {
+    Add(i64),
+    End { add: i64, restart: Option<i64> },
+    Dead,
+}
+
+impl PppNumbering {
+    fn weight_to(&self, n: &Numbering, from: u32, to: u32) -> Result<i64, PppError> {
+        let i = n.dag_edges()[from as usize].iter().position(|&(_, t)| t == to).expect("the edge is in the DAG");
+        let w = self.weight(from, i).unwrap_or(0);
+        i64::try_from(w).map_err(|_| PppError::WeightTooLarge { weight: w })
+    }
+
+    /// The PPP register's value when a path starts at block `b` (see
+    /// [`Numbering::start_value`]), or `None` if no path starts there.
+    pub fn start_value(&self, n: &Numbering, b: BlockIdx) -> Result<Option<i64>, PppError> {
+        n.start_value(b).map(|_| self.weight_to(n, 0, b.0 + 1)).transpose()
+    }
+
+    /// What taking CFG edge `e` does to the PPP register (`n` and the CFG the numbering
+    /// was made from).
+    pub fn action(&self, n: &Numbering, cfg: &wpp_model::Cfg, e: EdgeIdx) -> Result<PppAction, PppError> {
+        let edge = cfg.edge(e);
+        let v = edge.from.0 + 1;
+        let exit = n.dag_edges().len() as u32 - 1;
+        Ok(match n.action(e) {
+            EdgeAction::Dead => PppAction::Dead,
+            EdgeAction::Add(_) => {
+                let Target::Block(w) = edge.to else { unreachable!("forward edges go to blocks") };
+                PppAction::Add(self.weight_to(n, v, w.0 + 1)?)
+            }
+            EdgeAction::End { restart, .. } => PppAction::End {
+                add: self.weight_to(n, v, exit)?,
+                restart: match (restart, edge.to) {
+                    (Some(_), Target::Block(w)) => Some(self.weight_to(n, 0, w.0 + 1)?),
+                    _ => None,
+                },
+            },
+        })
     }
 }
 

@@ -6,8 +6,8 @@ use proptest::prelude::*;
 
 mod common;
 use common::arb_cfg;
-use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, PathId, Target};
-use wpp_paths::{number, ppp_number, Numbering, Options, PppError, PppNumbering};
+use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeIdx, EdgeKind, PathId, Target};
+use wpp_paths::{number, ppp_number, EdgeAction, Numbering, Options, PppAction, PppError, PppNumbering};
 
 /// The PPP identifier of path `p` as the sum of the weights along its DAG edges, or `None`
 /// if one of them has no weight.
@@ -22,6 +22,40 @@ fn id_along(n: &Numbering, ppp: &PppNumbering, p: PathId) -> Option<i128> {
         node = next as usize;
     }
     Some(sum)
+}
+
+/// The PPP register at the end of a path run the way the instrumentation runs it: the
+/// start value, then the action of every CFG edge taken, then a path-ending edge of the
+/// last block.
+fn simulate(cfg: &Cfg, n: &Numbering, ppp: &PppNumbering, blocks: &[BlockIdx]) -> i64 {
+    let out = cfg.out_ranges();
+    let mut reg = ppp.start_value(n, blocks[0]).unwrap().expect("a path starts at its first block");
+    let edge_from = |v: BlockIdx, pick: &dyn Fn(&Edge, EdgeIdx) -> bool| {
+        out[v.idx()].clone().map(|i| EdgeIdx(i as u32)).find(|&i| pick(cfg.edge(i), i)).expect("the edge exists")
+    };
+    for w in blocks.windows(2) {
+        let e = edge_from(w[0], &|e, _| e.to == Target::Block(w[1]));
+        match ppp.action(n, cfg, e).unwrap() {
+            PppAction::Add(x) => reg += x,
+            other => panic!("edge {:?} inside a path does {other:?}", cfg.edge(e)),
+        }
+    }
+    let last = *blocks.last().unwrap();
+    let end = edge_from(last, &|_, i| matches!(n.action(i), EdgeAction::End { .. }));
+    match ppp.action(n, cfg, end).unwrap() {
+        PppAction::End { add, .. } => reg + add,
+        other => panic!("path-ending edge does {other:?}"),
+    }
+}
+
+fn check_run(cfg: &Cfg, n: &Numbering, interesting: &[PathId]) -> Result<(), TestCaseError> {
+    check(n, interesting)?;
+    let ppp = ppp_number(n, interesting).unwrap();
+    for &(p, id) in ppp.ids() {
+        let blocks = n.decode(p).unwrap();
+        prop_assert_eq!(simulate(cfg, n, &ppp, &blocks) as i128, id, "path {} ({:?})", p, blocks);
+    }
+    Ok(())
 }
 
 fn check(n: &Numbering, interesting: &[PathId]) -> Result<(), TestCaseError> {
@@ -81,7 +115,7 @@ fn paper_figure_3() {
     // Edges on no interesting path have no weight: (a, d), (b, d).
     assert_eq!(ppp.weight(2, edge(1, 4)), None);
     assert_eq!(ppp.weight(3, edge(2, 4)), None);
-    check(&n, &[sacdt, sact, sbct]).unwrap();
+    check_run(&cfg, &n, &[sacdt, sact, sbct]).unwrap();
 }
 
 #[test]
@@ -123,14 +157,14 @@ proptest! {
     fn sparse_interesting_sets_on_wide_dags(cfg in arb_wide_cfg(), picks in proptest::collection::vec(any::<u64>(), 1..60)) {
         let n = number(&cfg, &Options::default()).unwrap();
         let interesting: Vec<PathId> = picks.iter().map(|&x| PathId(x % n.n_paths())).collect();
-        check(&n, &interesting)?;
+        check_run(&cfg, &n, &interesting)?;
     }
 
     #[test]
     fn random_interesting_sets(cfg in arb_cfg(), picks in proptest::collection::vec(any::<u64>(), 0..40), max_paths in prop_oneof![Just(u64::MAX), 4u64..64]) {
         let Ok(n) = number(&cfg, &Options { max_paths }) else { return Ok(()) };
         let interesting: Vec<PathId> = picks.iter().map(|&x| PathId(x % n.n_paths())).collect();
-        check(&n, &interesting)?;
+        check_run(&cfg, &n, &interesting)?;
     }
 
     /// With every path interesting, PPP numbers them as compactly as Ball-Larus: ρ = 1.
@@ -139,7 +173,7 @@ proptest! {
         let n = number(&cfg, &Options::default()).unwrap();
         prop_assume!(n.n_paths() <= 4096);
         let all: Vec<PathId> = (0..n.n_paths()).map(PathId).collect();
-        check(&n, &all)?;
+        check_run(&cfg, &n, &all)?;
         prop_assert_eq!(ppp_number(&n, &all).unwrap().rho(), Some(1.0));
     }
 }
