@@ -2,35 +2,13 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 use wpp_grammar::{hot_subpaths_brute, HotParams};
 
-fn wpp() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_wpp"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("wpp-analyses-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(cmd: &mut Command) -> Output {
-    cmd.stdin(Stdio::null()).output().unwrap()
-}
-
-fn ok(cmd: &mut Command) -> Vec<u8> {
-    let out = run(cmd);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    out.stdout
-}
-
-fn json(cmd: &mut Command) -> Value {
-    serde_json::from_slice(&ok(cmd)).unwrap()
-}
+mod common;
+use common::{json, ok, run, scratch, wpp};
 
 fn wat_program(dir: &Path, name: &str) -> PathBuf {
     let src = format!("{}/../wpp-runtime/tests/wat/{name}.wat", env!("CARGO_MANIFEST_DIR"));
@@ -122,7 +100,7 @@ fn check_hot(profile: &Path, trace_profile: &Path, cost: &str, max_len: usize, m
 
 #[test]
 fn hot_subpaths_match_the_brute_force() {
-    let d = scratch("hot");
+    let d = scratch("analyses-hot");
     for name in ["loops", "recursion", "br_table"] {
         let wasm = wat_program(&d, name);
         let g = d.join(format!("{name}.wpp"));
@@ -143,7 +121,7 @@ fn hot_subpaths_match_the_brute_force() {
 
 #[test]
 fn queries_match_a_scan() {
-    let d = scratch("query");
+    let d = scratch("analyses-query");
     let wasm = wat_program(&d, "loops");
     let g = d.join("loops.wpp");
     record(&wasm, &g, &[]);
@@ -203,7 +181,7 @@ fn queries_match_a_scan() {
 
 #[test]
 fn bad_queries_are_clear_errors() {
-    let d = scratch("badq");
+    let d = scratch("analyses-badq");
     let wasm = wat_program(&d, "loops");
     let g = d.join("loops.wpp");
     record(&wasm, &g, &[]);
@@ -226,7 +204,7 @@ fn bad_queries_are_clear_errors() {
 /// A C program built with `-g`: its hot loop is reported at the loop's line.
 #[test]
 fn source_lines_of_a_c_program() {
-    let d = scratch("source");
+    let d = scratch("analyses-source");
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/hotloop.c");
     let hot_line = std::fs::read_to_string(&src).unwrap().lines().position(|l| l.contains("HOT LINE")).unwrap() as u32 + 1;
     let wasm = d.join("hotloop.wasm");

@@ -1,18 +1,10 @@
 //! End-to-end tests of the `wpp` command line.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 
-fn wpp() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_wpp"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("wpp-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod common;
+use common::{run, scratch, wpp};
 
 /// Compiles one of the runtime crate's test programs into `dir`.
 fn wat_program(dir: &Path, name: &str) -> PathBuf {
@@ -20,10 +12,6 @@ fn wat_program(dir: &Path, name: &str) -> PathBuf {
     let out = dir.join(format!("{name}.wasm"));
     std::fs::write(&out, wat::parse_file(src).unwrap()).unwrap();
     out
-}
-
-fn run(cmd: &mut Command) -> Output {
-    cmd.stdin(Stdio::null()).output().unwrap()
 }
 
 fn paths_json(profile: &Path) -> serde_json::Value {

@@ -2,30 +2,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-fn wpp() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_wpp"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("wpp-ppp-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(cmd: &mut Command) -> Output {
-    cmd.stdin(Stdio::null()).output().unwrap()
-}
-
-fn ok(cmd: &mut Command) -> Vec<u8> {
-    let out = run(cmd);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    out.stdout
-}
+mod common;
+use common::{ok, run, scratch, wpp};
 
 /// A profile of a .wat program with several functions and many paths.
 fn profile(d: &Path) -> PathBuf {
@@ -54,7 +35,7 @@ fn chosen(set: &Value) -> BTreeMap<(u64, u64), u64> {
 
 #[test]
 fn all_executed_is_the_path_profile() {
-    let d = scratch("all");
+    let d = scratch("ppp-all");
     let p = profile(&d);
     let set = select(&p, &d.join("set.json"), &["--all-executed"]);
     assert_eq!(chosen(&set), counts(&p));
@@ -79,7 +60,7 @@ fn all_executed_is_the_path_profile() {
 
 #[test]
 fn hot_takes_the_fewest_hottest_paths() {
-    let d = scratch("hot");
+    let d = scratch("ppp-hot");
     let p = profile(&d);
     let all = counts(&p);
     let total: u64 = all.values().sum();
@@ -100,7 +81,7 @@ fn hot_takes_the_fewest_hottest_paths() {
 
 #[test]
 fn listed_paths_and_their_errors() {
-    let d = scratch("list");
+    let d = scratch("ppp-list");
     let p = profile(&d);
     let all = counts(&p);
     let (&(f, path), _) = all.iter().next().unwrap();

@@ -1,0 +1,34 @@
+//! Running the `wpp` binary from the command-line tests.
+#![allow(dead_code)] // each test file uses its own selection
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+pub fn wpp() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_wpp"))
+}
+
+/// An empty directory of this test process's own, named after `name`.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("wpp-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs with no input.
+pub fn run(cmd: &mut Command) -> Output {
+    cmd.stdin(Stdio::null()).output().unwrap()
+}
+
+/// Runs with no input, expecting success; its stdout.
+pub fn ok(cmd: &mut Command) -> Vec<u8> {
+    let out = run(cmd);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// Runs with no input, expecting success and JSON on stdout.
+pub fn json(cmd: &mut Command) -> serde_json::Value {
+    serde_json::from_slice(&ok(cmd)).unwrap()
+}
