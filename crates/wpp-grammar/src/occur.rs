@@ -41,11 +41,9 @@ pub struct PatternCounts {
 impl PatternCounts {
     /// Occurrences of each prefix of each pattern in `g`'s expansion (`freq` from
     /// [`Grammar::rule_frequencies`]). Counts saturate at `u64::MAX`.
+    /// A grammar with a cycle (not valid) counts nothing.
     pub fn count(g: &Grammar, freq: &[u64], patterns: &[Vec<u32>]) -> Self {
-        match g.topological_order() {
-            Ok(order) => Self::count_in(g, &order, freq, patterns),
-            Err(_) => Self::count_in(g, &[], freq, patterns),
-        }
+        Self::count_in(g, &g.topological_order().unwrap_or_default(), freq, patterns)
     }
 
     /// [`PatternCounts::count`] with the grammar's topological order at hand.
@@ -67,7 +65,6 @@ impl PatternCounts {
         // symbol right of it): boundaries whose digram is in no pattern are skipped
         // without expanding anything.
         let digrams: FxHashSet<(u32, u32)> = patterns.iter().flat_map(|p| p.windows(2).map(|w| (w[0], w[1]))).collect();
-        let (first, last) = end_symbols(g, order);
         let mut in_pattern: Vec<bool> = Vec::new();
         for &x in patterns.iter().flatten() {
             if in_pattern.len() <= x as usize {
@@ -75,11 +72,6 @@ impl PatternCounts {
             }
             in_pattern[x as usize] = true;
         }
-        let end = |s: Sym, ends: &[u32]| match s {
-            Sym::T(x) => x,
-            Sym::N(r) => ends[r as usize],
-        };
-
         let mut starts: Vec<(NodeId, u32)> = Vec::new();
         let mut right: Vec<u32> = Vec::new();
         let mut cursor = Cursor::default();
@@ -88,6 +80,12 @@ impl PatternCounts {
         // trie node is longer than `max_len`. Shorter rules are read symbol by symbol.
         let n = g.rules.len();
         let mut lengths = vec![0u64; n];
+        // The last terminal of each rule's expansion (its first is the first of its head).
+        let mut last = vec![u32::MAX; n];
+        let last_of = |s: Sym, last: &[u32]| match s {
+            Sym::T(x) => x,
+            Sym::N(q) => last[q as usize],
+        };
         let mut end_state = vec![0 as NodeId; n];
         // Per rule, its first symbols (at most `head_len`) in `heads`: the right side of a
         // boundary is read from these, and the grammar only where a match goes further.
@@ -132,7 +130,14 @@ impl PatternCounts {
                     }
                 };
                 len = len.saturating_add(s_len);
-                if f == 0 || max_len < 2 || i + 1 == body.len() || !digrams.contains(&(end(s, &last), end(body[i + 1], &first))) {
+                if f == 0 || max_len < 2 || i + 1 == body.len() {
+                    continue;
+                }
+                let first_right = match body[i + 1] {
+                    Sym::T(x) => x,
+                    Sym::N(q) => heads[head_at[q as usize].0 as usize],
+                };
+                if !digrams.contains(&(last_of(s, &last), first_right)) {
                     continue;
                 }
                 // Starts left of the boundary: the suffixes of what was read that are
@@ -212,6 +217,9 @@ impl PatternCounts {
                 }
             }
             lengths[r] = len;
+            if let Some(&s) = body.last() {
+                last[r] = last_of(s, &last);
+            }
             if len >= max_len as u64 {
                 end_state[r] = state;
             }
@@ -298,24 +306,6 @@ impl PatternCounts {
             })
             .collect()
     }
-}
-
-/// The first and the last terminal of each rule's expansion (`u32::MAX` for an empty rule).
-fn end_symbols(g: &Grammar, order: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    let n = g.rules.len();
-    let (mut first, mut last) = (vec![u32::MAX; n], vec![u32::MAX; n]);
-    for &r in order.iter().rev() {
-        let body = &g.rules[r as usize];
-        let end = |s: &Sym, ends: &[u32]| match *s {
-            Sym::T(x) => x,
-            Sym::N(q) => ends[q as usize],
-        };
-        if let (Some(a), Some(b)) = (body.first(), body.last()) {
-            first[r as usize] = end(a, &first);
-            last[r as usize] = end(b, &last);
-        }
-    }
-    (first, last)
 }
 
 /// A lazy walk over one symbol's expansion, forwards or backwards, with an explicit stack
