@@ -11,8 +11,9 @@ use crate::{Grammar, Sym};
 /// expansion, or `None` if it never occurs. One pass over the DAG.
 pub fn first_and_last(g: &Grammar, t: u32) -> Option<(u64, u64)> {
     let order = g.topological_order().ok()?;
-    let lengths = g.rule_lengths();
     let n = g.rules.len();
+    // Filled in the same children-first pass.
+    let mut lengths = vec![0u64; n];
     let mut first: Vec<Option<u64>> = vec![None; n];
     let mut last: Vec<Option<u64>> = vec![None; n];
     // Children before parents.
@@ -35,6 +36,7 @@ pub fn first_and_last(g: &Grammar, t: u32) -> Option<(u64, u64)> {
         }
         first[r as usize] = f;
         last[r as usize] = l;
+        lengths[r as usize] = at;
     }
     Some((first[0]?, last[0]?))
 }
