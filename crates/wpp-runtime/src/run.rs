@@ -21,6 +21,9 @@ pub struct PathsRun {
     pub result: RunResult,
     /// Count mode: every path's count. Trace mode: empty (the events went to the sink).
     pub counts: PathCounts,
+    /// Count mode: the part of `counts` that the hash table counted (with interesting
+    /// paths, the residual paths).
+    pub hashed: PathCounts,
     /// Events delivered to the sink (trace mode).
     pub n_event_words: u64,
 }
@@ -224,6 +227,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
     // Collect what is still in the guest's memory: on every ending, including traps.
     let memory = store.data().memory.ok_or_else(|| anyhow!("instrumented module lacks its memory"))?;
     let mut counts = PathCounts::new();
+    let mut hashed = PathCounts::new();
     match inst.mode {
         Mode::Trace => {
             let ptr = instance
@@ -238,16 +242,29 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
             if state.extra.hash_entries > 0 {
                 drain_hash(data, &mut state.extra);
             }
-            counts = std::mem::take(&mut state.extra.hash_counts);
+            hashed = std::mem::take(&mut state.extra.hash_counts);
+            counts = hashed.clone();
+            let words = |base: u64, n: u64| data[base as usize..(base + n * 8) as usize].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")));
             for &(func, kind, n) in &inst.layout.counters {
-                if let CounterKind::Array { base } = kind {
-                    let arr = &data[base as usize..base as usize + n as usize * 8];
-                    for (path, c) in arr.chunks_exact(8).enumerate() {
-                        let c = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-                        if c != 0 {
-                            counts.insert((func, PathId(path as u64)), c);
+                match kind {
+                    CounterKind::Array { base } => {
+                        for (path, c) in words(base as u64, n).enumerate() {
+                            if c != 0 {
+                                counts.insert((func, PathId(path as u64)), c);
+                            }
                         }
                     }
+                    CounterKind::Ppp { base, slots } => {
+                        for (path, c) in words(base as u64, slots).zip(words(base as u64 + slots * 8, slots)) {
+                            if c != 0 {
+                                if path == wpp_wasm::NO_PATH {
+                                    return Err(anyhow!("function {func}: an empty PPP slot was counted"));
+                                }
+                                *counts.entry((func, PathId(path))).or_default() += c;
+                            }
+                        }
+                    }
+                    CounterKind::Hash => {}
                 }
             }
         }
@@ -255,7 +272,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
     let n_event_words = store.data().extra.n_words;
     let sink = finish(&mut store).context("recording failed")?;
     let (stdout, stderr) = captured_output(captured);
-    Ok((PathsRun { result: RunResult { outcome, stdout, stderr, compile_time, guest_time }, counts, n_event_words }, sink))
+    Ok((PathsRun { result: RunResult { outcome, stdout, stderr, compile_time, guest_time }, counts, hashed, n_event_words }, sink))
 }
 
 /// Runs a module rewritten by [`wpp_wasm::instrument_block_log`], feeding `sink`.

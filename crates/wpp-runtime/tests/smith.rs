@@ -336,15 +336,33 @@ impl Run {
                     rec.drain_hash(data);
                 }
                 let mut counts = std::mem::take(&mut rec.counts);
+                let words = |base: u64, n: u64| data[base as usize..(base + n * 8) as usize].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap()));
                 for &(func, kind, n) in &inst.layout.counters {
-                    if let CounterKind::Array { base } = kind {
-                        let arr = &data[base as usize..base as usize + n as usize * 8];
-                        for (path, c) in arr.chunks_exact(8).enumerate() {
-                            let c = u64::from_le_bytes(c.try_into().unwrap());
-                            if c != 0 {
-                                *counts.entry((func, PathId(path as u64))).or_default() += c;
+                    match kind {
+                        CounterKind::Array { base } => {
+                            for (path, c) in words(base as u64, n).enumerate() {
+                                if c != 0 {
+                                    *counts.entry((func, PathId(path as u64))).or_default() += c;
+                                }
                             }
                         }
+                        CounterKind::Ppp { base, slots } => {
+                            // What the hash table counted so far is residual: no path with a slot.
+                            let ppp = inst.ppp[func.idx()].as_ref().expect("functions with slots have PPP numbers");
+                            for &(path, id) in ppp.ids() {
+                                anyhow::ensure!(
+                                    id >= slots as i128 || !counts.contains_key(&(func, path)),
+                                    "function {func}: interesting path {path} (PPP id {id} of {slots} slots) was counted in the hash table"
+                                );
+                            }
+                            for (path, c) in words(base as u64, slots).zip(words(base as u64 + slots * 8, slots)) {
+                                if c != 0 {
+                                    anyhow::ensure!(path != wpp_wasm::NO_PATH, "function {func}: an empty PPP slot was counted");
+                                    *counts.entry((func, PathId(path))).or_default() += c;
+                                }
+                            }
+                        }
+                        CounterKind::Hash => {}
                     }
                 }
                 let total = counts.values().sum();
@@ -494,6 +512,18 @@ fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut St
         ("trace mode (cut points)", Options { mode: Mode::Trace, buffer_bytes: 256, max_paths: CUT_MAX_PATHS, ..Options::default() }),
         ("count mode (cut points)", Options { mode: Mode::Count, max_paths: CUT_MAX_PATHS, ..Options::default() }),
     ];
+    // Preferential path profiling of a few paths per function, with one slot per
+    // interesting path so that wide id ranges overflow into the hash table. It goes before
+    // the cut-point variants, which are dropped when a module cannot be cut.
+    let mut interesting = wpp_wasm::Interesting::new();
+    for f in &program.functions {
+        let Some(cfg) = &f.cfg else { continue };
+        let Ok(num) = wpp_paths::number(cfg, &wpp_paths::Options::default()) else { continue };
+        let n = num.n_paths();
+        interesting.insert(f.index, [0, n - 1, n / 2, n / 3, (f.index.0 as u64 * 7919) % n].map(PathId).to_vec());
+    }
+    let ppp = Options { mode: Mode::Count, interesting: Some(interesting), ppp_slots_per_path: 1, ppp_min_slots: 1, hash_entries: 16, ..Options::default() };
+    variants.insert(3, ("preferential path profiling", ppp));
 
     // 1. Every version validates, compiles and instantiates alike.
     let (mut orig, orig_out) = Run::new(engine, linker, "original", &orig_module, None);
@@ -527,7 +557,7 @@ fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut St
                 _ => {}
             }
         }
-        if opts.mode == Mode::Count && opts.max_paths == u64::MAX && !opts.force_hash {
+        if opts.mode == Mode::Count && opts.max_paths == u64::MAX && !opts.force_hash && opts.interesting.is_none() {
             stats.hashed_functions += inst.layout.counters.iter().filter(|c| c.1 == CounterKind::Hash).count() as u64;
         }
         let (run, out) = Run::new(engine, linker, what, &module, Some(inst));
@@ -627,8 +657,8 @@ fn print_module(wasm: &[u8]) -> String {
 
 /// For a few hundred random modules (every feature wpp handles, no imports, everything
 /// exported, made to terminate): the original module and its rewrites (trace mode, count
-/// mode with arrays, count mode with the hash table, and trace and count modes with cut
-/// points) instantiate alike (or their start functions trap alike); every
+/// mode with arrays, count mode with the hash table, preferential path profiling of a few
+/// paths per function, and trace and count modes with cut points) instantiate alike (or their start functions trap alike); every
 /// exported function, called in export order with default arguments, returns
 /// bit-identical results or traps with the same code in all of them; afterwards every
 /// exported global, memory and table is the same. Every path recorded in any mode is one of

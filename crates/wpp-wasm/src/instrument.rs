@@ -16,14 +16,25 @@
 //! At a path end the path number (register plus the edge's constant) is recorded: appended
 //! to an event buffer in a memory the rewrite adds ([`Mode::Trace`]), or counted in a
 //! per-function counter array or a hash table in that memory ([`Mode::Count`]).
+//!
+//! With a set of interesting paths ([`Options::interesting`], preferential path profiling),
+//! a function with interesting paths gets a second register, the PPP register, updated on
+//! the same edges with the weights of [`wpp_paths::ppp_number`]. At a path end the PPP id
+//! indexes a compact array of slots, each holding the Ball-Larus number of the interesting
+//! path it belongs to (written by a data segment) and its counter. The path is counted in
+//! the slot when the id is in bounds and the Ball-Larus numbers agree; otherwise it is a
+//! residual path and is counted by its Ball-Larus number in the hash table. Every path of
+//! a function without interesting paths is residual.
 
 use std::borrow::Cow;
 
 use wasm_encoder::reencode::Reencode;
 use wasm_encoder::{BlockType, ConstExpr, ExportKind, Function, GlobalType, Instruction as I, MemArg, MemoryType, ValType};
 use wasmparser::{FunctionBody, Operator};
-use wpp_model::{EdgeIdx, FuncIdx, ESCAPE_FUNC};
-use wpp_paths::{number, EdgeAction, Numbering};
+use std::collections::BTreeMap;
+
+use wpp_model::{EdgeIdx, FuncIdx, PathId, ESCAPE_FUNC};
+use wpp_paths::{number, ppp_number, EdgeAction, Numbering, PppAction, PppNumbering};
 
 use crate::abi;
 use crate::cfg_build::{FuncLayout, Term};
@@ -56,7 +67,21 @@ pub struct Options {
     pub hash_entries: u32,
     /// Count every function in the hash table (the classic hashing path profiler).
     pub force_hash: bool,
+    /// Count mode only: preferential path profiling of these interesting paths (Ball-Larus
+    /// numbers under `max_paths`, by function).
+    pub interesting: Option<Interesting>,
+    /// A function's PPP slot array holds at most this many slots per interesting path (and
+    /// at least `ppp_min_slots`); interesting paths with larger PPP ids are counted in the
+    /// hash table like residual paths.
+    pub ppp_slots_per_path: u64,
+    pub ppp_min_slots: u64,
 }
+
+/// Interesting paths by function.
+pub type Interesting = BTreeMap<FuncIdx, Vec<PathId>>;
+
+/// The content of an empty PPP slot's Ball-Larus field: no path has this number.
+pub const NO_PATH: u64 = u64::MAX;
 
 impl Default for Options {
     fn default() -> Self {
@@ -68,6 +93,9 @@ impl Default for Options {
             array_budget_bytes: 256 << 20,
             hash_entries: 1 << 16,
             force_hash: false,
+            interesting: None,
+            ppp_slots_per_path: 4,
+            ppp_min_slots: 64,
         }
     }
 }
@@ -79,6 +107,9 @@ pub enum CounterKind {
     Array { base: u32 },
     /// Entries of the shared hash table.
     Hash,
+    /// Preferential path profiling: `slots` little-endian u64 Ball-Larus numbers from byte
+    /// `base` ([`NO_PATH`] in an empty slot), then the slots' `slots` u64 counters.
+    Ppp { base: u32, slots: u64 },
 }
 
 /// Where things are in the memory the rewrite adds.
@@ -102,6 +133,8 @@ pub struct Instrumented {
     pub layout: Layout,
     /// Path numbering of every function (by function index; `None` for imports).
     pub numberings: Vec<Option<Numbering>>,
+    /// PPP numbering of every function with interesting paths (by function index).
+    pub ppp: Vec<Option<PppNumbering>>,
 }
 
 const PAGE: u64 = 65536;
@@ -126,10 +159,48 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
         top = layout.buffer_bytes as u64 + 16;
     }
     let mut needs_hash = false;
+    let mut ppp: Vec<Option<PppNumbering>> = vec![None; numberings.len()];
+    let mut data = Vec::new();
+    if let Some(interesting) = &opts.interesting {
+        if opts.mode != Mode::Count {
+            return Err(Error::Rewrite { place: "options".into(), message: "interesting paths need count mode".into() });
+        }
+        for (&func, paths) in interesting {
+            let Some(Some(num)) = numberings.get(func.idx()) else {
+                return Err(Error::Rewrite { place: format!("function {}", func.0), message: "interesting paths of a function without code".into() });
+            };
+            let p = ppp_number(num, paths).map_err(|e| Error::Rewrite { place: format!("function {}", program.name(func)), message: e.to_string() })?;
+            ppp[func.idx()] = Some(p);
+        }
+    }
     if opts.mode == Mode::Count {
         let mut budget = opts.array_budget_bytes;
         for (i, num) in numberings.iter().enumerate().skip(n_imported as usize) {
             let n = num.as_ref().expect("defined").n_paths();
+            if opts.interesting.is_some() {
+                // Preferential: slots for interesting paths, the hash table for the rest.
+                needs_hash = true;
+                let kind = match &ppp[i] {
+                    Some(p) => {
+                        let (_, max) = p.id_range().expect("numbered sets are not empty");
+                        let cap = (p.ids().len() as u64).saturating_mul(opts.ppp_slots_per_path).max(opts.ppp_min_slots);
+                        let slots = u64::try_from(max + 1).unwrap_or(u64::MAX).min(cap);
+                        let bytes = slots * 16;
+                        if bytes <= budget {
+                            budget -= bytes;
+                            let base = top as u32;
+                            top += bytes;
+                            data.push((base, ppp_slot_data(p, slots)));
+                            CounterKind::Ppp { base, slots }
+                        } else {
+                            CounterKind::Hash
+                        }
+                    }
+                    None => CounterKind::Hash,
+                };
+                layout.counters.push((FuncIdx(i as u32), kind, n));
+                continue;
+            }
             let bytes = n.saturating_mul(8);
             let kind = if !opts.force_hash && n <= opts.max_array_paths && bytes <= budget {
                 budget -= bytes;
@@ -185,6 +256,7 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
             (abi::EXPORT_HASH_USED.into(), ExportKind::Global, env.g_hused),
         ],
         functions: Vec::new(),
+        data: data.into_iter().map(|(base, bytes)| (env.mem, base, bytes)).collect(),
     };
     if needs_hash {
         add.functions.push((1, hash_count_function(&env)));
@@ -221,13 +293,40 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
             Mode::Count => match counters[i as usize].1 {
                 CounterKind::Array { base } => Record::Array { base },
                 CounterKind::Hash => Record::Hash,
+                CounterKind::Ppp { base, slots } => Record::Ppp { base, slots },
             },
         };
-        let ctx = FuncCtx { env: &env, func, num, record, regs: Regs::default(), carry: &carry_type };
+        let ppp = match (&ppp[func.idx()], record) {
+            (Some(p), Record::Ppp { .. }) => Some(func_ppp(p, num, program, func)?),
+            _ => None,
+        };
+        let ctx = FuncCtx { env: &env, func, num, record, ppp, regs: Regs::default(), carry: &carry_type };
         rewrite_body(shift, program, &program.layouts[i as usize], ctx, body)
             .map_err(|e| with_place(e, program.name(func)))
     })?;
-    Ok(Instrumented { wasm, mode: opts.mode, layout, numberings })
+    Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp })
+}
+
+/// The PPP register's actions in function `func`.
+fn func_ppp(p: &PppNumbering, num: &Numbering, program: &Program, func: FuncIdx) -> Result<FuncPpp, Error> {
+    let cfg = program.cfg(func).expect("defined functions have CFGs");
+    let err = |e: wpp_paths::PppError| Error::Rewrite { place: format!("function {}", program.name(func)), message: e.to_string() };
+    let actions = (0..cfg.edges.len()).map(|e| p.action(num, cfg, EdgeIdx(e as u32))).collect::<Result<Vec<_>, _>>().map_err(err)?;
+    let start = p.start_value(num, wpp_model::BlockIdx::ENTRY).map_err(err)?;
+    Ok(FuncPpp { actions, start })
+}
+
+/// The initial content of a PPP slot array: each interesting path's Ball-Larus number at
+/// its PPP id (ids past the array are left out), [`NO_PATH`] elsewhere; counters follow
+/// (zero, so not part of the segment).
+fn ppp_slot_data(p: &PppNumbering, slots: u64) -> Vec<u8> {
+    let mut expected = vec![NO_PATH; slots as usize];
+    for &(path, id) in p.ids() {
+        if let Some(slot) = usize::try_from(id).ok().and_then(|i| expected.get_mut(i)) {
+            *slot = path.0;
+        }
+    }
+    expected.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
 fn with_place(e: Error, name: &str) -> Error {
@@ -254,6 +353,7 @@ enum Record {
     Trace { wide: bool },
     Array { base: u32 },
     Hash,
+    Ppp { base: u32, slots: u64 },
 }
 
 /// Locals the rewrite adds to a function.
@@ -265,6 +365,16 @@ struct Regs {
     c: u32,
     /// Scratch for an address (i32).
     p: u32,
+    /// The PPP register (i64), in functions with PPP slots.
+    q: u32,
+}
+
+/// A function's PPP register actions.
+struct FuncPpp {
+    /// By CFG edge.
+    actions: Vec<PppAction>,
+    /// The register's value on entry.
+    start: Option<i64>,
 }
 
 struct FuncCtx<'a> {
@@ -274,6 +384,7 @@ struct FuncCtx<'a> {
     func: FuncIdx,
     num: &'a Numbering,
     record: Record,
+    ppp: Option<FuncPpp>,
     regs: Regs,
 }
 
@@ -281,25 +392,53 @@ fn mem_arg(env: &Env, offset: u64) -> MemArg {
     MemArg { offset, align: 3, memory_index: env.mem }
 }
 
+/// `reg += k`.
+fn add_to(f: &mut Function, reg: u32, k: i64) {
+    f.instruction(&I::LocalGet(reg));
+    f.instruction(&I::I64Const(k));
+    f.instruction(&I::I64Add);
+    f.instruction(&I::LocalSet(reg));
+}
+
 impl FuncCtx<'_> {
-    fn is_noop(&self, a: EdgeAction) -> bool {
-        matches!(a, EdgeAction::Add(0) | EdgeAction::Dead)
+    /// The PPP register's action on edge `e` (`Add(0)` without one).
+    fn ppp_action(&self, e: EdgeIdx) -> PppAction {
+        self.ppp.as_ref().map_or(PppAction::Add(0), |p| p.actions[e.idx()])
     }
 
-    fn action(&self, f: &mut Function, a: EdgeAction) {
-        match a {
-            EdgeAction::Dead | EdgeAction::Add(0) => {}
+    /// Whether taking edge `e` needs no code.
+    fn is_noop(&self, e: EdgeIdx) -> bool {
+        matches!(self.num.action(e), EdgeAction::Add(0) | EdgeAction::Dead) && matches!(self.ppp_action(e), PppAction::Add(0) | PppAction::Dead)
+    }
+
+    /// The code for taking edge `e`.
+    fn edge(&self, f: &mut Function, e: EdgeIdx) {
+        let ppp = self.ppp_action(e);
+        match self.num.action(e) {
+            EdgeAction::Dead => {}
             EdgeAction::Add(k) => {
-                f.instruction(&I::LocalGet(self.regs.r));
-                f.instruction(&I::I64Const(k as i64));
-                f.instruction(&I::I64Add);
-                f.instruction(&I::LocalSet(self.regs.r));
+                if k != 0 {
+                    add_to(f, self.regs.r, k as i64);
+                }
+                if let PppAction::Add(w) = ppp {
+                    if w != 0 {
+                        add_to(f, self.regs.q, w);
+                    }
+                }
             }
             EdgeAction::End { add, restart } => {
-                self.record(f, add);
+                let (ppp_add, ppp_restart) = match ppp {
+                    PppAction::End { add, restart } => (add, restart),
+                    _ => (0, None),
+                };
+                self.record(f, add, ppp_add);
                 if let Some(v) = restart {
                     f.instruction(&I::I64Const(v as i64));
                     f.instruction(&I::LocalSet(self.regs.r));
+                }
+                if let Some(v) = ppp_restart {
+                    f.instruction(&I::I64Const(v));
+                    f.instruction(&I::LocalSet(self.regs.q));
                 }
             }
         }
@@ -314,7 +453,8 @@ impl FuncCtx<'_> {
         }
     }
 
-    fn record(&self, f: &mut Function, add: u64) {
+    /// Records the path ending with Ball-Larus constant `add` (and PPP constant `ppp_add`).
+    fn record(&self, f: &mut Function, add: u64, ppp_add: i64) {
         let env = self.env;
         let Regs { c: _, p, .. } = self.regs;
         match self.record {
@@ -367,17 +507,56 @@ impl FuncCtx<'_> {
                 self.path_value(f, add);
                 f.instruction(&I::Call(env.hash_fn));
             }
+            Record::Ppp { base, slots } => {
+                // The PPP register is dead after a path end (restarted or the function
+                // left), so it can hold the id.
+                let q = self.regs.q;
+                let counts = base as u64 + slots * 8;
+                f.instruction(&I::Block(BlockType::Empty));
+                f.instruction(&I::LocalGet(q));
+                if ppp_add != 0 {
+                    f.instruction(&I::I64Const(ppp_add));
+                    f.instruction(&I::I64Add);
+                }
+                f.instruction(&I::LocalTee(q));
+                f.instruction(&I::I64Const(slots as i64));
+                f.instruction(&I::I64LtU);
+                f.instruction(&I::If(BlockType::Empty));
+                f.instruction(&I::LocalGet(q));
+                f.instruction(&I::I32WrapI64);
+                f.instruction(&I::I32Const(3));
+                f.instruction(&I::I32Shl);
+                f.instruction(&I::LocalTee(p));
+                f.instruction(&I::I64Load(mem_arg(env, base as u64)));
+                self.path_value(f, add);
+                f.instruction(&I::I64Eq);
+                f.instruction(&I::If(BlockType::Empty));
+                f.instruction(&I::LocalGet(p));
+                f.instruction(&I::LocalGet(p));
+                f.instruction(&I::I64Load(mem_arg(env, counts)));
+                f.instruction(&I::I64Const(1));
+                f.instruction(&I::I64Add);
+                f.instruction(&I::I64Store(mem_arg(env, counts)));
+                f.instruction(&I::Br(2));
+                f.instruction(&I::End);
+                f.instruction(&I::End);
+                // Residual: counted by its Ball-Larus number.
+                f.instruction(&I::I32Const(self.func.0 as i32));
+                self.path_value(f, add);
+                f.instruction(&I::Call(env.hash_fn));
+                f.instruction(&I::End);
+            }
         }
     }
 }
 
-/// Actions to place around each instruction of a function.
+/// Edges whose code to place around each instruction of a function.
 struct Plan {
-    before: Vec<Vec<EdgeAction>>,
-    after: Vec<Vec<EdgeAction>>,
-    /// At the `end` of an `if` without `else`: add an `else` running this action.
-    else_add: Vec<Option<EdgeAction>>,
-    br_if: Vec<Option<(EdgeAction, EdgeAction)>>,
+    before: Vec<Vec<EdgeIdx>>,
+    after: Vec<Vec<EdgeIdx>>,
+    /// At the `end` of an `if` without `else`: add an `else` taking this edge.
+    else_add: Vec<Option<EdgeIdx>>,
+    br_if: Vec<Option<(EdgeIdx, EdgeIdx)>>,
     br_table: Vec<Option<Vec<EdgeIdx>>>,
 }
 
@@ -390,30 +569,28 @@ fn plan(layout: &FuncLayout, ctx: &FuncCtx<'_>, is_end: &[bool]) -> Plan {
         br_if: vec![None; n],
         br_table: vec![None; n],
     };
-    let act = |e: EdgeIdx| ctx.num.action(e);
     for (b, term) in layout.terms.iter().enumerate() {
         let next = layout.first_op.get(b + 1).copied().unwrap_or(layout.n_ops);
         let last = next as usize - 1;
         match term {
             Term::Fall(e) => {
                 if is_end[last] {
-                    p.before[last].push(act(*e));
+                    p.before[last].push(*e);
                 } else {
-                    p.after[last].push(act(*e));
+                    p.after[last].push(*e);
                 }
             }
             Term::Br(e) | Term::Else(e) | Term::Call(e) | Term::Return(e) | Term::Unreachable(e) => {
-                p.before[last].push(act(*e))
+                p.before[last].push(*e)
             }
-            Term::BrIf { taken, fall } => p.br_if[last] = Some((act(*taken), act(*fall))),
+            Term::BrIf { taken, fall } => p.br_if[last] = Some((*taken, *fall)),
             Term::BrTable(es) => p.br_table[last] = Some(es.clone()),
             Term::If { then, other, else_op, end_op } => {
-                p.after[last].push(act(*then));
-                let a = act(*other);
-                if !ctx.is_noop(a) {
+                p.after[last].push(*then);
+                if !ctx.is_noop(*other) {
                     match else_op {
-                        Some(e) => p.after[*e as usize].push(a),
-                        None => p.else_add[*end_op as usize] = Some(a),
+                        Some(e) => p.after[*e as usize].push(*other),
+                        None => p.else_add[*end_op as usize] = Some(*other),
                     }
                 }
             }
@@ -432,9 +609,12 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
         n_locals += count;
         locals.push((count, shift.val_type(ty).map_err(|e| Error::Rewrite { place: String::new(), message: e.to_string() })?));
     }
-    ctx.regs = Regs { r: n_locals, c: n_locals + 1, p: n_locals + 2 };
+    ctx.regs = Regs { r: n_locals, c: n_locals + 1, p: n_locals + 2, q: n_locals + 3 };
     locals.push((1, ValType::I64));
     locals.push((2, ValType::I32));
+    if ctx.ppp.is_some() {
+        locals.push((1, ValType::I64));
+    }
     let mut f = Function::new(locals);
 
     let ops: Vec<Operator<'_>> = body.get_operators_reader()?.into_iter().collect::<Result<_, _>>()?;
@@ -445,40 +625,54 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
         f.instruction(&I::I64Const(v as i64));
         f.instruction(&I::LocalSet(ctx.regs.r));
     }
+    if let Some(v) = ctx.ppp.as_ref().and_then(|p| p.start).filter(|&v| v != 0) {
+        f.instruction(&I::I64Const(v));
+        f.instruction(&I::LocalSet(ctx.regs.q));
+    }
     for (i, op) in ops.into_iter().enumerate() {
-        for &a in &plan.before[i] {
-            ctx.action(&mut f, a);
+        for &e in &plan.before[i] {
+            ctx.edge(&mut f, e);
         }
-        if let Some(a) = plan.else_add[i] {
+        if let Some(e) = plan.else_add[i] {
             f.instruction(&I::Else);
-            ctx.action(&mut f, a);
+            ctx.edge(&mut f, e);
         }
         if let Some((taken, fall)) = plan.br_if[i] {
             let Operator::BrIf { relative_depth } = op else { unreachable!("planned at a br_if") };
             let c = ctx.regs.c;
-            match taken {
-                EdgeAction::Dead | EdgeAction::Add(0) => {}
+            match ctx.num.action(taken) {
+                EdgeAction::Dead => {}
                 EdgeAction::Add(k) => {
-                    f.instruction(&I::LocalSet(c));
-                    f.instruction(&I::LocalGet(ctx.regs.r));
-                    f.instruction(&I::I64Const(k as i64));
-                    f.instruction(&I::I64Const(0));
-                    f.instruction(&I::LocalGet(c));
-                    f.instruction(&I::Select);
-                    f.instruction(&I::I64Add);
-                    f.instruction(&I::LocalSet(ctx.regs.r));
-                    f.instruction(&I::LocalGet(c));
+                    // Branch-free: each register adds its weight when the branch is taken.
+                    let ppp = match ctx.ppp_action(taken) {
+                        PppAction::Add(w) => w,
+                        _ => 0,
+                    };
+                    let regs = [(ctx.regs.r, k as i64), (ctx.regs.q, ppp)];
+                    if regs.iter().any(|&(_, w)| w != 0) {
+                        f.instruction(&I::LocalSet(c));
+                        for (reg, w) in regs.into_iter().filter(|&(_, w)| w != 0) {
+                            f.instruction(&I::LocalGet(reg));
+                            f.instruction(&I::I64Const(w));
+                            f.instruction(&I::I64Const(0));
+                            f.instruction(&I::LocalGet(c));
+                            f.instruction(&I::Select);
+                            f.instruction(&I::I64Add);
+                            f.instruction(&I::LocalSet(reg));
+                        }
+                        f.instruction(&I::LocalGet(c));
+                    }
                 }
                 EdgeAction::End { .. } => {
                     f.instruction(&I::LocalTee(c));
                     f.instruction(&I::If(BlockType::Empty));
-                    ctx.action(&mut f, taken);
+                    ctx.edge(&mut f, taken);
                     f.instruction(&I::End);
                     f.instruction(&I::LocalGet(c));
                 }
             }
             f.instruction(&I::BrIf(relative_depth));
-            ctx.action(&mut f, fall);
+            ctx.edge(&mut f, fall);
         } else if let Some(edges) = &plan.br_table[i] {
             let Operator::BrTable { targets } = &op else { unreachable!("planned at a br_table") };
             let mut depths = targets.targets().collect::<Result<Vec<u32>, _>>()?;
@@ -488,8 +682,8 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
         } else {
             f.instruction(&shift.translate(op)?);
         }
-        for &a in &plan.after[i] {
-            ctx.action(&mut f, a);
+        for &e in &plan.after[i] {
+            ctx.edge(&mut f, e);
         }
     }
     Ok(f)
@@ -511,8 +705,7 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
 /// When the labels carry values, every dispatch block takes and returns them (`bt` is
 /// `[t*] -> [t*]`), so they pass through to the final `br`.
 fn br_table_dispatch(f: &mut Function, ctx: &FuncCtx<'_>, depths: &[u32], edges: &[EdgeIdx], bt: BlockType) {
-    let actions: Vec<EdgeAction> = edges.iter().map(|&e| ctx.num.action(e)).collect();
-    if actions.iter().all(|&a| ctx.is_noop(a)) {
+    if edges.iter().all(|&e| ctx.is_noop(e)) {
         let (default, table) = depths.split_last().expect("br_table has a default");
         f.instruction(&I::BrTable(Cow::Owned(table.to_vec()), *default));
         return;
@@ -539,7 +732,7 @@ fn br_table_dispatch(f: &mut Function, ctx: &FuncCtx<'_>, depths: &[u32], edges:
     f.instruction(&I::BrTable(Cow::Owned(table.to_vec()), *default));
     for (j, &(depth, e)) in slots.iter().enumerate() {
         f.instruction(&I::End);
-        ctx.action(f, ctx.num.action(e));
+        ctx.edge(f, e);
         f.instruction(&I::Br(depth + (k - 1 - j as u32)));
     }
 }

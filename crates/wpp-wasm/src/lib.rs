@@ -23,6 +23,6 @@ mod source;
 
 pub use decode::{decode, Program};
 pub use error::Error;
-pub use instrument::{instrument, CounterKind, Instrumented, Layout, Mode, Options};
+pub use instrument::{instrument, CounterKind, Instrumented, Interesting, Layout, Mode, Options, NO_PATH};
 pub use oracle::instrument_block_log;
 pub use source::source_map;

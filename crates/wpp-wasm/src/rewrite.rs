@@ -1,11 +1,12 @@
 //! The module-level half of a rewrite: copy every section with `wasm-encoder`'s
 //! `Reencode`, shift function indices past the imports we add, append our types, imports,
-//! memory, globals, exports and functions (creating sections the module lacks), and hand
-//! each function body to a body rewriter.
+//! memory, globals, exports, functions and data segments (creating sections the module
+//! lacks, and counting our segments in its data count), and hand each function body to a
+//! body rewriter.
 
 use wasm_encoder::reencode::{self, Reencode};
 use wasm_encoder::{
-    CodeSection, ConstExpr, EntityType, ExportKind, ExportSection, Function, FunctionSection, GlobalSection,
+    CodeSection, ConstExpr, DataSection, EntityType, ExportKind, ExportSection, Function, FunctionSection, GlobalSection,
     GlobalType, ImportSection, MemorySection, MemoryType, Module, SectionId, TypeSection, ValType,
 };
 use wasmparser::{FunctionBody, Parser};
@@ -25,6 +26,8 @@ pub(crate) struct Additions {
     pub exports: Vec<(String, ExportKind, u32)>,
     /// Defined functions `(type index, body)`, appended after the module's own.
     pub functions: Vec<(u32, Function)>,
+    /// Active data segments `(memory index, offset, bytes)`, appended to the data section.
+    pub data: Vec<(u32, u32, Vec<u8>)>,
 }
 
 
@@ -118,6 +121,7 @@ impl<F> Rewriter<'_, F> {
             SectionId::Memory => self.add.memory.is_some(),
             SectionId::Global => !self.add.globals.is_empty(),
             SectionId::Export => !self.add.exports.is_empty(),
+            SectionId::Data => !self.add.data.is_empty(),
             _ => false,
         }
     }
@@ -161,6 +165,11 @@ impl<F> Rewriter<'_, F> {
             s.function(f);
         }
     }
+    fn append_data(&self, s: &mut DataSection) {
+        for (mem, offset, bytes) in &self.add.data {
+            s.active(*mem, &ConstExpr::i32_const(*offset as i32), bytes.iter().copied());
+        }
+    }
 
     /// Emits section `id` holding only our additions (the module has none of its own).
     fn emit_fresh(&mut self, module: &mut Module, id: SectionId) {
@@ -198,6 +207,11 @@ impl<F> Rewriter<'_, F> {
             SectionId::Code => {
                 let mut s = CodeSection::new();
                 self.append_code(&mut s);
+                module.section(&s);
+            }
+            SectionId::Data => {
+                let mut s = DataSection::new();
+                self.append_data(&mut s);
                 module.section(&s);
             }
             _ => {}
@@ -283,6 +297,16 @@ where
             }
         }
         self.append_code(code);
+        Ok(())
+    }
+
+    fn data_count(&mut self, count: u32) -> R<u32> {
+        Ok(count + self.add.data.len() as u32)
+    }
+
+    fn parse_data_section(&mut self, data: &mut DataSection, section: wasmparser::DataSectionReader<'_>) -> R {
+        reencode::utils::parse_data_section(self, data, section)?;
+        self.append_data(data);
         Ok(())
     }
 

@@ -1,13 +1,14 @@
 //! Runs one module every way wpp can and checks that the ways agree:
 //! the uninstrumented run, trace mode, count mode with arrays, count mode with the hash
-//! table only, and the naive block-log oracle.
+//! table only, preferential path profiling of a subset of the paths, and the naive
+//! block-log oracle.
 
 #![allow(dead_code)]
 
 use anyhow::{ensure, Context as _};
 use wpp_paths::split::{PathSplitter, SplitFunc};
 use wpp_runtime::{run_block_log, run_paths, run_plain, Outcome, PathCounts, RunConfig, RunResult, TraceStats};
-use wpp_wasm::{decode, instrument, instrument_block_log, Mode, Options};
+use wpp_wasm::{decode, instrument, instrument_block_log, CounterKind, Interesting, Mode, Options};
 
 /// What every way of running agreed on.
 pub struct Agreed {
@@ -100,5 +101,46 @@ pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: b
     if keep_events {
         ensure!(stats.events == oracle.events, "{name}: trace events differ from the oracle's");
     }
+    check_ppp(name, wasm, &program, cfg, &opts, &plain, &oracle.counts)?;
     Ok(Agreed { plain, counts: oracle.counts, n_events: oracle.n_events, events: oracle.events })
+}
+
+/// Preferential path profiling with about two thirds of the executed paths interesting,
+/// plus unexecuted ones: the counts must equal the oracle's, and exactly the paths without
+/// a PPP slot (residual paths, and interesting ones past a short slot array) must have been
+/// counted in the hash table. Run twice: with roomy slot arrays, and with one slot per
+/// interesting path, so that functions with wider PPP id ranges overflow.
+fn check_ppp(name: &str, wasm: &[u8], program: &wpp_wasm::Program, cfg: &RunConfig, opts: &Options, plain: &RunResult, oracle: &PathCounts) -> anyhow::Result<()> {
+    let mut keys: Vec<_> = oracle.keys().copied().collect();
+    keys.sort();
+    let mut interesting = Interesting::new();
+    for (i, &(f, p)) in keys.iter().enumerate() {
+        if i % 3 != 0 {
+            interesting.entry(f).or_default().push(p);
+        }
+    }
+    for (f, paths) in interesting.iter_mut() {
+        let cfg = program.functions[f.idx()].cfg.as_ref().expect("defined");
+        let n = wpp_paths::number(cfg, &wpp_paths::Options::default())?.n_paths();
+        paths.extend([n - 1, n / 2].map(wpp_model::PathId));
+    }
+    for (per_path, min) in [(4, 64), (1, 1)] {
+        let what = format!("PPP ({per_path} slots per path, at least {min})");
+        let o = Options { mode: Mode::Count, interesting: Some(interesting.clone()), ppp_slots_per_path: per_path, ppp_min_slots: min, ..opts.clone() };
+        let inst = instrument(wasm, program, &o).with_context(|| format!("{name}: instrument {what}"))?;
+        let (run, ()) = run_paths(&wpp_runtime::engine()?, &inst, cfg, ())?;
+        same_behaviour(name, &what, plain, &run.result)?;
+        same_counts(name, &what, &run.counts, oracle)?;
+        // A path has a slot if it is interesting, its function has slots and its id is in range.
+        let slots: std::collections::HashMap<_, _> =
+            inst.layout.counters.iter().filter_map(|&(f, k, _)| if let CounterKind::Ppp { slots, .. } = k { Some((f, slots)) } else { None }).collect();
+        let has_slot = |f: wpp_model::FuncIdx, p: wpp_model::PathId| {
+            let (Some(ppp), Some(&n)) = (&inst.ppp[f.idx()], slots.get(&f)) else { return false };
+            ppp.ids().iter().any(|&(q, id)| q == p && id < n as i128)
+        };
+        let want_hashed: PathCounts = oracle.iter().filter(|(&(f, p), _)| !has_slot(f, p)).map(|(&k, &v)| (k, v)).collect();
+        same_counts(name, &format!("{what}: hash table"), &run.hashed, &want_hashed)?;
+        ensure!(oracle.len() > want_hashed.len() || oracle.is_empty(), "{name}: {what}: no path was counted in a PPP slot");
+    }
+    Ok(())
 }
