@@ -77,6 +77,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         mode: match p.meta.mode {
             RecordMode::Paths => "paths".into(),
             RecordMode::Trace => "trace".into(),
+            RecordMode::Ppp => "ppp".into(),
             RecordMode::Grammar(b) => format!("grammar/{}", b.name()),
         },
         ending: match &p.meta.ending {

@@ -77,29 +77,29 @@ pub fn select_func(p: &Profile, spec: &str) -> anyhow::Result<FuncIdx> {
 pub fn rows(p: &Profile, func: Option<FuncIdx>) -> Vec<PathRow> {
     let mut counts: Vec<_> = p.counts.iter().filter(|c| func.is_none_or(|f| c.func == f)).collect();
     counts.sort_by(|a, b| b.count.cmp(&a.count).then(a.func.cmp(&b.func)).then(a.path.cmp(&b.path)));
-    counts
-        .into_iter()
-        .map(|c| {
-            let f = &p.meta.functions[c.func.idx()];
-            let cfg = f.cfg.as_ref().expect("validated: counted functions have code");
-            let blocks = p.path_blocks(c.func, c.path).expect("validated: counted paths decode");
-            PathRow {
-                function: f.name.clone(),
-                function_index: c.func.0,
-                path_id: c.path.0,
-                count: c.count,
-                instructions: blocks.iter().map(|b| cfg.blocks[b.idx()].n_instrs as u64).sum(),
-                blocks: blocks
-                    .iter()
-                    .map(|b| {
-                        let bl = &cfg.blocks[b.idx()];
-                        BlockRow { index: b.0, start: bl.start, end: bl.end }
-                    })
-                    .collect(),
-                source: crate::dag::source_of(p, c.func, c.path),
-            }
-        })
-        .collect()
+    counts.into_iter().map(|c| row(p, c)).collect()
+}
+
+/// The row of one path count of `p` (a path of `p`'s program).
+pub fn row(p: &Profile, c: &wpp_profile::PathCount) -> PathRow {
+    let f = &p.meta.functions[c.func.idx()];
+    let cfg = f.cfg.as_ref().expect("validated: counted functions have code");
+    let blocks = p.path_blocks(c.func, c.path).expect("validated: counted paths decode");
+    PathRow {
+        function: f.name.clone(),
+        function_index: c.func.0,
+        path_id: c.path.0,
+        count: c.count,
+        instructions: blocks.iter().map(|b| cfg.blocks[b.idx()].n_instrs as u64).sum(),
+        blocks: blocks
+            .iter()
+            .map(|b| {
+                let bl = &cfg.blocks[b.idx()];
+                BlockRow { index: b.0, start: bl.start, end: bl.end }
+            })
+            .collect(),
+        source: crate::dag::source_of(p, c.func, c.path),
+    }
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
@@ -140,7 +140,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn truncate(s: &str, n: usize) -> String {
+pub fn truncate(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_string()
     } else {

@@ -30,6 +30,9 @@ pub struct Opts {
     /// larger).
     #[arg(long)]
     predict: bool,
+    /// With --mode ppp: the interesting paths, a set file written by `wpp ppp select`.
+    #[arg(long, value_name = "SET")]
+    interesting: Option<PathBuf>,
     /// Where to write the profile [default: PROGRAM with the extension .wpp].
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -57,6 +60,9 @@ enum RecordModeArg {
     Paths,
     /// Every path event in order, uncompressed (8 bytes per event).
     Trace,
+    /// Preferential path profiling: count the interesting paths of --interesting in compact
+    /// arrays, and every other (residual) path by its Ball-Larus number.
+    Ppp,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -139,15 +145,27 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     let wasm = std::fs::read(&o.program).with_context(|| format!("cannot read {}", o.program.display()))?;
     let program = wpp_wasm::decode(&wasm).with_context(|| format!("{}", o.program.display()))?;
     let mode = match o.mode {
-        RecordModeArg::Paths => Mode::Count,
+        RecordModeArg::Paths | RecordModeArg::Ppp => Mode::Count,
         RecordModeArg::Trace | RecordModeArg::Grammar => Mode::Trace,
     };
-    let opts = wpp_wasm::Options { mode, max_paths: o.max_paths, ..Default::default() };
+    let mut opts = wpp_wasm::Options { mode, max_paths: o.max_paths, ..Default::default() };
+    let set = match (o.mode, &o.interesting) {
+        (RecordModeArg::Ppp, Some(file)) => {
+            let set = crate::ppp::PathSet::load(file)?;
+            opts.interesting = Some(set.interesting(file, &o.program, &wasm, &program)?);
+            opts.max_paths = set.max_paths;
+            Some((file, set))
+        }
+        (RecordModeArg::Ppp, None) => bail!("--mode ppp needs --interesting SET (a set file from `wpp ppp select`)"),
+        (_, Some(_)) => bail!("--interesting is for --mode ppp"),
+        (_, None) => None,
+    };
     let inst = wpp_wasm::instrument(&wasm, &program, &opts).with_context(|| format!("{}", o.program.display()))?;
     let engine = wpp_runtime::engine()?;
 
     let mut writer = Writer::create(&output)?;
     let mut grammar_note = String::new();
+    let mut ppp_record = None;
     let (run, counts, writer) = match (o.mode, mode) {
         (RecordModeArg::Grammar, _) => {
             let sink = GrammarSink::new(&inst.numberings, o.grammar.into(), o.predict);
@@ -179,6 +197,9 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
         (_, Mode::Count) => {
             let (run, ()) = wpp_runtime::run_paths(&engine, &inst, &cfg, ())?;
             let counts = run.counts.clone();
+            if let Some((file, set)) = &set {
+                ppp_record = Some(crate::ppp::record_of(file, set, &inst, &run.hashed)?);
+            }
             (run, counts, writer)
         }
     };
@@ -205,8 +226,9 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
             RecordModeArg::Grammar => RecordMode::Grammar(o.grammar.into()),
             RecordModeArg::Trace => RecordMode::Trace,
             RecordModeArg::Paths => RecordMode::Paths,
+            RecordModeArg::Ppp => RecordMode::Ppp,
         },
-        max_paths: o.max_paths,
+        max_paths: opts.max_paths,
         functions: program.functions,
         args: o.args.clone(),
         ending,
@@ -218,6 +240,9 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     writer.write_value(section::COUNTS, &sorted_counts(&counts))?;
     if let Some(source) = &source {
         writer.write_value(section::SOURCE, source)?;
+    }
+    if let Some(r) = &ppp_record {
+        writer.write_value(section::PPP, r)?;
     }
     writer.finish()?;
     eprintln!(
@@ -231,7 +256,7 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     Ok(run.result.outcome.exit_status())
 }
 
-fn sorted_counts(counts: &PathCounts) -> Vec<PathCount> {
+pub fn sorted_counts(counts: &PathCounts) -> Vec<PathCount> {
     let mut v: Vec<PathCount> = counts.iter().map(|(&(func, path), &count)| PathCount { func, path, count }).collect();
     v.sort_unstable();
     v

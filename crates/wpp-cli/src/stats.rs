@@ -52,6 +52,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         mode: match p.meta.mode {
             RecordMode::Paths => "paths".into(),
             RecordMode::Trace => "trace".into(),
+            RecordMode::Ppp => "ppp".into(),
             RecordMode::Grammar(b) => format!("grammar ({})", b.name()),
         },
         events: p.meta.events,

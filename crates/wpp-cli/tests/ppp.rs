@@ -98,3 +98,87 @@ fn listed_paths_and_their_errors() {
     assert!(!out.status.success(), "a selection is required");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// Records `wasm` with the interesting paths of `set`; the report's JSON.
+fn record_ppp(d: &Path, wasm: &Path, set: &Path) -> Value {
+    let field = d.join("field.wpp");
+    ok(wpp().args(["record", "--mode", "ppp", "--interesting"]).arg(set).arg("-o").arg(&field).arg(wasm));
+    serde_json::from_slice(&ok(wpp().args(["ppp", "report", "--json"]).arg(&field))).unwrap()
+}
+
+fn keyed(rows: &Value, field: &str) -> BTreeMap<(u64, u64), u64> {
+    rows.as_array().unwrap().iter().map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x[field].as_u64().unwrap())).collect()
+}
+
+#[test]
+fn report_splits_the_profile_into_interesting_and_residual_paths() {
+    let d = scratch("ppp-report");
+    let p = profile(&d);
+    let wasm = d.join("p.wasm");
+    let all = counts(&p);
+    for how in [&["--hot", "60"][..], &["--all-executed"], &["--hot", "1"]] {
+        let set = select(&p, &d.join("set.json"), how);
+        let chosen = chosen(&set);
+        let r = record_ppp(&d, &wasm, &d.join("set.json"));
+        // The same run: interesting paths keep their counts, the rest are residual.
+        let interesting = keyed(&r["interesting"], "count");
+        assert_eq!(interesting, chosen, "{how:?}");
+        let residual = keyed(&r["residual"], "count");
+        let want: BTreeMap<_, _> = all.iter().filter(|(k, _)| !chosen.contains_key(k)).map(|(&k, &v)| (k, v)).collect();
+        assert_eq!(residual, want, "{how:?}");
+        for x in r["residual"].as_array().unwrap() {
+            assert!(!x["blocks"].as_array().unwrap().is_empty() && !x["source"].as_array().unwrap().is_empty());
+        }
+        // Per function: n_interesting, rho as the set file has it, and slots for all.
+        let funcs = r["functions"].as_array().unwrap();
+        assert_eq!(funcs.len(), set["functions"].as_array().unwrap().len());
+        for (f, s) in funcs.iter().zip(set["functions"].as_array().unwrap()) {
+            assert_eq!(f["function_index"], s["function_index"]);
+            assert_eq!(f["n_interesting"], s["n_interesting"]);
+            assert!((f["rho"].as_f64().unwrap() - s["rho"].as_f64().unwrap()).abs() < 1e-9);
+            assert!(f["slots"].as_u64().unwrap() > 0);
+        }
+        for x in r["interesting"].as_array().unwrap() {
+            assert_eq!(x["counted"], "slot");
+        }
+    }
+    // The text report names both lists and the compactness table.
+    let text = String::from_utf8(ok(wpp().args(["ppp", "report"]).arg(d.join("field.wpp")))).unwrap();
+    assert!(text.contains("residual paths, most executed first") && text.contains("interesting paths, most executed first") && text.contains("mean rho"), "{text}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn ppp_mode_errors_name_what_is_wrong() {
+    let d = scratch("ppp-errors");
+    let p = profile(&d);
+    let wasm = d.join("p.wasm");
+    let set = d.join("set.json");
+    select(&p, &set, &["--all-executed"]);
+    let fails = |cmd: &mut std::process::Command, want: &[&str]| {
+        let out = run(cmd);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(want.iter().all(|w| err.contains(w)), "{err}");
+    };
+    fails(wpp().args(["record", "--mode", "ppp"]).arg(&wasm), &["--mode ppp needs --interesting"]);
+    fails(wpp().args(["record", "--mode", "paths", "--interesting"]).arg(&set).arg(&wasm), &["--interesting is for --mode ppp"]);
+    // Another module.
+    let other = d.join("other.wasm");
+    std::fs::write(&other, wat::parse_str("(module (func (export \"_start\")))").unwrap()).unwrap();
+    fails(wpp().args(["record", "--mode", "ppp", "--interesting"]).arg(&set).arg(&other), &["set.json", "other.wasm", "bytes"]);
+    // A set naming a function the module does not have at that index.
+    let mut v: Value = serde_json::from_slice(&std::fs::read(&set).unwrap()).unwrap();
+    v["paths"][0]["function"] = "renamed".into();
+    std::fs::write(d.join("renamed.json"), serde_json::to_vec(&v).unwrap()).unwrap();
+    fails(wpp().args(["record", "--mode", "ppp", "--interesting"]).arg(d.join("renamed.json")).arg(&wasm), &["renamed.json", "no function renamed"]);
+    let mut v: Value = serde_json::from_slice(&std::fs::read(&set).unwrap()).unwrap();
+    v["paths"][0]["path_id"] = u64::MAX.into();
+    std::fs::write(d.join("nopath.json"), serde_json::to_vec(&v).unwrap()).unwrap();
+    fails(wpp().args(["record", "--mode", "ppp", "--interesting"]).arg(d.join("nopath.json")).arg(&wasm), &["nopath.json", "no path"]);
+    std::fs::write(d.join("bad.json"), "{").unwrap();
+    fails(wpp().args(["record", "--mode", "ppp", "--interesting"]).arg(d.join("bad.json")).arg(&wasm), &["bad.json", "not a set file"]);
+    // A profile of another mode has nothing to report.
+    fails(wpp().args(["ppp", "report"]).arg(&p), &["p.wpp", "not recorded with --mode ppp"]);
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -8,26 +8,13 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use wpp_profile::Profile;
-use wpp_workloads::{Manifest, Program, Run};
+use wpp_workloads::Manifest;
 
-fn record(m: &Manifest, p: &Program, run: &Run, out: &Path, mode_args: &[&str]) {
-    let dir = &m.dir;
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_wpp"));
-    cmd.arg("record").args(mode_args).arg("-o").arg(out);
-    for d in &run.dirs {
-        cmd.arg("--dir").arg(format!("{}::{d}", dir.join(d).display()));
-    }
-    cmd.arg(dir.join(&p.wasm)).arg("--").args(&run.args);
-    let stdin = match &run.stdin {
-        Some(s) => Stdio::from(std::fs::File::open(dir.join(s)).unwrap()),
-        None => Stdio::null(),
-    };
-    let o = cmd.stdin(stdin).stdout(Stdio::null()).output().unwrap();
-    assert!(o.status.success(), "{}: {mode_args:?}: {}", p.name, String::from_utf8_lossy(&o.stderr));
-}
+mod common;
+
 
 /// Event count and order hash of a profile's trace or grammar.
 fn fingerprint(path: &Path) -> (u64, u64) {
@@ -47,7 +34,7 @@ fn check(name: &str, second: &str) {
     let d = std::env::temp_dir().join(format!("wpp-real-grammar-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     let trace = d.join("trace.wpp");
-    record(&m, p, run, &trace, &["--mode", "trace"]);
+    common::record_run(&m, p, run, &trace, &["--mode", "trace"]);
     let expected = fingerprint(&trace);
     assert!(expected.0 > 10_000, "{name}: only {} events", expected.0);
     for builder in ["sequitur1", second] {
@@ -56,7 +43,7 @@ fn check(name: &str, second: &str) {
         if builder.ends_with("+p") {
             args.push("--predict");
         }
-        record(&m, p, run, &g, &args);
+        common::record_run(&m, p, run, &g, &args);
         assert_eq!(fingerprint(&g), expected, "{name}/{builder}: the grammar does not expand to the trace");
         let profile = Profile::open(&g).unwrap();
         let grammar = profile.grammar().unwrap();

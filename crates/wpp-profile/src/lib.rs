@@ -26,6 +26,7 @@
 //! | `grammar` | (grammar mode) the path trace as a grammar over those symbols, encoded by [`wpp_grammar::encode_grammar`] |
 //! | `source` | (when the module has DWARF) postcard [`wpp_model::SourceMap`]: the file and line range of every block |
 //! | `terminals` | (a trace compressed by `wpp compress`) postcard `Vec<u32>`: the input value of each terminal symbol, in place of `symbols` |
+//! | `ppp` | (preferential path profiling) postcard [`PppRecord`]: the interesting paths with their PPP ids, and what the residual hash table counted |
 //!
 //! A guest with several threads would get one grammar each, in sections `grammar`,
 //! `grammar.1`, `grammar.2`, ..., sharing one symbol table.
@@ -67,6 +68,7 @@ pub mod section {
     pub const GRAMMAR: &str = "grammar";
     pub const TERMINALS: &str = "terminals";
     pub const SOURCE: &str = "source";
+    pub const PPP: &str = "ppp";
 }
 
 /// One entry of the table of contents.
@@ -87,6 +89,9 @@ pub enum RecordMode {
     Trace,
     /// The sequence of path events compressed into a grammar while the program runs.
     Grammar(Builder),
+    /// Per-path counters, interesting paths in compact arrays (preferential path
+    /// profiling), the rest in a hash table.
+    Ppp,
 }
 
 /// The algorithm that built a profile's grammar.
@@ -142,6 +147,48 @@ pub struct PathCount {
     pub func: FuncIdx,
     pub path: PathId,
     pub count: u64,
+}
+
+/// What preferential path profiling recorded besides the counts: which paths were
+/// interesting, the slots they had, and which executions the instrumentation counted as
+/// residual.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PppRecord {
+    /// The set file the interesting paths came from, and how they were chosen.
+    pub set: String,
+    pub selection: String,
+    /// Every function with interesting paths, by index.
+    pub functions: Vec<PppFunction>,
+    /// The counts the hash table took, sorted: the residual paths, and interesting paths
+    /// without a slot (PPP id past their function's array, or a function without one).
+    pub hashed: Vec<PathCount>,
+}
+
+/// A function's interesting paths.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PppFunction {
+    pub func: FuncIdx,
+    /// Length of the function's slot array (0: none, all its paths were hashed).
+    pub slots: u64,
+    /// The interesting paths and their PPP ids, by Ball-Larus number.
+    pub paths: Vec<PppPath>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PppPath {
+    pub path: PathId,
+    pub ppp_id: u64,
+}
+
+impl PppFunction {
+    /// ρ = (max id − min id + 1) / number of interesting paths.
+    pub fn rho(&self) -> f64 {
+        let ids = self.paths.iter().map(|p| p.ppp_id);
+        match (ids.clone().min(), ids.max()) {
+            (Some(lo), Some(hi)) => (hi - lo + 1) as f64 / self.paths.len() as f64,
+            _ => 1.0,
+        }
+    }
 }
 
 impl Meta {

@@ -22,6 +22,8 @@ pub struct Profile {
     pub terminals: Vec<u32>,
     /// Source lines of the blocks, when the module had DWARF.
     pub source: Option<wpp_model::SourceMap>,
+    /// Preferential path profiling's record (a profile recorded with interesting paths).
+    pub ppp: Option<crate::PppRecord>,
 }
 
 fn corrupt(path: &Path, what: impl Into<String>) -> Error {
@@ -128,8 +130,12 @@ impl Profile {
             let n_blocks: Vec<usize> = meta.functions.iter().map(|f| f.cfg.as_ref().map_or(0, |c| c.n_blocks())).collect();
             s.validate(&n_blocks).map_err(|e| corrupt(path, format!("section `source`: {e}")))?;
         }
+        let ppp: Option<crate::PppRecord> = if has(section::PPP) { Some(decode_section(&mut file, path, &toc, section::PPP)?) } else { None };
+        if let Some(r) = &ppp {
+            check_ppp(path, &meta, &numberings, &counts, r)?;
+        }
         // A trace or grammar, if present, is verified when it is read.
-        Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings, symbols, terminals, source })
+        Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings, symbols, terminals, source, ppp })
     }
 
     /// Whether the profile holds the full path trace.
@@ -228,6 +234,48 @@ fn check_event(path: &Path, meta: &Meta, numberings: &[Option<wpp_paths::Numberi
         .ok_or_else(|| corrupt(path, format!("path event in function {}, which has no code", e.func)))?;
     if e.path.0 >= n.n_paths() {
         return Err(corrupt(path, format!("path {} of function {} ({}) does not exist", e.path, e.func, meta.functions[e.func.idx()].name)));
+    }
+    Ok(())
+}
+
+/// Section `ppp`: functions and paths exist, in order, ids distinct; every hashed count
+/// is part of the path's count, and no interesting path that had a slot was hashed.
+fn check_ppp(path: &Path, meta: &Meta, numberings: &[Option<wpp_paths::Numbering>], counts: &[PathCount], r: &crate::PppRecord) -> Result<(), Error> {
+    let bad = |m: String| corrupt(path, format!("section `ppp`: {m}"));
+    if !r.functions.windows(2).all(|w| w[0].func < w[1].func) {
+        return Err(bad("functions are not sorted".into()));
+    }
+    for f in &r.functions {
+        let mut ids = std::collections::HashSet::new();
+        if f.paths.is_empty() {
+            return Err(bad(format!("function {} has no interesting paths", f.func)));
+        }
+        for (i, p) in f.paths.iter().enumerate() {
+            check_event(path, meta, numberings, PathEvent { func: f.func, path: p.path })?;
+            if i > 0 && f.paths[i - 1].path >= p.path {
+                return Err(bad(format!("paths of function {} are not sorted", f.func)));
+            }
+            if !ids.insert(p.ppp_id) {
+                return Err(bad(format!("two paths of function {} have PPP id {}", f.func, p.ppp_id)));
+            }
+        }
+    }
+    if !r.hashed.windows(2).all(|w| (w[0].func, w[0].path) < (w[1].func, w[1].path)) {
+        return Err(bad("hashed counts are not sorted".into()));
+    }
+    for f in &r.functions {
+        for p in f.paths.iter().filter(|p| p.ppp_id < f.slots) {
+            if r.hashed.binary_search_by(|h| (h.func, h.path).cmp(&(f.func, p.path))).is_ok() {
+                return Err(bad(format!("path {} of function {} has PPP slot {} but was counted in the hash table", p.path, f.func, p.ppp_id)));
+            }
+        }
+    }
+    for h in &r.hashed {
+        check_event(path, meta, numberings, PathEvent { func: h.func, path: h.path })?;
+        let total = counts.binary_search_by(|c| (c.func, c.path).cmp(&(h.func, h.path))).map(|i| counts[i].count).unwrap_or(0);
+        if h.count > total {
+            return Err(bad(format!("path {} of function {} hashed {} times but counted {total}", h.path, h.func, h.count)));
+        }
     }
     Ok(())
 }

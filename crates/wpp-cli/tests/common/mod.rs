@@ -32,3 +32,21 @@ pub fn ok(cmd: &mut Command) -> Vec<u8> {
 pub fn json(cmd: &mut Command) -> serde_json::Value {
     serde_json::from_slice(&ok(cmd)).unwrap()
 }
+
+/// Records run `run` of workload program `p` (of manifest `m`) into `out` with
+/// `wpp record ARGS`, its output discarded.
+pub fn record_run(m: &wpp_workloads::Manifest, p: &wpp_workloads::Program, run: &wpp_workloads::Run, out: &std::path::Path, args: &[&str]) {
+    let dir = &m.dir;
+    let mut cmd = wpp();
+    cmd.arg("record").args(args).arg("-o").arg(out);
+    for d in &run.dirs {
+        cmd.arg("--dir").arg(format!("{}::{d}", dir.join(d).display()));
+    }
+    cmd.arg(dir.join(&p.wasm)).arg("--").args(&run.args);
+    let stdin = match &run.stdin {
+        Some(s) => Stdio::from(std::fs::File::open(dir.join(s)).unwrap()),
+        None => Stdio::null(),
+    };
+    let o = cmd.stdin(stdin).stdout(Stdio::null()).output().unwrap();
+    assert!(o.status.success(), "{}: {args:?}: {}", p.name, String::from_utf8_lossy(&o.stderr));
+}

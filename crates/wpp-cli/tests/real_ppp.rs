@@ -1,0 +1,107 @@
+//! Residual path profiling of the real programs of `workloads/` (built by
+//! `workloads/build.sh`), end to end through the command line: the interesting paths are
+//! every path the `train` run executed (`wpp ppp select --all-executed`); the `test` run,
+//! on other input, is recorded with them (`wpp record --mode ppp`). Against plain
+//! Ball-Larus profiles of both runs (`wpp record --mode paths`):
+//!
+//! * every interesting path's count in `wpp ppp report --json` is its count in the test
+//!   run (0 when it did not run);
+//! * the residual paths are exactly the test run's paths the train run did not execute,
+//!   with the test run's counts;
+//! * reading the profile checks that no interesting path with a PPP slot was counted in
+//!   the hash table, so a wrong PPP numbering or a wrong slot fails the report.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+use wpp_workloads::Manifest;
+
+mod common;
+use common::{json, wpp};
+
+type Counts = BTreeMap<(u64, u64), u64>;
+
+fn path_counts(profile: &std::path::Path) -> Counts {
+    let v = json(wpp().args(["paths", "--json", "--top", "0"]).arg(profile));
+    rows(&v["paths"])
+}
+
+fn rows(v: &Value) -> Counts {
+    v.as_array().unwrap().iter().map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x["count"].as_u64().unwrap())).collect()
+}
+
+fn check(name: &str) {
+    let m = Manifest::in_tree().unwrap();
+    let (p, train) = m.run(name, "train").unwrap();
+    let (_, test) = m.run(name, "test").unwrap();
+    let d = common::scratch(&format!("real-ppp-{name}"));
+    let (a, b, set, field) = (d.join("train.wpp"), d.join("test.wpp"), d.join("set.json"), d.join("field.wpp"));
+    common::record_run(&m, p, train, &a, &["--mode", "paths"]);
+    common::record_run(&m, p, test, &b, &["--mode", "paths"]);
+    common::ok(wpp().args(["ppp", "select"]).arg(&a).arg("--all-executed").arg("-o").arg(&set));
+    common::record_run(&m, p, test, &field, &["--mode", "ppp", "--interesting", set.to_str().unwrap()]);
+    let report = json(wpp().args(["ppp", "report", "--json"]).arg(&field));
+
+    let (in_a, in_b) = (path_counts(&a), path_counts(&b));
+    let interesting = report["interesting"].as_array().unwrap();
+    assert_eq!(interesting.len(), in_a.len(), "{name}: one row per interesting path");
+    let mut per_func: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
+    for x in interesting {
+        let key = (x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap());
+        assert!(in_a.contains_key(&key), "{name}: {key:?} is reported interesting but the train run did not execute it");
+        assert_eq!(x["count"].as_u64().unwrap(), in_b.get(&key).copied().unwrap_or(0), "{name}: count of interesting path {key:?}");
+        per_func.entry(key.0).or_default().push(x["ppp_id"].as_u64().unwrap());
+    }
+    let residual = rows(&report["residual"]);
+    let want: Counts = in_b.iter().filter(|(k, _)| !in_a.contains_key(k)).map(|(&k, &v)| (k, v)).collect();
+    assert_eq!(residual, want, "{name}: residual paths");
+    // PPP ids are distinct per function, and rho is what they give.
+    for f in report["functions"].as_array().unwrap() {
+        let ids = &per_func[&f["function_index"].as_u64().unwrap()];
+        let mut distinct = ids.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), ids.len(), "{name}: PPP ids of {}", f["function"]);
+        assert_eq!(f["n_interesting"].as_u64().unwrap() as usize, ids.len());
+        let rho = (distinct.last().unwrap() - distinct[0] + 1) as f64 / ids.len() as f64;
+        assert!((f["rho"].as_f64().unwrap() - rho).abs() < 1e-9, "{name}: rho of {}", f["function"]);
+    }
+    let slot_counted = interesting.iter().filter(|x| x["counted"] == "slot" && x["count"].as_u64().unwrap() > 0).count();
+    assert!(slot_counted > 0, "{name}: no interesting path was counted in a slot");
+    eprintln!(
+        "{name}: {} interesting paths ({} ran in the test run, {slot_counted} counted in slots), {} residual paths",
+        interesting.len(),
+        interesting.iter().filter(|x| x["count"].as_u64().unwrap() > 0).count(),
+        residual.len()
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+macro_rules! programs {
+    ($($test:ident => $name:literal),* $(,)?) => {
+        $(#[test] fn $test() { check($name) })*
+
+        #[test]
+        fn manifest_is_covered() {
+            let m = Manifest::in_tree().unwrap();
+            let tested = [$($name),*];
+            for p in &m.programs {
+                assert!(tested.contains(&p.name.as_str()), "{} has no test", p.name);
+            }
+        }
+    };
+}
+
+programs! {
+    bzip2 => "bzip2",
+    bzip2_decompress => "bzip2-d",
+    zlib => "zlib",
+    zstd => "zstd",
+    lz4 => "lz4",
+    xz => "xz",
+    lua => "lua",
+    sqlite => "sqlite",
+    tree_sitter_c => "tree-sitter-c",
+    pcre2 => "pcre2",
+    cjpeg => "cjpeg",
+}
