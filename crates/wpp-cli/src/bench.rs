@@ -194,7 +194,7 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
     Ok(row)
 }
 
-fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
+pub fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
     let (s, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x.ln(), n + 1));
     if n == 0 {
         f64::NAN

@@ -8,6 +8,7 @@ mod alloc;
 mod bench;
 mod bench_grammar;
 mod bench_hot;
+mod bench_ppp;
 mod compress;
 mod dag;
 mod expand;
@@ -49,6 +50,7 @@ enum Command {
     Bench(bench::Opts),
     BenchGrammar(bench_grammar::Opts),
     BenchHot(bench_hot::Opts),
+    BenchPpp(bench_ppp::Opts),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Command::Bench(o) => bench::run(o).map(|()| 0),
         Command::BenchGrammar(o) => bench_grammar::run(o).map(|()| 0),
         Command::BenchHot(o) => bench_hot::run(o).map(|()| 0),
+        Command::BenchPpp(o) => bench_ppp::run(o).map(|()| 0),
     };
     match result {
         Ok(status) => ExitCode::from(status.clamp(0, 255) as u8),

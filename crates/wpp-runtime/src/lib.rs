@@ -22,8 +22,20 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// A wasmtime engine configured for wpp (Cranelift, backtraces, the features wpp accepts).
+/// With `WPP_JIT_PROFILE=perfmap` or `jitdump` in the environment, compiled guest code is
+/// described to `perf` (a `/tmp/perf-PID.map`, or a jitdump file for `perf inject --jit`).
 pub fn engine() -> anyhow::Result<wasmtime::Engine> {
     let mut c = wasmtime::Config::new();
+    match std::env::var("WPP_JIT_PROFILE").as_deref() {
+        Ok("perfmap") => {
+            c.profiler(wasmtime::ProfilingStrategy::PerfMap);
+        }
+        Ok("jitdump") => {
+            c.profiler(wasmtime::ProfilingStrategy::JitDump);
+        }
+        Ok(other) => anyhow::bail!("WPP_JIT_PROFILE={other}: expected perfmap or jitdump"),
+        Err(_) => {}
+    }
     c.wasm_multi_memory(true)
         .wasm_tail_call(true)
         .wasm_memory64(true)

@@ -255,7 +255,8 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
                         }
                     }
                     CounterKind::Ppp { base, slots } => {
-                        for (path, c) in words(base as u64, slots).zip(words(base as u64 + slots * 8, slots)) {
+                        let slot = words(base as u64, 2 * slots);
+                        for (path, c) in slot.clone().step_by(2).zip(slot.skip(1).step_by(2)) {
                             if c != 0 {
                                 if path == wpp_wasm::NO_PATH {
                                     return Err(anyhow!("function {func}: an empty PPP slot was counted"));

@@ -355,7 +355,8 @@ impl Run {
                                     "function {func}: interesting path {path} (PPP id {id} of {slots} slots) was counted in the hash table"
                                 );
                             }
-                            for (path, c) in words(base as u64, slots).zip(words(base as u64 + slots * 8, slots)) {
+                            let slot = words(base as u64, 2 * slots);
+                            for (path, c) in slot.clone().step_by(2).zip(slot.skip(1).step_by(2)) {
                                 if c != 0 {
                                     anyhow::ensure!(path != wpp_wasm::NO_PATH, "function {func}: an empty PPP slot was counted");
                                     *counts.entry((func, PathId(path))).or_default() += c;

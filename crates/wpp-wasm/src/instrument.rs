@@ -21,10 +21,12 @@
 //! a function with interesting paths gets a second register, the PPP register, updated on
 //! the same edges with the weights of [`wpp_paths::ppp_number`]. At a path end the PPP id
 //! indexes a compact array of slots, each holding the Ball-Larus number of the interesting
-//! path it belongs to (written by a data segment) and its counter. The path is counted in
-//! the slot when the id is in bounds and the Ball-Larus numbers agree; otherwise it is a
-//! residual path and is counted by its Ball-Larus number in the hash table. Every path of
-//! a function without interesting paths is residual.
+//! path it belongs to (written by a data segment) next to its counter. The array's length
+//! is a power of two and the id is masked to it, which is the bounds check: an id past
+//! the array lands in a slot whose Ball-Larus number is another's. The path is counted in
+//! the slot when the Ball-Larus numbers agree; otherwise it is a residual path and is
+//! counted by its Ball-Larus number in the hash table. Every path of a function without
+//! interesting paths is residual.
 
 use std::borrow::Cow;
 
@@ -70,9 +72,9 @@ pub struct Options {
     /// Count mode only: preferential path profiling of these interesting paths (Ball-Larus
     /// numbers under `max_paths`, by function).
     pub interesting: Option<Interesting>,
-    /// A function's PPP slot array holds at most this many slots per interesting path (and
-    /// at least `ppp_min_slots`); interesting paths with larger PPP ids are counted in the
-    /// hash table like residual paths.
+    /// A function's PPP slot array covers at most this many ids per interesting path, or
+    /// `ppp_min_slots` ids if more (then rounded up to a power of two); interesting paths
+    /// with larger PPP ids are counted in the hash table like residual paths.
     pub ppp_slots_per_path: u64,
     pub ppp_min_slots: u64,
 }
@@ -95,7 +97,7 @@ impl Default for Options {
             force_hash: false,
             interesting: None,
             ppp_slots_per_path: 4,
-            ppp_min_slots: 64,
+            ppp_min_slots: 1 << 16,
         }
     }
 }
@@ -107,8 +109,9 @@ pub enum CounterKind {
     Array { base: u32 },
     /// Entries of the shared hash table.
     Hash,
-    /// Preferential path profiling: `slots` little-endian u64 Ball-Larus numbers from byte
-    /// `base` ([`NO_PATH`] in an empty slot), then the slots' `slots` u64 counters.
+    /// Preferential path profiling: from byte `base`, `slots` (a power of two) slots of
+    /// two little-endian u64s, the Ball-Larus number of the slot's path ([`NO_PATH`] in
+    /// an empty slot) and its counter.
     Ppp { base: u32, slots: u64 },
 }
 
@@ -184,8 +187,8 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
                     Some(p) => {
                         let (_, max) = p.id_range().expect("numbered sets are not empty");
                         let cap = (p.ids().len() as u64).saturating_mul(opts.ppp_slots_per_path).max(opts.ppp_min_slots);
-                        let slots = u64::try_from(max + 1).unwrap_or(u64::MAX).min(cap);
-                        let bytes = slots * 16;
+                        let slots = u64::try_from(max + 1).unwrap_or(u64::MAX).min(cap).next_power_of_two();
+                        let bytes = slots.saturating_mul(16);
                         if bytes <= budget {
                             budget -= bytes;
                             let base = top as u32;
@@ -316,17 +319,20 @@ fn func_ppp(p: &PppNumbering, num: &Numbering, program: &Program, func: FuncIdx)
     Ok(FuncPpp { actions, start })
 }
 
-/// The initial content of a PPP slot array: each interesting path's Ball-Larus number at
-/// its PPP id (ids past the array are left out), [`NO_PATH`] elsewhere; counters follow
-/// (zero, so not part of the segment).
+/// The initial content of a PPP slot array: each interesting path's Ball-Larus number in
+/// the slot of its PPP id (ids past the array are left out), [`NO_PATH`] in the others;
+/// counters 0.
 fn ppp_slot_data(p: &PppNumbering, slots: u64) -> Vec<u8> {
-    let mut expected = vec![NO_PATH; slots as usize];
+    let mut words = vec![0u64; 2 * slots as usize];
+    for slot in words.chunks_exact_mut(2) {
+        slot[0] = NO_PATH;
+    }
     for &(path, id) in p.ids() {
-        if let Some(slot) = usize::try_from(id).ok().and_then(|i| expected.get_mut(i)) {
-            *slot = path.0;
+        if let Some(slot) = usize::try_from(id).ok().filter(|&i| i < slots as usize) {
+            words[2 * slot] = path.0;
         }
     }
-    expected.iter().flat_map(|v| v.to_le_bytes()).collect()
+    words.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
 fn with_place(e: Error, name: &str) -> Error {
@@ -508,23 +514,16 @@ impl FuncCtx<'_> {
                 f.instruction(&I::Call(env.hash_fn));
             }
             Record::Ppp { base, slots } => {
-                // The PPP register is dead after a path end (restarted or the function
-                // left), so it can hold the id.
-                let q = self.regs.q;
-                let counts = base as u64 + slots * 8;
-                f.instruction(&I::Block(BlockType::Empty));
-                f.instruction(&I::LocalGet(q));
-                if ppp_add != 0 {
-                    f.instruction(&I::I64Const(ppp_add));
-                    f.instruction(&I::I64Add);
-                }
-                f.instruction(&I::LocalTee(q));
-                f.instruction(&I::I64Const(slots as i64));
-                f.instruction(&I::I64LtU);
-                f.instruction(&I::If(BlockType::Empty));
-                f.instruction(&I::LocalGet(q));
+                // p = 16 × ((PPP id) mod slots)
+                f.instruction(&I::LocalGet(self.regs.q));
                 f.instruction(&I::I32WrapI64);
-                f.instruction(&I::I32Const(3));
+                if ppp_add != 0 {
+                    f.instruction(&I::I32Const(ppp_add as i32));
+                    f.instruction(&I::I32Add);
+                }
+                f.instruction(&I::I32Const((slots - 1) as i32));
+                f.instruction(&I::I32And);
+                f.instruction(&I::I32Const(4));
                 f.instruction(&I::I32Shl);
                 f.instruction(&I::LocalTee(p));
                 f.instruction(&I::I64Load(mem_arg(env, base as u64)));
@@ -533,13 +532,11 @@ impl FuncCtx<'_> {
                 f.instruction(&I::If(BlockType::Empty));
                 f.instruction(&I::LocalGet(p));
                 f.instruction(&I::LocalGet(p));
-                f.instruction(&I::I64Load(mem_arg(env, counts)));
+                f.instruction(&I::I64Load(mem_arg(env, base as u64 + 8)));
                 f.instruction(&I::I64Const(1));
                 f.instruction(&I::I64Add);
-                f.instruction(&I::I64Store(mem_arg(env, counts)));
-                f.instruction(&I::Br(2));
-                f.instruction(&I::End);
-                f.instruction(&I::End);
+                f.instruction(&I::I64Store(mem_arg(env, base as u64 + 8)));
+                f.instruction(&I::Else);
                 // Residual: counted by its Ball-Larus number.
                 f.instruction(&I::I32Const(self.func.0 as i32));
                 self.path_value(f, add);
