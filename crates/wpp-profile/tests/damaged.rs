@@ -336,6 +336,22 @@ fn fixture(dir: &Path) -> Fixture {
             })
             .collect(),
     };
+    // As preferential path profiling records it: abs's paths and one of main's are
+    // interesting, with slots; everything else was hashed.
+    let main_paths: Vec<PathId> = counts.iter().filter(|c| c.func == FuncIdx(1)).map(|c| c.path).collect();
+    let ppp = wpp_profile::PppRecord {
+        set: "tested.json".into(),
+        selection: "all executed".into(),
+        functions: vec![
+            wpp_profile::PppFunction { func: FuncIdx(1), slots: 1, paths: vec![wpp_profile::PppPath { path: main_paths[0], ppp_id: 0 }] },
+            wpp_profile::PppFunction {
+                func: FuncIdx(2),
+                slots: 2,
+                paths: vec![wpp_profile::PppPath { path: PathId(0), ppp_id: 1 }, wpp_profile::PppPath { path: PathId(1), ppp_id: 0 }],
+            },
+        ],
+        hashed: counts.iter().filter(|c| c.func != FuncIdx(2) && !(c.func == FuncIdx(1) && c.path == main_paths[0])).copied().collect(),
+    };
     let sections = vec![
         (section::TRACE.to_owned(), encode_events(&events)),
         (section::META.to_owned(), postcard::to_stdvec(&meta).unwrap()),
@@ -343,6 +359,7 @@ fn fixture(dir: &Path) -> Fixture {
         (section::SYMBOLS.to_owned(), postcard::to_stdvec(&symbols).unwrap()),
         (section::GRAMMAR.to_owned(), grammar),
         (section::SOURCE.to_owned(), postcard::to_stdvec(&source).unwrap()),
+        (section::PPP.to_owned(), postcard::to_stdvec(&ppp).unwrap()),
         // Readers skip sections they do not know.
         ("notes".to_owned(), b"recorded by a later wpp".to_vec()),
     ];
@@ -441,7 +458,11 @@ fn valid_profile_round_trips() {
     assert_eq!(events.as_deref(), Some(&fx.events[..]));
     assert_eq!(p.meta.events, fx.events.len() as u64);
     let names: Vec<&str> = p.toc.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(names, ["trace", "meta", "counts", "symbols", "grammar", "source", "notes"]);
+    assert_eq!(names, ["trace", "meta", "counts", "symbols", "grammar", "source", "ppp", "notes"]);
+    let ppp = p.ppp.as_ref().expect("the ppp section reads");
+    assert_eq!(ppp.functions.len(), 2);
+    assert_eq!(ppp.functions[1].rho(), 1.0);
+    assert!(ppp.hashed.iter().all(|h| h.func != FuncIdx(2)));
     let source = p.source.as_ref().expect("the source section reads");
     assert_eq!(source.files, ["main.c", "lib/util.h"]);
     assert_eq!(source.blocks[2][1], Some(wpp_model::LineRange { file: 1, first: 11, last: 14 }));
