@@ -24,7 +24,10 @@ use crate::bench::{geomean, load, select};
 /// against the uninstrumented run. The
 /// last columns describe the PPP numbering of the paper's setting: functions with
 /// interesting paths, how many at rho = 1, <= 2 and > 10, and the interesting paths whose
-/// ids lie past their function's slot array (counted in the hash table).
+/// ids lie past their function's slot array (counted in the hash table). `Mpaths/s` is the
+/// rate at which the uninstrumented program runs through paths, and `ns/path` PPP's extra
+/// time per path execution: a profiler that counts every path pays at least its counter
+/// update per path, which bounds the overhead from below at high rates.
 #[derive(Args)]
 pub struct Opts {
     /// The workloads directory (holding workloads.json).
@@ -47,7 +50,9 @@ struct Row {
     hash: Duration,
     ppp: Duration,
     ppp_train: Option<Duration>,
-    /// Distinct paths of the timed run, and of them residual under the train set.
+    /// Path executions and distinct paths of the timed run, and of them residual under the
+    /// train set.
+    events: u64,
     distinct: usize,
     residual: Option<usize>,
     /// Functions with interesting paths; at rho = 1, <= 2, > 10; interesting paths without a slot.
@@ -118,6 +123,7 @@ fn measure(engine: &wpp_runtime::Engine, o: &Opts, p: &wpp_workloads::Program, r
         hash: best[2],
         ppp: best[3],
         ppp_train: ppp_train.as_ref().map(|_| best[4]),
+        events: counted.counts.values().sum(),
         distinct: counted.counts.len(),
         residual: train_counts.map(|c| counted.counts.keys().filter(|k| !c.contains_key(k)).count()),
         funcs,
@@ -137,8 +143,8 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<14} {:>8} {:>7} {:>7} {:>7} {:>8} {:>9} {:>9} {:>9} {:>7} {:>6} {:>6} {:>5} {:>9}",
-        "program", "plain s", "array×", "hash×", "PPP×", "PPP/hash", "PPPtrain×", "distinct", "residual", "funcs", "rho=1", "<=2", ">10", "unslotted"
+        "{:<14} {:>8} {:>7} {:>7} {:>7} {:>8} {:>9} {:>9} {:>8} {:>9} {:>9} {:>7} {:>6} {:>6} {:>5} {:>9}",
+        "program", "plain s", "array×", "hash×", "PPP×", "PPP/hash", "PPPtrain×", "Mpaths/s", "ns/path", "distinct", "residual", "funcs", "rho=1", "<=2", ">10", "unslotted"
     )?;
     let x = |d: Duration, plain: Duration| d.as_secs_f64() / plain.as_secs_f64();
     // PPP's overhead as a share of the hashing profiler's.
@@ -146,7 +152,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     for r in &rows {
         writeln!(
             out,
-            "{:<14} {:>8.3} {:>7.2} {:>7.2} {:>7.2} {:>8.2} {:>9} {:>9} {:>9} {:>7} {:>6} {:>6} {:>5} {:>9}",
+            "{:<14} {:>8.3} {:>7.2} {:>7.2} {:>7.2} {:>8.2} {:>9} {:>9.0} {:>8.2} {:>9} {:>9} {:>7} {:>6} {:>6} {:>5} {:>9}",
             r.name,
             r.plain.as_secs_f64(),
             x(r.array, r.plain),
@@ -154,6 +160,8 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             x(r.ppp, r.plain),
             share(r),
             r.ppp_train.map_or("-".into(), |t| format!("{:.2}", x(t, r.plain))),
+            r.events as f64 / r.plain.as_secs_f64() / 1e6,
+            (r.ppp.as_secs_f64() - r.plain.as_secs_f64()) * 1e9 / r.events.max(1) as f64,
             r.distinct,
             r.residual.map_or("-".into(), |n| n.to_string()),
             r.funcs,
