@@ -164,7 +164,7 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     let engine = wpp_runtime::engine()?;
 
     let mut writer = Writer::create(&output)?;
-    let mut grammar_note = String::new();
+    let mut mode_note = String::new();
     let mut ppp_record = None;
     let (run, counts, writer) = match (o.mode, mode) {
         (RecordModeArg::Grammar, _) => {
@@ -178,7 +178,7 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
             let encoded = wpp_grammar::encode_grammar(&grammar, sink.symbols.paths.len() as u32);
             writer.write_value(section::SYMBOLS, &sink.symbols.paths)?;
             writer.write_section(section::GRAMMAR, &encoded)?;
-            grammar_note = format!(
+            mode_note = format!(
                 "; grammar {} symbols, {} bytes (ratio {:.0}:1 against 4-byte symbols; finished in {:.2} s)",
                 group(grammar.n_symbols() as u64),
                 group(encoded.len() as u64),
@@ -198,7 +198,11 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
             let (run, ()) = wpp_runtime::run_paths(&engine, &inst, &cfg, ())?;
             let counts = run.counts.clone();
             if let Some((file, set)) = &set {
-                ppp_record = Some(crate::ppp::record_of(file, set, &inst, &run.hashed)?);
+                let r = crate::ppp::record_of(file, set, &inst, &run.hashed)?;
+                let interesting: std::collections::HashSet<_> = r.functions.iter().flat_map(|f| f.paths.iter().map(move |p| (f.func, p.path))).collect();
+                let residual = counts.keys().filter(|k| !interesting.contains(k)).count();
+                mode_note = format!("; {} of them residual (`wpp ppp report` lists them)", group(residual as u64));
+                ppp_record = Some(r);
             }
             (run, counts, writer)
         }
@@ -250,7 +254,7 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
         group(n_events),
         run.result.guest_time.as_secs_f64(),
         group(counts.len() as u64),
-        grammar_note,
+        mode_note,
         output.display()
     );
     Ok(run.result.outcome.exit_status())
