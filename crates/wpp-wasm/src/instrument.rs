@@ -29,12 +29,11 @@
 //! interesting paths is residual.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use wasm_encoder::reencode::Reencode;
 use wasm_encoder::{BlockType, ConstExpr, ExportKind, Function, GlobalType, Instruction as I, MemArg, MemoryType, ValType};
 use wasmparser::{FunctionBody, Operator};
-use std::collections::BTreeMap;
-
 use wpp_model::{EdgeIdx, FuncIdx, PathId, ESCAPE_FUNC};
 use wpp_paths::{number, ppp_number, EdgeAction, Numbering, PppAction, PppNumbering};
 
@@ -168,7 +167,7 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
         if opts.mode != Mode::Count {
             return Err(Error::Rewrite { place: "options".into(), message: "interesting paths need count mode".into() });
         }
-        for (&func, paths) in interesting {
+        for (&func, paths) in interesting.iter().filter(|(_, paths)| !paths.is_empty()) {
             let Some(Some(num)) = numberings.get(func.idx()) else {
                 return Err(Error::Rewrite { place: format!("function {}", func.0), message: "interesting paths of a function without code".into() });
             };
