@@ -17,14 +17,16 @@ use crate::bench::{geomean, load, select};
 /// (the hash table only for functions with too many paths, as `wpp record --mode paths`);
 /// with the hash table for every function (the classic hashing path profiler, the
 /// baseline of Vaswani, Nori & Chilimbi); with PPP where every path of the run itself is
-/// interesting (the paper's setting: interesting paths from a profile of the same input);
+/// interesting (the paper's setting: interesting paths from a profile of the same input),
+/// as `wpp record --mode ppp` does it (Ball-Larus arrays where they fit, PPP slots in the
+/// other functions) and with PPP slots in every function (`PPPall`, `--ppp-everywhere`);
 /// and with PPP where the interesting paths are those of the `train` run (residual path
 /// profiling: paths of the bench input the train input never ran are residual). Times are
 /// the guest's, the best of --repeat rounds in which every variant runs once; ratios are
-/// against the uninstrumented run. The
-/// last columns describe the PPP numbering of the paper's setting: functions with
+/// against the uninstrumented run. `PPP/hash` is PPP's overhead as a share of the hashing
+/// profiler's. The last columns describe the PPP numbering of the paper's setting: functions with
 /// interesting paths, how many at rho = 1, <= 2 and > 10, and the interesting paths whose
-/// ids lie past their function's slot array (counted in the hash table). `Mpaths/s` is the
+/// ids lie past their function's slot array under `PPPall` (counted in the hash table). `Mpaths/s` is the
 /// rate at which the uninstrumented program runs through paths, and `ns/path` PPP's extra
 /// time per path execution: a profiler that counts every path pays at least its counter
 /// update per path, which bounds the overhead from below at high rates.
@@ -49,6 +51,7 @@ struct Row {
     array: Duration,
     hash: Duration,
     ppp: Duration,
+    ppp_all: Duration,
     ppp_train: Option<Duration>,
     /// Path executions and distinct paths of the timed run, and of them residual under the
     /// train set.
@@ -84,6 +87,7 @@ fn measure(engine: &wpp_runtime::Engine, o: &Opts, p: &wpp_workloads::Program, r
     let (_, counted) = once(&array)?;
     let hash = instrument(Options { force_hash: true, ..Options::default() })?;
     let ppp = instrument(Options { interesting: Some(interesting_of(&counted.counts)), ..Options::default() })?;
+    let ppp_all = instrument(Options { interesting: Some(interesting_of(&counted.counts)), ppp_everywhere: true, ..Options::default() })?;
     let mut train_counts = None;
     if let Some(train) = p.runs.get("train") {
         let (twasm, tcfg) = load(&o.workloads, p, train)?;
@@ -93,11 +97,11 @@ fn measure(engine: &wpp_runtime::Engine, o: &Opts, p: &wpp_workloads::Program, r
     let ppp_train = train_counts.as_ref().map(|c| instrument(Options { interesting: Some(interesting_of(c)), ..Options::default() })).transpose()?;
 
     // Round robin, so that a slow spell of the machine hits every variant alike.
-    let mut best = [Duration::MAX; 5];
+    let mut best = [Duration::MAX; 6];
     let mut ppp_hashed = 0;
     for _ in 0..o.repeat.max(1) {
         best[0] = best[0].min(run_plain(engine, &wasm, &cfg)?.guest_time);
-        for (i, inst) in [Some(&array), Some(&hash), Some(&ppp), ppp_train.as_ref()].into_iter().enumerate() {
+        for (i, inst) in [Some(&array), Some(&hash), Some(&ppp_all), ppp_train.as_ref(), Some(&ppp)].into_iter().enumerate() {
             let Some(inst) = inst else { continue };
             let (t, r) = once(inst)?;
             anyhow::ensure!(r.counts == counted.counts, "{}: counts differ between the profilers", p.name);
@@ -109,7 +113,7 @@ fn measure(engine: &wpp_runtime::Engine, o: &Opts, p: &wpp_workloads::Program, r
     }
     let mut rho = [0; 3];
     let mut funcs = 0;
-    for n in ppp.ppp.iter().flatten() {
+    for n in ppp_all.ppp.iter().flatten() {
         let r = n.rho().unwrap_or(1.0);
         funcs += 1;
         rho[0] += (r <= 1.0) as usize;
@@ -121,8 +125,9 @@ fn measure(engine: &wpp_runtime::Engine, o: &Opts, p: &wpp_workloads::Program, r
         plain: best[0],
         array: best[1],
         hash: best[2],
-        ppp: best[3],
+        ppp_all: best[3],
         ppp_train: ppp_train.as_ref().map(|_| best[4]),
+        ppp: best[5],
         events: counted.counts.values().sum(),
         distinct: counted.counts.len(),
         residual: train_counts.map(|c| counted.counts.keys().filter(|k| !c.contains_key(k)).count()),
@@ -143,8 +148,8 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<14} {:>8} {:>7} {:>7} {:>7} {:>8} {:>9} {:>9} {:>8} {:>9} {:>9} {:>7} {:>6} {:>6} {:>5} {:>9}",
-        "program", "plain s", "array×", "hash×", "PPP×", "PPP/hash", "PPPtrain×", "Mpaths/s", "ns/path", "distinct", "residual", "funcs", "rho=1", "<=2", ">10", "unslotted"
+        "{:<14} {:>8} {:>7} {:>7} {:>7} {:>8} {:>8} {:>9} {:>9} {:>8} {:>9} {:>9} {:>7} {:>6} {:>6} {:>5} {:>9}",
+        "program", "plain s", "array×", "hash×", "PPP×", "PPP/hash", "PPPall×", "PPPtrain×", "Mpaths/s", "ns/path", "distinct", "residual", "funcs", "rho=1", "<=2", ">10", "unslotted"
     )?;
     let x = |d: Duration, plain: Duration| d.as_secs_f64() / plain.as_secs_f64();
     // PPP's overhead as a share of the hashing profiler's.
@@ -152,13 +157,14 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     for r in &rows {
         writeln!(
             out,
-            "{:<14} {:>8.3} {:>7.2} {:>7.2} {:>7.2} {:>8.2} {:>9} {:>9.0} {:>8.2} {:>9} {:>9} {:>7} {:>6} {:>6} {:>5} {:>9}",
+            "{:<14} {:>8.3} {:>7.2} {:>7.2} {:>7.2} {:>8.2} {:>8.2} {:>9} {:>9.0} {:>8.2} {:>9} {:>9} {:>7} {:>6} {:>6} {:>5} {:>9}",
             r.name,
             r.plain.as_secs_f64(),
             x(r.array, r.plain),
             x(r.hash, r.plain),
             x(r.ppp, r.plain),
             share(r),
+            x(r.ppp_all, r.plain),
             r.ppp_train.map_or("-".into(), |t| format!("{:.2}", x(t, r.plain))),
             r.events as f64 / r.plain.as_secs_f64() / 1e6,
             (r.ppp.as_secs_f64() - r.plain.as_secs_f64()) * 1e9 / r.events.max(1) as f64,
@@ -175,13 +181,14 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let (garray, ghash, gppp) = (g(&|r| Some(r.array)), g(&|r| Some(r.hash)), g(&|r| Some(r.ppp)));
     writeln!(
         out,
-        "{:<14} {:>8} {:>7.2} {:>7.2} {:>7.2} {:>8.2} {:>9.2}",
+        "{:<14} {:>8} {:>7.2} {:>7.2} {:>7.2} {:>8.2} {:>8.2} {:>9.2}",
         "geomean",
         "",
         garray,
         ghash,
         gppp,
         (gppp - 1.0) / (ghash - 1.0),
+        g(&|r| Some(r.ppp_all)),
         g(&|r| r.ppp_train)
     )?;
     let cover = |i: usize| rows.iter().map(|r| r.rho[i]).sum::<usize>();

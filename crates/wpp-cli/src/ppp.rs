@@ -135,18 +135,15 @@ pub fn record_of(file: &Path, set: &PathSet, inst: &wpp_wasm::Instrumented, hash
     let mut functions = Vec::new();
     for (i, ppp) in inst.ppp.iter().enumerate() {
         let Some(ppp) = ppp else { continue };
-        let slots = inst
-            .layout
-            .counters
-            .iter()
-            .find(|c| c.0.idx() == i)
-            .map_or(0, |c| if let wpp_wasm::CounterKind::Ppp { slots, .. } = c.1 { slots } else { 0 });
+        let kind = inst.layout.counters.iter().find(|c| c.0.idx() == i).map(|c| c.1);
+        let slots = if let Some(wpp_wasm::CounterKind::Ppp { slots, .. }) = kind { slots } else { 0 };
+        let ball_larus_array = matches!(kind, Some(wpp_wasm::CounterKind::Array { .. }));
         let paths = ppp
             .ids()
             .iter()
             .map(|&(path, id)| Ok(PppPath { path, ppp_id: u64::try_from(id).with_context(|| format!("PPP id {id} out of range"))? }))
             .collect::<anyhow::Result<_>>()?;
-        functions.push(PppFunction { func: wpp_model::FuncIdx(i as u32), slots, paths });
+        functions.push(PppFunction { func: wpp_model::FuncIdx(i as u32), slots, ball_larus_array, paths });
     }
     Ok(PppRecord {
         set: file.display().to_string(),
@@ -257,13 +254,15 @@ fn listed(p: &Profile, file: &Path) -> anyhow::Result<BTreeSet<PathEvent>> {
 /// ran, the residual paths (executed but not interesting), and how compactly PPP numbered
 /// each function's interesting paths.
 ///
-/// An interesting path is counted in its function's slot array; one whose PPP id lies past
-/// the array (a function with a very sparse numbering) is counted by the hash table with
-/// the residual paths and sorted back here, shown as counted by `hash`. With --json:
+/// An interesting path is counted in its function's slot array (`slot`); one whose PPP id
+/// lies past the array (a function with a very sparse numbering) is counted by the hash
+/// table with the residual paths and sorted back here (`hash`); in a function whose
+/// Ball-Larus numbers fit a counter array, every path is counted there and sorted into
+/// interesting and residual here (`array`). With --json:
 /// {"set", "selection", "interesting": [{"function", "function_index", "path_id" (Ball-Larus),
 /// "ppp_id", "count", "counted"}], "residual": [{"function", "function_index", "path_id",
 /// "count", "instructions", "blocks", "source"}], "functions": [{"function",
-/// "function_index", "n_interesting", "rho", "slots"}]}; interesting paths (executed or
+/// "function_index", "n_interesting", "rho", "slots", "counters"}]}; interesting paths (executed or
 /// not) by function and path, residual paths most executed first.
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp ppp select tests.wpp --all-executed -o tested.json\n  wpp record --mode ppp --interesting tested.json -o field.wpp prog.wasm\n  wpp ppp report field.wpp")]
@@ -294,7 +293,8 @@ struct InterestingRow {
     path_id: u64,
     ppp_id: u64,
     count: u64,
-    /// `slot` (the function's PPP array) or `hash` (PPP id past the array).
+    /// `slot` (the function's PPP array), `hash` (PPP id past the array) or `array` (the
+    /// function's Ball-Larus counters).
     counted: &'static str,
 }
 
@@ -305,6 +305,8 @@ struct FunctionRow {
     n_interesting: usize,
     rho: f64,
     slots: u64,
+    /// `slots`, `array` (Ball-Larus counters) or `hash`.
+    counters: &'static str,
 }
 
 fn report(o: ReportOpts) -> anyhow::Result<()> {
@@ -327,12 +329,25 @@ fn report(o: ReportOpts) -> anyhow::Result<()> {
                 path_id: x.path.0,
                 ppp_id: x.ppp_id,
                 count: count_of.get(&e).copied().unwrap_or(0),
-                counted: if x.ppp_id < f.slots { "slot" } else { "hash" },
+                counted: if f.ball_larus_array {
+                    "array"
+                } else if x.ppp_id < f.slots {
+                    "slot"
+                } else {
+                    "hash"
+                },
             });
         }
-        functions.push(FunctionRow { function: name(f.func), function_index: f.func.0, n_interesting: f.paths.len(), rho: f.rho(), slots: f.slots });
+        let counters = if f.ball_larus_array {
+            "array"
+        } else if f.slots > 0 {
+            "slots"
+        } else {
+            "hash"
+        };
+        functions.push(FunctionRow { function: name(f.func), function_index: f.func.0, n_interesting: f.paths.len(), rho: f.rho(), slots: f.slots, counters });
     }
-    let mut residual: Vec<_> = r.hashed.iter().filter(|h| !is_interesting.contains(&PathEvent { func: h.func, path: h.path })).collect();
+    let mut residual: Vec<_> = p.counts.iter().filter(|h| !is_interesting.contains(&PathEvent { func: h.func, path: h.path })).collect();
     residual.sort_by(|a, b| b.count.cmp(&a.count).then(a.func.cmp(&b.func)).then(a.path.cmp(&b.path)));
     let residual: Vec<crate::paths::PathRow> = residual.iter().map(|h| crate::paths::row(&p, h)).collect();
     let report = Report { set: r.set.clone(), selection: r.selection.clone(), interesting, residual, functions };
@@ -350,8 +365,12 @@ fn print_report(out: &mut impl std::io::Write, p: &Profile, r: &Report, top: usi
     let executed = r.interesting.iter().filter(|x| x.count > 0).count();
     let runs: u64 = r.interesting.iter().map(|x| x.count).sum();
     let hashed = r.interesting.iter().filter(|x| x.counted == "hash").count();
+    let arrays = r.functions.iter().filter(|f| f.counters == "array").count();
     let residual_runs: u64 = r.residual.iter().map(|x| x.count).sum();
     writeln!(out, "interesting paths ({}: {}): {} in {} functions; {} executed, {} times", r.set, r.selection, g(r.interesting.len() as u64), r.functions.len(), g(executed as u64), g(runs))?;
+    if arrays > 0 {
+        writeln!(out, "  {arrays} of the functions fit Ball-Larus counter arrays and were counted there, without PPP slots")?;
+    }
     if hashed > 0 {
         writeln!(out, "  {} of them have PPP ids past their function's slots and were counted in the hash table", g(hashed as u64))?;
     }

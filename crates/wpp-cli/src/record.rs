@@ -33,6 +33,10 @@ pub struct Opts {
     /// With --mode ppp: the interesting paths, a set file written by `wpp ppp select`.
     #[arg(long, value_name = "SET")]
     interesting: Option<PathBuf>,
+    /// With --mode ppp: number interesting paths with PPP in every function, also where
+    /// Ball-Larus counters fit an array (which is cheaper, and the default there).
+    #[arg(long)]
+    ppp_everywhere: bool,
     /// Where to write the profile [default: PROGRAM with the extension .wpp].
     #[arg(short, long)]
     output: Option<PathBuf>,
@@ -154,10 +158,12 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
             let set = crate::ppp::PathSet::load(file)?;
             opts.interesting = Some(set.interesting(file, &o.program, &wasm, &program)?);
             opts.max_paths = set.max_paths;
+            opts.ppp_everywhere = o.ppp_everywhere;
             Some((file, set))
         }
         (RecordModeArg::Ppp, None) => bail!("--mode ppp needs --interesting SET (a set file from `wpp ppp select`)"),
         (_, Some(_)) => bail!("--interesting is for --mode ppp"),
+        (_, None) if o.ppp_everywhere => bail!("--ppp-everywhere is for --mode ppp"),
         (_, None) => None,
     };
     let inst = wpp_wasm::instrument(&wasm, &program, &opts).with_context(|| format!("{}", o.program.display()))?;

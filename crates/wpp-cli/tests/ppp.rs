@@ -99,10 +99,11 @@ fn listed_paths_and_their_errors() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
-/// Records `wasm` with the interesting paths of `set`; the report's JSON.
-fn record_ppp(d: &Path, wasm: &Path, set: &Path) -> Value {
+/// Records `wasm` with the interesting paths of `set` (and `extra` arguments); the
+/// report's JSON.
+fn record_ppp(d: &Path, wasm: &Path, set: &Path, extra: &[&str]) -> Value {
     let field = d.join("field.wpp");
-    ok(wpp().args(["record", "--mode", "ppp", "--interesting"]).arg(set).arg("-o").arg(&field).arg(wasm));
+    ok(wpp().args(["record", "--mode", "ppp", "--interesting"]).arg(set).args(extra).arg("-o").arg(&field).arg(wasm));
     serde_json::from_slice(&ok(wpp().args(["ppp", "report", "--json"]).arg(&field))).unwrap()
 }
 
@@ -116,10 +117,11 @@ fn report_splits_the_profile_into_interesting_and_residual_paths() {
     let p = profile(&d);
     let wasm = d.join("p.wasm");
     let all = counts(&p);
-    for how in [&["--hot", "60"][..], &["--all-executed"], &["--hot", "1"]] {
+    for (how, everywhere) in [(&["--hot", "60"][..], true), (&["--all-executed"], true), (&["--hot", "1"], true), (&["--hot", "60"], false)] {
         let set = select(&p, &d.join("set.json"), how);
         let chosen = chosen(&set);
-        let r = record_ppp(&d, &wasm, &d.join("set.json"));
+        let extra: &[&str] = if everywhere { &["--ppp-everywhere"] } else { &[] };
+        let r = record_ppp(&d, &wasm, &d.join("set.json"), extra);
         // The same run: interesting paths keep their counts, the rest are residual.
         let interesting = keyed(&r["interesting"], "count");
         assert_eq!(interesting, chosen, "{how:?}");
@@ -136,10 +138,12 @@ fn report_splits_the_profile_into_interesting_and_residual_paths() {
             assert_eq!(f["function_index"], s["function_index"]);
             assert_eq!(f["n_interesting"], s["n_interesting"]);
             assert!((f["rho"].as_f64().unwrap() - s["rho"].as_f64().unwrap()).abs() < 1e-9);
-            assert!(f["slots"].as_u64().unwrap() > 0);
+            // This program's functions have few paths: Ball-Larus arrays unless PPP everywhere.
+            assert_eq!(f["counters"], if everywhere { "slots" } else { "array" });
+            assert_eq!(f["slots"].as_u64().unwrap() > 0, everywhere);
         }
         for x in r["interesting"].as_array().unwrap() {
-            assert_eq!(x["counted"], "slot");
+            assert_eq!(x["counted"], if everywhere { "slot" } else { "array" });
         }
     }
     // The text report names both lists and the compactness table.
@@ -163,6 +167,7 @@ fn ppp_mode_errors_name_what_is_wrong() {
     };
     fails(wpp().args(["record", "--mode", "ppp"]).arg(&wasm), &["--mode ppp needs --interesting"]);
     fails(wpp().args(["record", "--mode", "paths", "--interesting"]).arg(&set).arg(&wasm), &["--interesting is for --mode ppp"]);
+    fails(wpp().args(["record", "--mode", "paths", "--ppp-everywhere"]).arg(&wasm), &["--ppp-everywhere is for --mode ppp"]);
     // Another module.
     let other = d.join("other.wasm");
     std::fs::write(&other, wat::parse_str("(module (func (export \"_start\")))").unwrap()).unwrap();

@@ -10,6 +10,9 @@
 //!   with the test run's counts;
 //! * reading the profile checks that no interesting path with a PPP slot was counted in
 //!   the hash table, so a wrong PPP numbering or a wrong slot fails the report.
+//!
+//! Recorded twice: as by default (Ball-Larus counter arrays in functions where they fit,
+//! PPP slots in the others) and with PPP slots in every function (`--ppp-everywhere`).
 
 use std::collections::BTreeMap;
 
@@ -39,10 +42,20 @@ fn check(name: &str) {
     common::record_run(&m, p, train, &a, &["--mode", "paths"]);
     common::record_run(&m, p, test, &b, &["--mode", "paths"]);
     common::ok(wpp().args(["ppp", "select"]).arg(&a).arg("--all-executed").arg("-o").arg(&set));
-    common::record_run(&m, p, test, &field, &["--mode", "ppp", "--interesting", set.to_str().unwrap()]);
-    let report = json(wpp().args(["ppp", "report", "--json"]).arg(&field));
-
     let (in_a, in_b) = (path_counts(&a), path_counts(&b));
+    for everywhere in [false, true] {
+        let mut args = vec!["--mode", "ppp", "--interesting", set.to_str().unwrap()];
+        if everywhere {
+            args.push("--ppp-everywhere");
+        }
+        common::record_run(&m, p, test, &field, &args);
+        let report = json(wpp().args(["ppp", "report", "--json"]).arg(&field));
+        check_report(name, &report, &in_a, &in_b, everywhere);
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+fn check_report(name: &str, report: &Value, in_a: &Counts, in_b: &Counts, everywhere: bool) {
     let interesting = report["interesting"].as_array().unwrap();
     assert_eq!(interesting.len(), in_a.len(), "{name}: one row per interesting path");
     let mut per_func: BTreeMap<u64, Vec<u64>> = BTreeMap::new();
@@ -66,15 +79,20 @@ fn check(name: &str) {
         let rho = (distinct.last().unwrap() - distinct[0] + 1) as f64 / ids.len() as f64;
         assert!((f["rho"].as_f64().unwrap() - rho).abs() < 1e-9, "{name}: rho of {}", f["function"]);
     }
-    let slot_counted = interesting.iter().filter(|x| x["counted"] == "slot" && x["count"].as_u64().unwrap() > 0).count();
-    assert!(slot_counted > 0, "{name}: no interesting path was counted in a slot");
+    let counted = |how: &str| interesting.iter().filter(|x| x["counted"] == how && x["count"].as_u64().unwrap() > 0).count();
+    if everywhere {
+        assert!(counted("slot") > 0 && counted("array") == 0, "{name}: PPP everywhere, yet {} paths in slots, {} in arrays", counted("slot"), counted("array"));
+    }
     eprintln!(
-        "{name}: {} interesting paths ({} ran in the test run, {slot_counted} counted in slots), {} residual paths",
+        "{name}{}: {} interesting paths ({} ran in the test run: {} counted in slots, {} in Ball-Larus arrays, {} hashed), {} residual paths",
+        if everywhere { " (PPP everywhere)" } else { "" },
         interesting.len(),
         interesting.iter().filter(|x| x["count"].as_u64().unwrap() > 0).count(),
+        counted("slot"),
+        counted("array"),
+        counted("hash"),
         residual.len()
     );
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 macro_rules! programs {

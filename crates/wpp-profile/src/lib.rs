@@ -168,8 +168,12 @@ pub struct PppRecord {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PppFunction {
     pub func: FuncIdx,
-    /// Length of the function's slot array (0: none, all its paths were hashed).
+    /// Length of the function's slot array (0: none).
     pub slots: u64,
+    /// Whether the function's paths were all counted by Ball-Larus number in an array (no
+    /// slots; which were interesting is told after the run). Without slots or an array,
+    /// its paths were hashed.
+    pub ball_larus_array: bool,
     /// The interesting paths and their PPP ids, by Ball-Larus number.
     pub paths: Vec<PppPath>,
 }

@@ -250,6 +250,9 @@ fn check_ppp(path: &Path, meta: &Meta, numberings: &[Option<wpp_paths::Numbering
         if f.paths.is_empty() {
             return Err(bad(format!("function {} has no interesting paths", f.func)));
         }
+        if f.ball_larus_array && f.slots > 0 {
+            return Err(bad(format!("function {} has both PPP slots and a Ball-Larus array", f.func)));
+        }
         for (i, p) in f.paths.iter().enumerate() {
             check_event(path, meta, numberings, PathEvent { func: f.func, path: p.path })?;
             if i > 0 && f.paths[i - 1].path >= p.path {

@@ -343,10 +343,11 @@ fn fixture(dir: &Path) -> Fixture {
         set: "tested.json".into(),
         selection: "all executed".into(),
         functions: vec![
-            wpp_profile::PppFunction { func: FuncIdx(1), slots: 1, paths: vec![wpp_profile::PppPath { path: main_paths[0], ppp_id: 0 }] },
+            wpp_profile::PppFunction { func: FuncIdx(1), slots: 1, ball_larus_array: false, paths: vec![wpp_profile::PppPath { path: main_paths[0], ppp_id: 0 }] },
             wpp_profile::PppFunction {
                 func: FuncIdx(2),
                 slots: 2,
+                ball_larus_array: false,
                 paths: vec![wpp_profile::PppPath { path: PathId(0), ppp_id: 1 }, wpp_profile::PppPath { path: PathId(1), ppp_id: 0 }],
             },
         ],

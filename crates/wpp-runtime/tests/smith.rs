@@ -523,7 +523,15 @@ fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut St
         let n = num.n_paths();
         interesting.insert(f.index, [0, n - 1, n / 2, n / 3, (f.index.0 as u64 * 7919) % n].map(PathId).to_vec());
     }
-    let ppp = Options { mode: Mode::Count, interesting: Some(interesting), ppp_slots_per_path: 1, ppp_min_slots: 1, hash_entries: 16, ..Options::default() };
+    let ppp = Options {
+        mode: Mode::Count,
+        interesting: Some(interesting),
+        ppp_slots_per_path: 1,
+        ppp_min_slots: 1,
+        ppp_everywhere: true,
+        hash_entries: 16,
+        ..Options::default()
+    };
     variants.insert(3, ("preferential path profiling", ppp));
 
     // 1. Every version validates, compiles and instantiates alike.

@@ -26,7 +26,10 @@
 //! the array lands in a slot whose Ball-Larus number is another's. The path is counted in
 //! the slot when the Ball-Larus numbers agree; otherwise it is a residual path and is
 //! counted by its Ball-Larus number in the hash table. Every path of a function without
-//! interesting paths is residual.
+//! interesting paths is residual. A function whose Ball-Larus numbers fit a counter array
+//! is cheaper to count that way (one register, no check), and is, unless
+//! [`Options::ppp_everywhere`] asks for PPP in every function: which of its paths are
+//! interesting is then told apart after the run.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -76,6 +79,9 @@ pub struct Options {
     /// with larger PPP ids are counted in the hash table like residual paths.
     pub ppp_slots_per_path: u64,
     pub ppp_min_slots: u64,
+    /// With interesting paths: use PPP slots in every function with interesting paths, also
+    /// where a Ball-Larus counter array would fit.
+    pub ppp_everywhere: bool,
 }
 
 /// Interesting paths by function.
@@ -97,6 +103,7 @@ impl Default for Options {
             interesting: None,
             ppp_slots_per_path: 4,
             ppp_min_slots: 1 << 16,
+            ppp_everywhere: false,
         }
     }
 }
@@ -180,9 +187,17 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
         for (i, num) in numberings.iter().enumerate().skip(n_imported as usize) {
             let n = num.as_ref().expect("defined").n_paths();
             if opts.interesting.is_some() {
-                // Preferential: slots for interesting paths, the hash table for the rest.
+                // Preferential: a Ball-Larus array where one fits (unless PPP everywhere),
+                // slots for interesting paths, the hash table for the rest.
                 needs_hash = true;
+                let fits = !opts.ppp_everywhere && n <= opts.max_array_paths && n * 8 <= budget;
                 let kind = match &ppp[i] {
+                    _ if fits => {
+                        budget -= n * 8;
+                        let base = top as u32;
+                        top += n * 8;
+                        CounterKind::Array { base }
+                    }
                     Some(p) => {
                         let (_, max) = p.id_range().expect("numbered sets are not empty");
                         let cap = (p.ids().len() as u64).saturating_mul(opts.ppp_slots_per_path).max(opts.ppp_min_slots);
