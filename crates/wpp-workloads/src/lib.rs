@@ -77,6 +77,12 @@ impl Manifest {
         Ok((p, r))
     }
 
+    /// The manifest's programs whose names are not in `tested` (for tests that must cover
+    /// every program).
+    pub fn untested(&self, tested: &[&str]) -> Vec<&str> {
+        self.programs.iter().map(|p| p.name.as_str()).filter(|n| !tested.contains(n)).collect()
+    }
+
     /// A path of the manifest (module, stdin file, directory) made usable from here.
     pub fn path(&self, relative: &str) -> PathBuf {
         self.dir.join(relative)
