@@ -27,20 +27,34 @@ use wpp_wasm::{Mode, Options};
 /// against the uninstrumented run.
 #[derive(Args)]
 pub struct Opts {
-    /// The workloads directory (holding workloads.json).
-    #[arg(long, default_value = "workloads")]
-    workloads: PathBuf,
-    /// Which run of each program: the short `test` runs or the 0.5–5 s `bench` runs.
-    #[arg(long, default_value = "bench")]
-    runs: String,
+    #[command(flatten)]
+    workloads: Workloads,
     /// Runs per measurement; the fastest counts.
     #[arg(long, default_value_t = 3)]
     repeat: usize,
     /// Only these measurements (the uninstrumented run is always made) [default: all].
     #[arg(long, value_enum, value_delimiter = ',')]
     only: Vec<Measure>,
+}
+
+/// Which workloads a benchmark runs.
+#[derive(Args)]
+pub struct Workloads {
+    /// The workloads directory (holding workloads.json).
+    #[arg(long, default_value = "workloads")]
+    pub workloads: PathBuf,
+    /// Which run of each program: the short `test` runs or the 0.5–5 s `bench` runs.
+    #[arg(long, default_value = "bench")]
+    pub runs: String,
     /// Only these programs.
-    programs: Vec<String>,
+    pub programs: Vec<String>,
+}
+
+impl Workloads {
+    /// The chosen run of each selected program.
+    pub fn select(&self) -> anyhow::Result<Vec<(Program, Run)>> {
+        select(&self.workloads, &self.runs, &self.programs)
+    }
 }
 
 /// The chosen run of each selected program of `dir/workloads.json`.
@@ -206,9 +220,9 @@ pub fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let engine = wpp_runtime::engine()?;
     let mut rows = Vec::new();
-    for (p, run) in select(&o.workloads, &o.runs, &o.programs)? {
+    for (p, run) in o.workloads.select()? {
         eprint!("wpp bench: {} ...\r", p.name);
-        rows.push(measure(&engine, &o.workloads, &p, &run, o.repeat, &o.only)?);
+        rows.push(measure(&engine, &o.workloads.workloads, &p, &run, o.repeat, &o.only)?);
     }
     eprint!("{:40}\r", "");
     let mut out = std::io::stdout().lock();

@@ -2,14 +2,13 @@
 //! profiling with arrays and with a hash table, on the real-program workloads.
 
 use std::io::Write as _;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
 use wpp_runtime::{run_paths, run_plain, PathCounts};
 use wpp_wasm::{Instrumented, Interesting, Mode, Options};
 
-use crate::bench::{geomean, load, select};
+use crate::bench::{geomean, load, Workloads};
 
 /// Measure preferential path profiling (PPP) on the workloads in workloads/workloads.json.
 ///
@@ -32,17 +31,11 @@ use crate::bench::{geomean, load, select};
 /// update per path, which bounds the overhead from below at high rates.
 #[derive(Args)]
 pub struct Opts {
-    /// The workloads directory (holding workloads.json).
-    #[arg(long, default_value = "workloads")]
-    workloads: PathBuf,
-    /// Which run of each program to time: the short `test` runs or the 0.5–5 s `bench` runs.
-    #[arg(long, default_value = "bench")]
-    runs: String,
+    #[command(flatten)]
+    workloads: Workloads,
     /// Rounds of runs; each variant's fastest counts.
     #[arg(long, default_value_t = 5)]
     repeat: usize,
-    /// Only these programs.
-    programs: Vec<String>,
 }
 
 struct Row {
@@ -74,7 +67,7 @@ fn interesting_of(counts: &PathCounts) -> Interesting {
 }
 
 fn measure(engine: &wpp_runtime::Engine, o: &Opts, p: &wpp_workloads::Program, run: &wpp_workloads::Run) -> anyhow::Result<Row> {
-    let (wasm, cfg) = load(&o.workloads, p, run)?;
+    let (wasm, cfg) = load(&o.workloads.workloads, p, run)?;
     let program = wpp_wasm::decode(&wasm)?;
     let instrument = |opts: Options| wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Count, ..opts });
     let once = |inst: &Instrumented| -> anyhow::Result<(Duration, wpp_runtime::PathsRun)> {
@@ -82,33 +75,35 @@ fn measure(engine: &wpp_runtime::Engine, o: &Opts, p: &wpp_workloads::Program, r
         anyhow::ensure!(r.result.outcome.exit_status() == 0, "{}: the run failed: {}", p.name, String::from_utf8_lossy(&r.result.stderr));
         Ok((r.result.guest_time, r))
     };
-    // The interesting paths: every path of this run, and every path of the train run.
+    // The interesting paths: every path of this run, and every path of the train run
+    // (the same module, so the array-counting build serves it too).
     let array = instrument(Options::default())?;
     let (_, counted) = once(&array)?;
+    let all = interesting_of(&counted.counts);
     let hash = instrument(Options { force_hash: true, ..Options::default() })?;
-    let ppp = instrument(Options { interesting: Some(interesting_of(&counted.counts)), ..Options::default() })?;
-    let ppp_all = instrument(Options { interesting: Some(interesting_of(&counted.counts)), ppp_everywhere: true, ..Options::default() })?;
-    let mut train_counts = None;
-    if let Some(train) = p.runs.get("train") {
-        let (twasm, tcfg) = load(&o.workloads, p, train)?;
-        let (tr, ()) = run_paths(engine, &wpp_wasm::instrument(&twasm, &program, &Options { mode: Mode::Count, ..Options::default() })?, &tcfg, ())?;
-        train_counts = Some(tr.counts);
-    }
+    let ppp = instrument(Options { interesting: Some(all.clone()), ..Options::default() })?;
+    let ppp_all = instrument(Options { interesting: Some(all), ppp_everywhere: true, ..Options::default() })?;
+    let train_counts = match p.runs.get("train") {
+        Some(train) => Some(run_paths(engine, &array, &load(&o.workloads.workloads, p, train)?.1, ())?.0.counts),
+        None => None,
+    };
     let ppp_train = train_counts.as_ref().map(|c| instrument(Options { interesting: Some(interesting_of(c)), ..Options::default() })).transpose()?;
 
-    // Round robin, so that a slow spell of the machine hits every variant alike.
-    let mut best = [Duration::MAX; 6];
-    let mut ppp_hashed = 0;
+    // Round robin, so that a slow spell of the machine hits every variant alike. `best`
+    // follows `variants`.
+    let variants = [Some(&array), Some(&hash), Some(&ppp), Some(&ppp_all), ppp_train.as_ref()];
+    let (mut plain, mut best) = (Duration::MAX, [Duration::MAX; 5]);
+    let mut ppp_all_hashed = 0;
     for _ in 0..o.repeat.max(1) {
-        best[0] = best[0].min(run_plain(engine, &wasm, &cfg)?.guest_time);
-        for (i, inst) in [Some(&array), Some(&hash), Some(&ppp_all), ppp_train.as_ref(), Some(&ppp)].into_iter().enumerate() {
+        plain = plain.min(run_plain(engine, &wasm, &cfg)?.guest_time);
+        for (i, inst) in variants.iter().enumerate() {
             let Some(inst) = inst else { continue };
             let (t, r) = once(inst)?;
             anyhow::ensure!(r.counts == counted.counts, "{}: counts differ between the profilers", p.name);
-            if i == 2 {
-                ppp_hashed = r.hashed.len();
+            if std::ptr::eq(*inst, &ppp_all) {
+                ppp_all_hashed = r.hashed.len();
             }
-            best[i + 1] = best[i + 1].min(t);
+            best[i] = best[i].min(t);
         }
     }
     let mut rho = [0; 3];
@@ -122,25 +117,25 @@ fn measure(engine: &wpp_runtime::Engine, o: &Opts, p: &wpp_workloads::Program, r
     }
     Ok(Row {
         name: p.name.clone(),
-        plain: best[0],
-        array: best[1],
-        hash: best[2],
+        plain,
+        array: best[0],
+        hash: best[1],
+        ppp: best[2],
         ppp_all: best[3],
         ppp_train: ppp_train.as_ref().map(|_| best[4]),
-        ppp: best[5],
         events: counted.counts.values().sum(),
         distinct: counted.counts.len(),
         residual: train_counts.map(|c| counted.counts.keys().filter(|k| !c.contains_key(k)).count()),
         funcs,
         rho,
-        unslotted: ppp_hashed,
+        unslotted: ppp_all_hashed,
     })
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let engine = wpp_runtime::engine()?;
     let mut rows = Vec::new();
-    for (p, run) in select(&o.workloads, &o.runs, &o.programs)? {
+    for (p, run) in o.workloads.select()? {
         eprint!("wpp bench-ppp: {} ...\r", p.name);
         rows.push(measure(&engine, &o, &p, &run)?);
     }
