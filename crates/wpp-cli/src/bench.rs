@@ -229,11 +229,27 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     writeln!(
         out,
         "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>13} {:>10} {:>9} {:>11}",
-        "program", "plain s", "count s", "count×", "hash×", "trace s", "trace×", "+file s", "+file×", "gram s", "gram×", "gram+p×", "events", "Mevents/s", "distinct", "grammar B"
+        "program",
+        "plain s",
+        "count s",
+        "count×",
+        "hash×",
+        "trace s",
+        "trace×",
+        "+file s",
+        "+file×",
+        "gram s",
+        "gram×",
+        "gram+p×",
+        "events",
+        "Mevents/s",
+        "distinct",
+        "grammar B"
     )?;
     // A duration, or its ratio to the uninstrumented run; "-" when not measured.
     let secs = |d: Option<Duration>, w: usize| d.map_or(format!("{:>w$}", "-"), |d| format!("{:>w$.3}", d.as_secs_f64()));
-    let ratio = |d: Option<Duration>, plain: Duration, w: usize| d.map_or(format!("{:>w$}", "-"), |d| format!("{:>w$.2}", d.as_secs_f64() / plain.as_secs_f64()));
+    let ratio =
+        |d: Option<Duration>, plain: Duration, w: usize| d.map_or(format!("{:>w$}", "-"), |d| format!("{:>w$.2}", d.as_secs_f64() / plain.as_secs_f64()));
     for r in &rows {
         let (events, distinct) = r.events.map_or(("-".to_string(), "-".to_string()), |(e, d)| (crate::record::group(e), d.to_string()));
         // How fast the instrumented guest produces events, when nothing slows the consumer.

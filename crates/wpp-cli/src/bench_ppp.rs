@@ -144,7 +144,23 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     writeln!(
         out,
         "{:<14} {:>8} {:>7} {:>7} {:>7} {:>8} {:>8} {:>9} {:>9} {:>8} {:>9} {:>9} {:>7} {:>6} {:>6} {:>5} {:>9}",
-        "program", "plain s", "array×", "hash×", "PPP×", "PPP/hash", "PPPall×", "PPPtrain×", "Mpaths/s", "ns/path", "distinct", "residual", "funcs", "rho=1", "<=2", ">10", "unslotted"
+        "program",
+        "plain s",
+        "array×",
+        "hash×",
+        "PPP×",
+        "PPP/hash",
+        "PPPall×",
+        "PPPtrain×",
+        "Mpaths/s",
+        "ns/path",
+        "distinct",
+        "residual",
+        "funcs",
+        "rho=1",
+        "<=2",
+        ">10",
+        "unslotted"
     )?;
     let x = |d: Duration, plain: Duration| d.as_secs_f64() / plain.as_secs_f64();
     // PPP's overhead as a share of the hashing profiler's.
@@ -188,13 +204,6 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     )?;
     let cover = |i: usize| rows.iter().map(|r| r.rho[i]).sum::<usize>();
     let funcs: usize = rows.iter().map(|r| r.funcs).sum();
-    writeln!(
-        out,
-        "rho over all {} functions with interesting paths: {} at rho = 1, {} at <= 2, {} above 10",
-        funcs,
-        cover(0),
-        cover(1),
-        cover(2)
-    )?;
+    writeln!(out, "rho over all {} functions with interesting paths: {} at rho = 1, {} at <= 2, {} above 10", funcs, cover(0), cover(1), cover(2))?;
     Ok(())
 }

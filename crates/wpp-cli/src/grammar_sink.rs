@@ -139,11 +139,7 @@ impl wpp_runtime::EventSink for GrammarSink {
             *n_events += 1;
             builder.push(t);
         });
-        anyhow::ensure!(
-            !*overflow,
-            "more than {} distinct paths: too many for one grammar",
-            wpp_grammar::MAX_TERMINAL
-        );
+        anyhow::ensure!(!*overflow, "more than {} distinct paths: too many for one grammar", wpp_grammar::MAX_TERMINAL);
         Ok(())
     }
 }

@@ -93,14 +93,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     };
     writeln!(out, "{total} minimal hot subpaths of {} to {} paths costing at least {} {unit}", o.min_len, o.max_len, crate::record::group(o.min_cost))?;
     for (i, r) in rows.iter().enumerate() {
-        writeln!(
-            out,
-            "\n#{:<3} cost {} {unit}, frequency {}, {} paths",
-            i + 1,
-            crate::record::group(r.cost),
-            crate::record::group(r.frequency),
-            r.length
-        )?;
+        writeln!(out, "\n#{:<3} cost {} {unit}, frequency {}, {} paths", i + 1, crate::record::group(r.cost), crate::record::group(r.frequency), r.length)?;
         // Runs of one path are shown once with a repeat count.
         let mut j = 0;
         while j < r.paths.len() {

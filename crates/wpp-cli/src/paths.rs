@@ -121,8 +121,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     writeln!(out, "{:>14} {:>6}  {:<32} {:>10} {:>7}  {where_}", "count", "%", "function", "path", "instrs")?;
     for r in &rows {
         let share = if events > 0 { 100.0 * r.count as f64 / events as f64 } else { 0.0 };
-        let blocks: Vec<String> =
-            if p.source.is_some() { r.source.clone() } else { r.blocks.iter().map(|b| format!("{:#x}", b.start)).collect() };
+        let blocks: Vec<String> = if p.source.is_some() { r.source.clone() } else { r.blocks.iter().map(|b| format!("{:#x}", b.start)).collect() };
         writeln!(
             out,
             "{:>14} {:>5.1}%  {:<32} {:>10} {:>7}  {}",

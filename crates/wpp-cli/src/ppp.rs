@@ -145,12 +145,7 @@ pub fn record_of(file: &Path, set: &PathSet, inst: &wpp_wasm::Instrumented, hash
             .collect::<anyhow::Result<_>>()?;
         functions.push(PppFunction { func: wpp_model::FuncIdx(i as u32), slots, ball_larus_array, paths });
     }
-    Ok(PppRecord {
-        set: file.display().to_string(),
-        selection: set.selection.clone(),
-        functions,
-        hashed: crate::record::sorted_counts(hashed),
-    })
+    Ok(PppRecord { set: file.display().to_string(), selection: set.selection.clone(), functions, hashed: crate::record::sorted_counts(hashed) })
 }
 
 fn select(o: SelectOpts) -> anyhow::Result<()> {
@@ -188,12 +183,7 @@ fn select(o: SelectOpts) -> anyhow::Result<()> {
         selection,
         paths: chosen
             .iter()
-            .map(|&e| SetPath {
-                function: p.meta.functions[e.func.idx()].name.clone(),
-                function_index: e.func.0,
-                path_id: e.path.0,
-                count: count_of(e),
-            })
+            .map(|&e| SetPath { function: p.meta.functions[e.func.idx()].name.clone(), function_index: e.func.0, path_id: e.path.0, count: count_of(e) })
             .collect(),
         functions,
     };
@@ -265,7 +255,9 @@ fn listed(p: &Profile, file: &Path) -> anyhow::Result<BTreeSet<PathEvent>> {
 /// "function_index", "n_interesting", "rho", "slots", "counters"}]}; interesting paths (executed or
 /// not) by function and path, residual paths most executed first.
 #[derive(Args)]
-#[command(after_help = "Example:\n  wpp ppp select tests.wpp --all-executed -o tested.json\n  wpp record --mode ppp --interesting tested.json -o field.wpp prog.wasm\n  wpp ppp report field.wpp")]
+#[command(
+    after_help = "Example:\n  wpp ppp select tests.wpp --all-executed -o tested.json\n  wpp record --mode ppp --interesting tested.json -o field.wpp prog.wasm\n  wpp ppp report field.wpp"
+)]
 pub struct ReportOpts {
     /// A profile recorded with `wpp record --mode ppp`.
     profile: PathBuf,
@@ -367,7 +359,16 @@ fn print_report(out: &mut impl std::io::Write, p: &Profile, r: &Report, top: usi
     let hashed = r.interesting.iter().filter(|x| x.counted == "hash").count();
     let arrays = r.functions.iter().filter(|f| f.counters == "array").count();
     let residual_runs: u64 = r.residual.iter().map(|x| x.count).sum();
-    writeln!(out, "interesting paths ({}: {}): {} in {} functions; {} executed, {} times", r.set, r.selection, g(r.interesting.len() as u64), r.functions.len(), g(executed as u64), g(runs))?;
+    writeln!(
+        out,
+        "interesting paths ({}: {}): {} in {} functions; {} executed, {} times",
+        r.set,
+        r.selection,
+        g(r.interesting.len() as u64),
+        r.functions.len(),
+        g(executed as u64),
+        g(runs)
+    )?;
     if arrays > 0 {
         writeln!(out, "  {arrays} of the functions fit Ball-Larus counter arrays and were counted there, without PPP slots")?;
     }

@@ -14,7 +14,9 @@ use crate::dag::{Dag, PathRef};
 /// Paths are written FUNCTION:PATH_ID, the function by name or index (as `wpp paths`
 /// shows them).
 #[derive(Args)]
-#[command(after_help = "Examples:\n  wpp query lua.wpp freq luaV_execute:12 luaV_execute:40\n  wpp query lua.wpp before main:0 luaH_resize:3\n  wpp query lua.wpp context luaH_resize:3 --k 2")]
+#[command(
+    after_help = "Examples:\n  wpp query lua.wpp freq luaV_execute:12 luaV_execute:40\n  wpp query lua.wpp before main:0 luaH_resize:3\n  wpp query lua.wpp context luaH_resize:3 --k 2"
+)]
 pub struct Opts {
     /// A profile with a grammar or a trace.
     profile: PathBuf,

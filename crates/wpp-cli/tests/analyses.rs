@@ -232,11 +232,8 @@ fn source_lines_of_a_c_program() {
     assert!(covers(&top["source"]), "hottest path of checksum: {top}");
     let hot = json(wpp().args(["hot", "--json", "--max-len", "4", "--min-cost", "1000000"]).arg(&g));
     // The two loops cost about the same; the checksum loop's subpath is one of the top two.
-    let in_checksum: Vec<&Value> = hot["subpaths"].as_array().unwrap()[..2]
-        .iter()
-        .flat_map(|s| s["paths"].as_array().unwrap())
-        .filter(|p| p["function"] == "checksum")
-        .collect();
+    let in_checksum: Vec<&Value> =
+        hot["subpaths"].as_array().unwrap()[..2].iter().flat_map(|s| s["paths"].as_array().unwrap()).filter(|p| p["function"] == "checksum").collect();
     assert!(!in_checksum.is_empty(), "no hot subpath through the checksum loop: {hot}");
     assert!(in_checksum.iter().all(|p| covers(&p["source"])), "{hot}");
     // Without DWARF: byte ranges of the module.

@@ -21,7 +21,12 @@ fn profile(d: &Path) -> PathBuf {
 /// (function index, path id) → count, from `wpp paths --json`.
 fn counts(p: &Path) -> BTreeMap<(u64, u64), u64> {
     let v: Value = serde_json::from_slice(&ok(wpp().args(["paths", "--json", "--top", "0"]).arg(p))).unwrap();
-    v["paths"].as_array().unwrap().iter().map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x["count"].as_u64().unwrap())).collect()
+    v["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x["count"].as_u64().unwrap()))
+        .collect()
 }
 
 fn select(p: &Path, out: &Path, how: &[&str]) -> Value {
@@ -30,7 +35,12 @@ fn select(p: &Path, out: &Path, how: &[&str]) -> Value {
 }
 
 fn chosen(set: &Value) -> BTreeMap<(u64, u64), u64> {
-    set["paths"].as_array().unwrap().iter().map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x["count"].as_u64().unwrap())).collect()
+    set["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x["count"].as_u64().unwrap()))
+        .collect()
 }
 
 #[test]
@@ -148,7 +158,10 @@ fn report_splits_the_profile_into_interesting_and_residual_paths() {
     }
     // The text report names both lists and the compactness table.
     let text = String::from_utf8(ok(wpp().args(["ppp", "report"]).arg(d.join("field.wpp")))).unwrap();
-    assert!(text.contains("residual paths, most executed first") && text.contains("interesting paths, most executed first") && text.contains("mean rho"), "{text}");
+    assert!(
+        text.contains("residual paths, most executed first") && text.contains("interesting paths, most executed first") && text.contains("mean rho"),
+        "{text}"
+    );
     std::fs::remove_dir_all(&d).unwrap();
 }
 

@@ -15,7 +15,6 @@ use wpp_workloads::Manifest;
 
 mod common;
 
-
 /// Event count and order hash of a profile's trace or grammar.
 fn fingerprint(path: &Path) -> (u64, u64) {
     let p = Profile::open(path).unwrap();

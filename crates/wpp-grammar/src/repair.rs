@@ -124,14 +124,7 @@ impl RePairBlocks {
     /// A builder that Re-Pairs every `block_len` symbols (at least 1).
     pub fn new(block_len: usize) -> Self {
         assert!(block_len > 0, "block length must be positive");
-        RePairBlocks {
-            block_len,
-            buf: Vec::new(),
-            rules: Vec::new(),
-            bodies: FxHashMap::default(),
-            start: Vec::new(),
-            stats: RePairStats::default(),
-        }
+        RePairBlocks { block_len, buf: Vec::new(), rules: Vec::new(), bodies: FxHashMap::default(), start: Vec::new(), stats: RePairStats::default() }
     }
 
     /// Number of symbols appended so far.
@@ -230,13 +223,7 @@ impl RePairBlocks {
             global.push(r);
         }
         self.start.clear();
-        self.start.extend(out.start.iter().map(|&x| {
-            if x < first {
-                alphabet[x as usize]
-            } else {
-                Sym::N(global[(x - first) as usize])
-            }
-        }));
+        self.start.extend(out.start.iter().map(|&x| if x < first { alphabet[x as usize] } else { Sym::N(global[(x - first) as usize]) }));
         self.start.shrink_to_fit();
         injective
     }
@@ -752,8 +739,7 @@ impl RePair {
                 // A run of new symbols grows to the right: list `x` unless the symbol
                 // before it starts a listed occurrence.
                 let w = self.prev_pos(x);
-                let skip =
-                    w != NIL && self.sym[w as usize] == new && self.find(new, new).is_some_and(|r| self.on_list(r, w));
+                let skip = w != NIL && self.sym[w as usize] == new && self.find(new, new).is_some_and(|r| self.on_list(r, w));
                 if !skip {
                     self.add_fresh(x, new, new);
                 }
@@ -853,7 +839,6 @@ fn finalize(rules: &[[Sym; 2]], start: &[Sym]) -> (Grammar, usize) {
         }
         i += 1;
     }
-    let bytes = (uses.capacity() + number.capacity() + order.capacity() + stack.capacity()) * 4
-        + work.capacity() * std::mem::size_of::<Sym>();
+    let bytes = (uses.capacity() + number.capacity() + order.capacity() + stack.capacity()) * 4 + work.capacity() * std::mem::size_of::<Sym>();
     (Grammar { rules: out }, bytes)
 }

@@ -248,17 +248,7 @@ fn pathological_inputs() {
     assert_eq!(check(&[]).unwrap(), Grammar { rules: vec![vec![]] });
     assert_eq!(check(&[42]).unwrap(), Grammar { rules: vec![vec![Sym::T(42)]] });
 
-    for input in [
-        &run[..10_000],
-        &abab[..10_000],
-        &abc[..9_999],
-        &runs[..],
-        &shortened[..],
-        &nested[..],
-        &distinct[..],
-        &[],
-        &[42],
-    ] {
+    for input in [&run[..10_000], &abab[..10_000], &abc[..9_999], &runs[..], &shortened[..], &nested[..], &distinct[..], &[], &[42]] {
         for len in [1, 2, 3, 7, 64, 1000] {
             check_blocks(input, len).unwrap();
         }

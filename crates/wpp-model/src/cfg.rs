@@ -141,12 +141,8 @@ impl Cfg {
                         return err(format!("edge {i} enters block {t}, but there are {n} blocks"));
                     }
                     match k {
-                        EdgeKind::Forward if t.idx() <= from => {
-                            return err(format!("forward edge {i} goes from block {from} back to {t}"))
-                        }
-                        EdgeKind::Return | EdgeKind::Trap => {
-                            return err(format!("edge {i} of kind {k:?} must go to the exit"))
-                        }
+                        EdgeKind::Forward if t.idx() <= from => return err(format!("forward edge {i} goes from block {from} back to {t}")),
+                        EdgeKind::Return | EdgeKind::Trap => return err(format!("edge {i} of kind {k:?} must go to the exit")),
                         _ => {}
                     }
                 }

@@ -62,7 +62,6 @@ impl EventDecoder {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

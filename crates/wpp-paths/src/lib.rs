@@ -31,8 +31,8 @@
 //! assert_eq!(blocks, [0, 2, 3]);
 //! ```
 
-mod numbering;
 pub mod enumerate;
+mod numbering;
 mod ppp;
 pub mod split;
 

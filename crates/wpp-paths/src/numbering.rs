@@ -229,9 +229,7 @@ impl Dag {
                     .collect()
             })
             .collect();
-        let val_of = |v: Node, w: Node| -> u64 {
-            dag_out[v as usize].iter().find(|&&(_, t)| t == w).map(|&(val, _)| val).expect("edge is in the DAG")
-        };
+        let val_of = |v: Node, w: Node| -> u64 { dag_out[v as usize].iter().find(|&&(_, t)| t == w).map(|&(val, _)| val).expect("edge is in the DAG") };
         let mut start_val = vec![None; n];
         for &(val, w) in &dag_out[0] {
             start_val[w as usize - 1] = Some(val);
@@ -256,15 +254,7 @@ impl Dag {
                 }
             })
             .collect();
-        Numbering {
-            n_paths: to_exit[0] as u64,
-            n_blocks: n as u32,
-            dag_out,
-            actions,
-            start_val,
-            cut_points,
-            reachable,
-        }
+        Numbering { n_paths: to_exit[0] as u64, n_blocks: n as u32, dag_out, actions, start_val, cut_points, reachable }
     }
 }
 

@@ -199,11 +199,7 @@ impl Profile {
 
     /// Streams the path trace; its checksum and every event are checked as it is read.
     pub fn trace(&self) -> Result<TraceReader<'_>, Error> {
-        let e = self
-            .toc
-            .iter()
-            .find(|e| e.name == section::TRACE)
-            .ok_or_else(|| Error::Missing { path: self.path.clone(), section: section::TRACE.into() })?;
+        let e = self.toc.iter().find(|e| e.name == section::TRACE).ok_or_else(|| Error::Missing { path: self.path.clone(), section: section::TRACE.into() })?;
         if e.len % 8 != 0 {
             return Err(corrupt(&self.path, "the trace is not a whole number of event words"));
         }
@@ -228,10 +224,8 @@ impl Profile {
 }
 
 fn check_event(path: &Path, meta: &Meta, numberings: &[Option<wpp_paths::Numbering>], e: PathEvent) -> Result<(), Error> {
-    let n = numberings
-        .get(e.func.idx())
-        .and_then(|n| n.as_ref())
-        .ok_or_else(|| corrupt(path, format!("path event in function {}, which has no code", e.func)))?;
+    let n =
+        numberings.get(e.func.idx()).and_then(|n| n.as_ref()).ok_or_else(|| corrupt(path, format!("path event in function {}, which has no code", e.func)))?;
     if e.path.0 >= n.n_paths() {
         return Err(corrupt(path, format!("path {} of function {} ({}) does not exist", e.path, e.func, meta.functions[e.func.idx()].name)));
     }

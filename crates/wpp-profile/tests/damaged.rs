@@ -343,7 +343,12 @@ fn fixture(dir: &Path) -> Fixture {
         set: "tested.json".into(),
         selection: "all executed".into(),
         functions: vec![
-            wpp_profile::PppFunction { func: FuncIdx(1), slots: 1, ball_larus_array: false, paths: vec![wpp_profile::PppPath { path: main_paths[0], ppp_id: 0 }] },
+            wpp_profile::PppFunction {
+                func: FuncIdx(1),
+                slots: 1,
+                ball_larus_array: false,
+                paths: vec![wpp_profile::PppPath { path: main_paths[0], ppp_id: 0 }],
+            },
             wpp_profile::PppFunction {
                 func: FuncIdx(2),
                 slots: 2,

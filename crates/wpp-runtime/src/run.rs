@@ -187,26 +187,27 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
     };
     let (mut store, captured) = new_store(engine, cfg, paths)?;
     let mut linker = wasi_linker::<Paths>(engine)?;
-    linker.func_wrap(abi::IMPORT_MODULE, abi::IMPORT_FLUSH, |mut caller: Caller<'_, State<Paths>>, kind: i32, bytes: i32| -> wasmtime::Result<()> {
-        let fail = |m: String| Err(wasmtime::Error::from_anyhow(anyhow!(m)));
-        let Some(memory) = caller.data().memory else { return fail("flush before the memory is known".into()) };
-        let (data, state) = memory.data_and_store_mut(&mut caller);
-        let p = &mut state.extra;
-        match kind {
-            abi::FLUSH_EVENTS => {
-                if let Err(e) = drain_events(data, p, bytes as u32 as usize) {
-                    // Stop the guest: the consumer cannot take more.
-                    let msg = format!("{e:#}");
-                    p.error = Some(e);
-                    return fail(format!("wpp: recording failed: {msg}"));
+    linker
+        .func_wrap(abi::IMPORT_MODULE, abi::IMPORT_FLUSH, |mut caller: Caller<'_, State<Paths>>, kind: i32, bytes: i32| -> wasmtime::Result<()> {
+            let fail = |m: String| Err(wasmtime::Error::from_anyhow(anyhow!(m)));
+            let Some(memory) = caller.data().memory else { return fail("flush before the memory is known".into()) };
+            let (data, state) = memory.data_and_store_mut(&mut caller);
+            let p = &mut state.extra;
+            match kind {
+                abi::FLUSH_EVENTS => {
+                    if let Err(e) = drain_events(data, p, bytes as u32 as usize) {
+                        // Stop the guest: the consumer cannot take more.
+                        let msg = format!("{e:#}");
+                        p.error = Some(e);
+                        return fail(format!("wpp: recording failed: {msg}"));
+                    }
                 }
+                abi::FLUSH_HASH => drain_hash(data, p),
+                other => return fail(format!("wpp: unknown flush kind {other}")),
             }
-            abi::FLUSH_HASH => drain_hash(data, p),
-            other => return fail(format!("wpp: unknown flush kind {other}")),
-        }
-        Ok(())
-    })
-    .map_err(anyhow::Error::from)?;
+            Ok(())
+        })
+        .map_err(anyhow::Error::from)?;
     let started = call_start(&mut store, &linker, &module, Some(abi::EXPORT_MEMORY));
     // Whatever happened, stop the consumer so that its error (if any) can be reported.
     let finish = |store: &mut Store<State<Paths>>| -> anyhow::Result<S> {
@@ -244,7 +245,8 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
             }
             hashed = std::mem::take(&mut state.extra.hash_counts);
             counts = hashed.clone();
-            let words = |base: u64, n: u64| data[base as usize..(base + n * 8) as usize].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")));
+            let words =
+                |base: u64, n: u64| data[base as usize..(base + n * 8) as usize].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")));
             for &(func, kind, n) in &inst.layout.counters {
                 match kind {
                     CounterKind::Array { base } => {
@@ -281,16 +283,12 @@ pub fn run_block_log<S: BlockSink + Send + 'static>(engine: &Engine, wasm: &[u8]
     let (module, compile_time) = compile(engine, wasm)?;
     let (mut store, captured) = new_store(engine, cfg, sink)?;
     let mut linker = wasi_linker::<S>(engine)?;
-    linker.func_wrap(abi::ORACLE_MODULE, "enter", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.enter(f as u32))
+    linker.func_wrap(abi::ORACLE_MODULE, "enter", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.enter(f as u32)).map_err(anyhow::Error::from)?;
+    linker
+        .func_wrap(abi::ORACLE_MODULE, "block", |mut c: Caller<'_, State<S>>, f: i32, b: i32| c.data_mut().extra.block(f as u32, b as u32))
         .map_err(anyhow::Error::from)?;
-    linker.func_wrap(abi::ORACLE_MODULE, "block", |mut c: Caller<'_, State<S>>, f: i32, b: i32| {
-        c.data_mut().extra.block(f as u32, b as u32)
-    })
-    .map_err(anyhow::Error::from)?;
-    linker.func_wrap(abi::ORACLE_MODULE, "leave", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.leave(f as u32))
-        .map_err(anyhow::Error::from)?;
-    linker.func_wrap(abi::ORACLE_MODULE, "exit", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.exit(f as u32))
-        .map_err(anyhow::Error::from)?;
+    linker.func_wrap(abi::ORACLE_MODULE, "leave", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.leave(f as u32)).map_err(anyhow::Error::from)?;
+    linker.func_wrap(abi::ORACLE_MODULE, "exit", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.exit(f as u32)).map_err(anyhow::Error::from)?;
     let (outcome, guest_time, _) = call_start(&mut store, &linker, &module, None)?;
     let sink = store.into_data().extra;
     let (stdout, stderr) = captured_output(captured);

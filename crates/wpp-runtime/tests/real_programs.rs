@@ -19,8 +19,7 @@ fn check(name: &str) {
     let dir = manifest.dir.clone();
     let (p, run) = manifest.run(name, "test").unwrap();
     let wasm_path = dir.join(&p.wasm);
-    let wasm = std::fs::read(&wasm_path)
-        .unwrap_or_else(|e| panic!("{}: {e}; build the workloads first with `bash workloads/build.sh`", wasm_path.display()));
+    let wasm = std::fs::read(&wasm_path).unwrap_or_else(|e| panic!("{}: {e}; build the workloads first with `bash workloads/build.sh`", wasm_path.display()));
 
     // Numbering oracle on every function small enough to enumerate.
     let program = wpp_wasm::decode(&wasm).unwrap();

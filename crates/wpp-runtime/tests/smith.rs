@@ -142,13 +142,9 @@ fn adjust(wasm: &[u8], fuel_global: u32) -> Result<Vec<u8>, String> {
         }
     }
     let mut module = wasm_encoder::Module::new();
-    Adjust { fuel_global }
-        .parse_core_module(&mut module, wasmparser::Parser::new(0), wasm)
-        .map_err(|e| format!("re-encoding: {e}"))?;
+    Adjust { fuel_global }.parse_core_module(&mut module, wasmparser::Parser::new(0), wasm).map_err(|e| format!("re-encoding: {e}"))?;
     let out = module.finish();
-    wasmparser::Validator::new_with_features(wasmparser::WasmFeatures::all())
-        .validate_all(&out)
-        .map_err(|e| format!("re-encoding: invalid result: {e}"))?;
+    wasmparser::Validator::new_with_features(wasmparser::WasmFeatures::all()).validate_all(&out).map_err(|e| format!("re-encoding: invalid result: {e}"))?;
     Ok(out)
 }
 
@@ -429,13 +425,7 @@ fn compare_state(exports: &[(String, ExternType)], a: &mut Run, b: &mut Run) -> 
                 let (da, db) = (ma.data(&a.store), mb.data(&b.store));
                 if da != db {
                     let at = da.iter().zip(db).position(|(x, y)| x != y);
-                    return Err(format!(
-                        "memory `{name}`: {} has {} bytes, {} has {} bytes, first difference at {at:?}",
-                        a.what,
-                        da.len(),
-                        b.what,
-                        db.len()
-                    ));
+                    return Err(format!("memory `{name}`: {} has {} bytes, {} has {} bytes, first difference at {at:?}", a.what, da.len(), b.what, db.len()));
                 }
             }
             ExternType::Table(_) => {
@@ -543,16 +533,12 @@ fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut St
             Ok(i) => i,
             // Paths from all starts together count against `max_paths`, so a large
             // function cannot get under a small limit however it is cut.
-            Err(wpp_wasm::Error::Rewrite { message, .. })
-                if opts.max_paths == CUT_MAX_PATHS && message.contains("even with every block cut") =>
-            {
+            Err(wpp_wasm::Error::Rewrite { message, .. }) if opts.max_paths == CUT_MAX_PATHS && message.contains("even with every block cut") => {
                 stats.cut_dropped += 1;
                 variants.truncate(i);
                 break;
             }
-            Err(wpp_wasm::Error::Unsupported { feature, place }) => {
-                return Ok(Verdict::Skipped(format!("unsupported: {feature} ({place})")))
-            }
+            Err(wpp_wasm::Error::Unsupported { feature, place }) => return Ok(Verdict::Skipped(format!("unsupported: {feature} ({place})"))),
             Err(e) => return Err(format!("{what}: instrument: {e}")),
         };
         let module = Module::new(engine, &inst.wasm).map_err(|e| format!("{what}: wasmtime rejects the rewritten module: {e:?}"))?;
@@ -639,8 +625,7 @@ fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut St
             stats.distinct_paths += c.len() as u64;
             continue;
         }
-        let t =
-            variants.iter().position(|(_, o)| o.mode == Mode::Trace && o.max_paths == opts.max_paths).expect("a trace of each numbering");
+        let t = variants.iter().position(|(_, o)| o.mode == Mode::Trace && o.max_paths == opts.max_paths).expect("a trace of each numbering");
         let (tw, tc, tn) = &collected[t];
         if n != tn {
             return Err(format!("{w} counted {n} paths in all, {tw} recorded {tn} events; {}", diff_counts(tw, tc, w, c)));

@@ -25,12 +25,20 @@ pub enum Term {
     /// No branch: control falls into the next block (or off the function's end).
     Fall(EdgeIdx),
     Br(EdgeIdx),
-    BrIf { taken: EdgeIdx, fall: EdgeIdx },
+    BrIf {
+        taken: EdgeIdx,
+        fall: EdgeIdx,
+    },
     /// One edge per table entry, then the default's.
     BrTable(Vec<EdgeIdx>),
     /// `if`: the then arm, and the else arm (or the code after `end` when there is none).
     /// `else_op` and `end_op` are the instruction indices of the `if`'s `else` and `end`.
-    If { then: EdgeIdx, other: EdgeIdx, else_op: Option<u32>, end_op: u32 },
+    If {
+        then: EdgeIdx,
+        other: EdgeIdx,
+        else_op: Option<u32>,
+        end_op: u32,
+    },
     /// The `else` that ends a then arm, jumping past the `if`'s `end`.
     Else(EdgeIdx),
     Call(EdgeIdx),
@@ -99,8 +107,7 @@ pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Opti
     };
     let mut br_table_types = HashMap::new();
     // Pass 1: control structure, instruction offsets and sizes.
-    let mut frames: Vec<Frame> =
-        vec![Frame { kind: FrameKind::Function, start: 0, else_at: None, end: 0, targeted: false, label: ty.results.clone() }];
+    let mut frames: Vec<Frame> = vec![Frame { kind: FrameKind::Function, start: 0, else_at: None, end: 0, targeted: false, label: ty.results.clone() }];
     let mut open: Vec<usize> = vec![0];
     let mut ctl: Vec<Ctl> = Vec::new();
     let mut offsets: Vec<u32> = Vec::new();

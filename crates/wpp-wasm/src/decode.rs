@@ -114,13 +114,12 @@ pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
         }
     }
     let name_of = |i: u32| names.get(&i).cloned().unwrap_or_else(|| format!("func[{i}]"));
-    let mut functions: Vec<Function> = (0..n_imported_funcs)
-        .map(|i| Function { index: FuncIdx(i), name: name_of(i), cfg: None })
-        .collect();
+    let mut functions: Vec<Function> = (0..n_imported_funcs).map(|i| Function { index: FuncIdx(i), name: name_of(i), cfg: None }).collect();
     let mut layouts = Vec::with_capacity(bodies.len());
     for (i, body) in bodies.iter().enumerate() {
         let index = n_imported_funcs + i as u32;
-        let ty = func_type.get(index as usize).and_then(|&t| types.get(t as usize)).and_then(|t| t.clone()).unwrap_or(FuncType { params: vec![], results: vec![] });
+        let ty =
+            func_type.get(index as usize).and_then(|&t| types.get(t as usize)).and_then(|t| t.clone()).unwrap_or(FuncType { params: vec![], results: vec![] });
         let (cfg, layout) = build_layout(body, &ty, &types).map_err(|e| match e {
             Error::Unsupported { feature, .. } => Error::Unsupported { feature, place: format!("function {}", name_of(index)) },
             other => other,

@@ -318,8 +318,7 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
             _ => None,
         };
         let ctx = FuncCtx { env: &env, func, num, record, ppp, regs: Regs::default(), carry: &carry_type };
-        rewrite_body(shift, program, &program.layouts[i as usize], ctx, body)
-            .map_err(|e| with_place(e, program.name(func)))
+        rewrite_body(shift, program, &program.layouts[i as usize], ctx, body).map_err(|e| with_place(e, program.name(func)))
     })?;
     Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp })
 }
@@ -573,13 +572,7 @@ struct Plan {
 
 fn plan(layout: &FuncLayout, ctx: &FuncCtx<'_>, is_end: &[bool]) -> Plan {
     let n = layout.n_ops as usize;
-    let mut p = Plan {
-        before: vec![Vec::new(); n],
-        after: vec![Vec::new(); n],
-        else_add: vec![None; n],
-        br_if: vec![None; n],
-        br_table: vec![None; n],
-    };
+    let mut p = Plan { before: vec![Vec::new(); n], after: vec![Vec::new(); n], else_add: vec![None; n], br_if: vec![None; n], br_table: vec![None; n] };
     for (b, term) in layout.terms.iter().enumerate() {
         let next = layout.first_op.get(b + 1).copied().unwrap_or(layout.n_ops);
         let last = next as usize - 1;
@@ -591,9 +584,7 @@ fn plan(layout: &FuncLayout, ctx: &FuncCtx<'_>, is_end: &[bool]) -> Plan {
                     p.after[last].push(*e);
                 }
             }
-            Term::Br(e) | Term::Else(e) | Term::Call(e) | Term::Return(e) | Term::Unreachable(e) => {
-                p.before[last].push(*e)
-            }
+            Term::Br(e) | Term::Else(e) | Term::Call(e) | Term::Return(e) | Term::Unreachable(e) => p.before[last].push(*e),
             Term::BrIf { taken, fall } => p.br_if[last] = Some((*taken, *fall)),
             Term::BrTable(es) => p.br_table[last] = Some(es.clone()),
             Term::If { then, other, else_op, end_op } => {

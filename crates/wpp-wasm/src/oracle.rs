@@ -68,8 +68,7 @@ pub fn instrument_block_log(bytes: &[u8], program: &Program) -> Result<Vec<u8>, 
         let mut locals = Vec::new();
         for pair in body.get_locals_reader()? {
             let (count, ty) = pair?;
-            let ty = wasm_encoder::reencode::Reencode::val_type(shift, ty)
-                .map_err(|e| Error::Rewrite { place: String::new(), message: e.to_string() })?;
+            let ty = wasm_encoder::reencode::Reencode::val_type(shift, ty).map_err(|e| Error::Rewrite { place: String::new(), message: e.to_string() })?;
             locals.push((count, ty));
         }
         let mut f = Function::new(locals);

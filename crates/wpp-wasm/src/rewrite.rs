@@ -6,8 +6,8 @@
 
 use wasm_encoder::reencode::{self, Reencode};
 use wasm_encoder::{
-    CodeSection, ConstExpr, DataSection, EntityType, ExportKind, ExportSection, Function, FunctionSection, GlobalSection,
-    GlobalType, ImportSection, MemorySection, MemoryType, Module, SectionId, TypeSection, ValType,
+    CodeSection, ConstExpr, DataSection, EntityType, ExportKind, ExportSection, Function, FunctionSection, GlobalSection, GlobalType, ImportSection,
+    MemorySection, MemoryType, Module, SectionId, TypeSection, ValType,
 };
 use wasmparser::{FunctionBody, Parser};
 
@@ -29,7 +29,6 @@ pub(crate) struct Additions {
     /// Active data segments `(memory index, offset, bytes)`, appended to the data section.
     pub data: Vec<(u32, u32, Vec<u8>)>,
 }
-
 
 /// Function index translation: imports we add come after the module's imports, so every
 /// defined function moves up by their number.

@@ -7,11 +7,7 @@ use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, Target};
 /// (or the same) blocks, call edges to the next block, exits.
 pub fn arb_cfg() -> impl Strategy<Value = Cfg> {
     (1usize..14).prop_flat_map(|n| {
-        proptest::collection::vec(
-            (proptest::collection::vec(any::<u16>(), 0..4), any::<u8>(), any::<u8>(), any::<u8>()),
-            n,
-        )
-        .prop_map(move |specs| {
+        proptest::collection::vec((proptest::collection::vec(any::<u16>(), 0..4), any::<u8>(), any::<u8>(), any::<u8>()), n).prop_map(move |specs| {
             let mut edges = Vec::new();
             for (v, (fwd, back, call, exit)) in specs.into_iter().enumerate() {
                 let mut out: Vec<Edge> = Vec::new();

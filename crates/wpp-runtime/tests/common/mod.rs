@@ -112,7 +112,15 @@ pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: b
 /// recorded by default (Ball-Larus arrays where they fit), with PPP slots in every
 /// function, and with PPP everywhere and one slot per interesting path, so that functions
 /// with wider PPP id ranges overflow.
-fn check_ppp(name: &str, wasm: &[u8], program: &wpp_wasm::Program, cfg: &RunConfig, opts: &Options, plain: &RunResult, oracle: &PathCounts) -> anyhow::Result<()> {
+fn check_ppp(
+    name: &str,
+    wasm: &[u8],
+    program: &wpp_wasm::Program,
+    cfg: &RunConfig,
+    opts: &Options,
+    plain: &RunResult,
+    oracle: &PathCounts,
+) -> anyhow::Result<()> {
     let mut keys: Vec<_> = oracle.keys().copied().collect();
     keys.sort();
     let mut interesting = Interesting::new();
