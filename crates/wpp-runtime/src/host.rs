@@ -1,11 +1,10 @@
 //! The store's host state and the WASI context built from a [`RunConfig`].
 
-use anyhow::Context as _;
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
 use wasmtime_wasi::{FsPerms, WasiCtxBuilder};
 
-use crate::{RunConfig, Stdio};
+use crate::{Error, RunConfig, Stdio};
 
 /// Captured output pipes, when stdio is captured.
 pub(crate) struct Captured {
@@ -13,7 +12,7 @@ pub(crate) struct Captured {
     pub stderr: MemoryOutputPipe,
 }
 
-pub(crate) fn wasi_ctx(cfg: &RunConfig) -> anyhow::Result<(WasiP1Ctx, Option<Captured>)> {
+pub(crate) fn wasi_ctx(cfg: &RunConfig) -> Result<(WasiP1Ctx, Option<Captured>), Error> {
     let mut b = WasiCtxBuilder::new();
     let mut argv = vec![cfg.program_name.clone()];
     argv.extend(cfg.args.iter().cloned());
@@ -22,9 +21,7 @@ pub(crate) fn wasi_ctx(cfg: &RunConfig) -> anyhow::Result<(WasiP1Ctx, Option<Cap
         b.env(k, v);
     }
     for (host, guest) in &cfg.dirs {
-        b.preopened_dir(host, guest, FsPerms::ReadWrite)
-            .map_err(anyhow::Error::from)
-            .with_context(|| format!("cannot open directory {} for the guest", host.display()))?;
+        b.preopened_dir(host, guest, FsPerms::ReadWrite).map_err(|e| Error::Dir(host.clone(), e.into()))?;
     }
     let captured = match &cfg.stdio {
         Stdio::Inherit => {

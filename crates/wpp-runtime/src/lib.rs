@@ -12,9 +12,11 @@
 //!
 //! This is the only crate that knows about wasmtime.
 
+mod error;
 mod host;
 mod run;
 
+pub use error::{BoxError, Error, SinkError};
 pub use run::{run_block_log, run_paths, run_plain, PathCounts, PathsRun};
 pub use wasmtime::Engine;
 
@@ -24,7 +26,7 @@ use std::time::Duration;
 /// A wasmtime engine configured for wpp (Cranelift, backtraces, the features wpp accepts).
 /// With `WPP_JIT_PROFILE=perfmap` or `jitdump` in the environment, compiled guest code is
 /// described to `perf` (a `/tmp/perf-PID.map`, or a jitdump file for `perf inject --jit`).
-pub fn engine() -> anyhow::Result<wasmtime::Engine> {
+pub fn engine() -> Result<wasmtime::Engine, Error> {
     let mut c = wasmtime::Config::new();
     match std::env::var("WPP_JIT_PROFILE").as_deref() {
         Ok("perfmap") => {
@@ -33,7 +35,7 @@ pub fn engine() -> anyhow::Result<wasmtime::Engine> {
         Ok("jitdump") => {
             c.profiler(wasmtime::ProfilingStrategy::JitDump);
         }
-        Ok(other) => anyhow::bail!("WPP_JIT_PROFILE={other}: expected perfmap or jitdump"),
+        Ok(other) => return Err(Error::JitProfile(other.to_string())),
         Err(_) => {}
     }
     c.wasm_multi_memory(true)
@@ -43,7 +45,7 @@ pub fn engine() -> anyhow::Result<wasmtime::Engine> {
         .wasm_wide_arithmetic(true)
         .wasm_custom_page_sizes(true)
         .cranelift_opt_level(wasmtime::OptLevel::Speed);
-    Ok(wasmtime::Engine::new(&c)?)
+    wasmtime::Engine::new(&c).map_err(|e| Error::Engine(e.into()))
 }
 
 /// Where the guest's standard streams go.
@@ -103,105 +105,32 @@ pub struct RunResult {
 
 /// Receives the instrumented guest's path events, as raw event words (see
 /// [`wpp_model::PathEvent`]), each time its buffer fills and once at the end.
+///
+/// This is the seam between running a guest and what is done with its events: counting
+/// them, writing them to a file, compressing them into a grammar. A sink runs on its own
+/// thread while the guest goes on; an error it returns stops the guest.
 pub trait EventSink {
-    fn events(&mut self, words: &[u64]) -> anyhow::Result<()>;
+    fn events(&mut self, words: &[u64]) -> Result<(), SinkError>;
 }
 
-impl<F: FnMut(&[u64]) -> anyhow::Result<()>> EventSink for F {
-    fn events(&mut self, words: &[u64]) -> anyhow::Result<()> {
-        self(words)
+impl<F, E> EventSink for F
+where
+    F: FnMut(&[u64]) -> Result<(), E>,
+    E: Into<SinkError>,
+{
+    fn events(&mut self, words: &[u64]) -> Result<(), SinkError> {
+        self(words).map_err(Into::into)
     }
 }
 
 /// For count mode, where no events are expected: receiving any is an error.
 impl EventSink for () {
-    fn events(&mut self, words: &[u64]) -> anyhow::Result<()> {
-        anyhow::ensure!(words.is_empty(), "{} event words arrived but nothing was set to receive them", words.len());
-        Ok(())
-    }
-}
-
-/// An [`EventSink`] that decodes events and counts each path: in a dense array per
-/// function when its path count is known and small, in a hash map otherwise. It can also
-/// hash the order of the sequence and keep the events (for tests).
-#[derive(Default)]
-pub struct TraceStats {
-    decoder: wpp_model::EventDecoder,
-    dense: Vec<Vec<u64>>,
-    sparse: rustc_hash::FxHashMap<(wpp_model::FuncIdx, wpp_model::PathId), u64>,
-    pub n_events: u64,
-    /// Order-sensitive hash of the sequence ([`wpp_paths::split::hash_event`]), if asked.
-    pub sequence_hash: Option<u64>,
-    pub events: Option<Vec<wpp_model::PathEvent>>,
-}
-
-/// Functions with at most this many paths are counted in a dense array.
-const DENSE_MAX_PATHS: u64 = 1 << 16;
-
-impl TraceStats {
-    /// Counts only, all in a hash map.
-    pub fn new() -> Self {
-        TraceStats::default()
-    }
-
-    /// Counts with dense arrays sized from the functions' numberings.
-    pub fn for_numberings(numberings: &[Option<wpp_paths::Numbering>]) -> Self {
-        let dense = numberings
-            .iter()
-            .map(|n| match n {
-                Some(n) if n.n_paths() <= DENSE_MAX_PATHS => vec![0; n.n_paths() as usize],
-                _ => Vec::new(),
-            })
-            .collect();
-        TraceStats { dense, ..Default::default() }
-    }
-
-    /// Also hash the order of events and, if `keep`, keep them all.
-    pub fn checking_order(mut self, keep: bool) -> Self {
-        self.sequence_hash = Some(wpp_paths::split::HASH_START);
-        self.events = keep.then(Vec::new);
-        self
-    }
-
-    /// Whether the stream ended in the middle of a two-word event.
-    pub fn is_truncated(&self) -> bool {
-        self.decoder.is_mid_event()
-    }
-
-    /// Every path's count.
-    pub fn counts(&self) -> PathCounts {
-        let mut c: PathCounts = self.sparse.iter().map(|(&k, &v)| (k, v)).collect();
-        for (f, arr) in self.dense.iter().enumerate() {
-            for (p, &n) in arr.iter().enumerate() {
-                if n != 0 {
-                    c.insert((wpp_model::FuncIdx(f as u32), wpp_model::PathId(p as u64)), n);
-                }
-            }
+    fn events(&mut self, words: &[u64]) -> Result<(), SinkError> {
+        if words.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("{} event words arrived but nothing was set to receive them", words.len()).into())
         }
-        c
-    }
-}
-
-impl EventSink for TraceStats {
-    fn events(&mut self, words: &[u64]) -> anyhow::Result<()> {
-        let TraceStats { decoder, dense, sparse, n_events, sequence_hash, events } = self;
-        let slow = sequence_hash.is_some() || events.is_some();
-        decoder.feed(words, |e| {
-            *n_events += 1;
-            match dense.get_mut(e.func.idx()).and_then(|a| a.get_mut(e.path.0 as usize)) {
-                Some(c) => *c += 1,
-                None => *sparse.entry((e.func, e.path)).or_default() += 1,
-            }
-            if slow {
-                if let Some(h) = sequence_hash.as_mut() {
-                    *h = wpp_paths::split::hash_event(*h, e);
-                }
-                if let Some(v) = events.as_mut() {
-                    v.push(e);
-                }
-            }
-        });
-        Ok(())
     }
 }
 

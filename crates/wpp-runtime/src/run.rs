@@ -3,7 +3,6 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use anyhow::{anyhow, Context as _};
 use wasmtime::{Caller, Engine, Linker, Memory, Module, Store};
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::I32Exit;
@@ -11,7 +10,7 @@ use wpp_model::{FuncIdx, PathId};
 use wpp_wasm::{abi, CounterKind, Instrumented, Mode};
 
 use crate::host::{wasi_ctx, Captured};
-use crate::{BlockSink, EventSink, Outcome, RunConfig, RunResult};
+use crate::{BlockSink, BoxError, Error, EventSink, Outcome, RunConfig, RunResult};
 
 /// Path counts by (function, path).
 pub type PathCounts = HashMap<(FuncIdx, PathId), u64>;
@@ -44,12 +43,12 @@ struct Paths {
     hash_base: usize,
     hash_entries: usize,
     hash_counts: PathCounts,
-    error: Option<anyhow::Error>,
+    error: Option<BoxError>,
 }
 
-fn compile(engine: &Engine, wasm: &[u8]) -> anyhow::Result<(Module, std::time::Duration)> {
+fn compile(engine: &Engine, wasm: &[u8]) -> Result<(Module, std::time::Duration), Error> {
     let t = Instant::now();
-    let module = Module::new(engine, wasm).map_err(anyhow::Error::from).context("cannot compile the module")?;
+    let module = Module::new(engine, wasm).map_err(|e| Error::Compile(e.into()))?;
     Ok((module, t.elapsed()))
 }
 
@@ -59,15 +58,12 @@ fn call_start<X: Send + 'static>(
     linker: &Linker<State<X>>,
     module: &Module,
     memory_export: Option<&str>,
-) -> anyhow::Result<(Outcome, std::time::Duration, wasmtime::Instance)> {
-    let instance = linker.instantiate(&mut *store, module).map_err(anyhow::Error::from).context("cannot instantiate the module")?;
+) -> Result<(Outcome, std::time::Duration, wasmtime::Instance), Error> {
+    let instance = linker.instantiate(&mut *store, module).map_err(|e| Error::Instantiate(e.into()))?;
     if let Some(name) = memory_export {
         store.data_mut().memory = instance.get_memory(&mut *store, name);
     }
-    let start = instance
-        .get_typed_func::<(), ()>(&mut *store, "_start")
-        .map_err(anyhow::Error::from)
-        .context("the module has no `_start` function of type [] -> [] (is it a WASI command?)")?;
+    let start = instance.get_typed_func::<(), ()>(&mut *store, "_start").map_err(|e| Error::NoStart(e.into()))?;
     let t = Instant::now();
     let res = start.call(&mut *store, ());
     let elapsed = t.elapsed();
@@ -95,7 +91,7 @@ fn call_start<X: Send + 'static>(
                 let trap = e.downcast_ref::<wasmtime::Trap>().map(|t| t.to_string()).unwrap_or_else(|| format!("{e:#}"));
                 Outcome::Trapped { trap, backtrace }
             } else {
-                return Err(e.into());
+                return Err(Error::Guest(e.into()));
             }
         }
     };
@@ -109,19 +105,19 @@ fn captured_output(c: Option<Captured>) -> (Vec<u8>, Vec<u8>) {
     }
 }
 
-fn new_store<X>(engine: &Engine, cfg: &RunConfig, extra: X) -> anyhow::Result<(Store<State<X>>, Option<Captured>)> {
+fn new_store<X>(engine: &Engine, cfg: &RunConfig, extra: X) -> Result<(Store<State<X>>, Option<Captured>), Error> {
     let (wasi, captured) = wasi_ctx(cfg)?;
     Ok((Store::new(engine, State { wasi, memory: None, extra }), captured))
 }
 
-fn wasi_linker<X: Send + 'static>(engine: &Engine) -> anyhow::Result<Linker<State<X>>> {
+fn wasi_linker<X: Send + 'static>(engine: &Engine) -> Result<Linker<State<X>>, Error> {
     let mut linker = Linker::new(engine);
-    wasmtime_wasi::p1::add_to_linker_sync(&mut linker, |s: &mut State<X>| &mut s.wasi).map_err(anyhow::Error::from)?;
+    wasmtime_wasi::p1::add_to_linker_sync(&mut linker, |s: &mut State<X>| &mut s.wasi).map_err(|e| Error::Wasi(e.into()))?;
     Ok(linker)
 }
 
 /// Runs an uninstrumented module.
-pub fn run_plain(engine: &Engine, wasm: &[u8], cfg: &RunConfig) -> anyhow::Result<RunResult> {
+pub fn run_plain(engine: &Engine, wasm: &[u8], cfg: &RunConfig) -> Result<RunResult, Error> {
     let (module, compile_time) = compile(engine, wasm)?;
     let (mut store, captured) = new_store(engine, cfg, ())?;
     let linker = wasi_linker::<()>(engine)?;
@@ -135,7 +131,7 @@ pub fn run_plain(engine: &Engine, wasm: &[u8], cfg: &RunConfig) -> anyhow::Resul
 const QUEUED_BUFFERS: usize = 4;
 
 /// Copies the event words `[0, bytes)` of the added memory to the consumer.
-fn drain_events(data: &[u8], p: &mut Paths, bytes: usize) -> anyhow::Result<()> {
+fn drain_events(data: &[u8], p: &mut Paths, bytes: usize) -> Result<(), BoxError> {
     let bytes = bytes.min(data.len()) & !7;
     if bytes == 0 {
         return Ok(());
@@ -144,8 +140,8 @@ fn drain_events(data: &[u8], p: &mut Paths, bytes: usize) -> anyhow::Result<()> 
     words.clear();
     words.extend(data[..bytes].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))));
     p.n_words += words.len() as u64;
-    let tx = p.to_consumer.as_ref().ok_or_else(|| anyhow!("the event consumer is gone"))?;
-    tx.send(words).map_err(|_| anyhow!("the event consumer stopped"))
+    let tx = p.to_consumer.as_ref().ok_or("the event consumer is gone")?;
+    tx.send(words).map_err(|_| "the event consumer stopped".into())
 }
 
 /// Moves the hash table's entries into `p.hash_counts` and empties the table.
@@ -164,18 +160,21 @@ fn drain_hash(data: &mut [u8], p: &mut Paths) {
 
 /// Runs a module rewritten by [`wpp_wasm::instrument`]. Trace mode delivers events to
 /// `sink`, which is handed back; count mode returns the counts.
-pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrumented, cfg: &RunConfig, sink: S) -> anyhow::Result<(PathsRun, S)> {
+pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrumented, cfg: &RunConfig, sink: S) -> Result<(PathsRun, S), Error> {
     let (module, compile_time) = compile(engine, &inst.wasm)?;
     let (to_consumer, from_guest) = std::sync::mpsc::sync_channel::<Vec<u64>>(QUEUED_BUFFERS);
     let (recycle, recycled) = std::sync::mpsc::channel::<Vec<u64>>();
-    let consumer = std::thread::Builder::new().name("wpp-events".into()).spawn(move || -> anyhow::Result<S> {
-        let mut sink = sink;
-        for words in from_guest {
-            sink.events(&words)?;
-            let _ = recycle.send(words);
-        }
-        Ok(sink)
-    })?;
+    let consumer = std::thread::Builder::new()
+        .name("wpp-events".into())
+        .spawn(move || -> Result<S, BoxError> {
+            let mut sink = sink;
+            for words in from_guest {
+                sink.events(&words)?;
+                let _ = recycle.send(words);
+            }
+            Ok(sink)
+        })
+        .map_err(Error::Thread)?;
     let paths = Paths {
         to_consumer: Some(to_consumer),
         recycled,
@@ -189,7 +188,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
     let mut linker = wasi_linker::<Paths>(engine)?;
     linker
         .func_wrap(abi::IMPORT_MODULE, abi::IMPORT_FLUSH, |mut caller: Caller<'_, State<Paths>>, kind: i32, bytes: i32| -> wasmtime::Result<()> {
-            let fail = |m: String| Err(wasmtime::Error::from_anyhow(anyhow!(m)));
+            let fail = |m: String| Err(wasmtime::Error::msg(m));
             let Some(memory) = caller.data().memory else { return fail("flush before the memory is known".into()) };
             let (data, state) = memory.data_and_store_mut(&mut caller);
             let p = &mut state.extra;
@@ -197,7 +196,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
                 abi::FLUSH_EVENTS => {
                     if let Err(e) = drain_events(data, p, bytes as u32 as usize) {
                         // Stop the guest: the consumer cannot take more.
-                        let msg = format!("{e:#}");
+                        let msg = chain(&*e);
                         p.error = Some(e);
                         return fail(format!("wpp: recording failed: {msg}"));
                     }
@@ -207,12 +206,12 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
             }
             Ok(())
         })
-        .map_err(anyhow::Error::from)?;
+        .map_err(|e| Error::Wasi(e.into()))?;
     let started = call_start(&mut store, &linker, &module, Some(abi::EXPORT_MEMORY));
     // Whatever happened, stop the consumer so that its error (if any) can be reported.
-    let finish = |store: &mut Store<State<Paths>>| -> anyhow::Result<S> {
+    let finish = |store: &mut Store<State<Paths>>| -> Result<S, Error> {
         store.data_mut().extra.to_consumer = None;
-        consumer.join().map_err(|_| anyhow!("the event consumer panicked"))?
+        consumer.join().map_err(|_| Error::ConsumerPanicked)?.map_err(Error::Recording)
     };
     let (outcome, guest_time, instance) = match started {
         Ok(x) => x,
@@ -223,10 +222,10 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
     };
     if let Some(e) = store.data_mut().extra.error.take() {
         let _ = finish(&mut store);
-        return Err(e.context("recording failed"));
+        return Err(Error::Recording(e));
     }
     // Collect what is still in the guest's memory: on every ending, including traps.
-    let memory = store.data().memory.ok_or_else(|| anyhow!("instrumented module lacks its memory"))?;
+    let memory = store.data().memory.ok_or_else(|| Error::Abi("it lacks its memory".into()))?;
     let mut counts = PathCounts::new();
     let mut hashed = PathCounts::new();
     match inst.mode {
@@ -234,9 +233,12 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
             let ptr = instance
                 .get_global(&mut store, abi::EXPORT_EVENT_PTR)
                 .and_then(|g| g.get(&mut store).i32())
-                .ok_or_else(|| anyhow!("instrumented module lacks the `{}` global", abi::EXPORT_EVENT_PTR))?;
+                .ok_or_else(|| Error::Abi(format!("it lacks the `{}` global", abi::EXPORT_EVENT_PTR)))?;
             let (data, state) = memory.data_and_store_mut(&mut store);
-            drain_events(data, &mut state.extra, ptr as u32 as usize)?;
+            if let Err(e) = drain_events(data, &mut state.extra, ptr as u32 as usize) {
+                let _ = finish(&mut store);
+                return Err(Error::Recording(e));
+            }
         }
         Mode::Count => {
             let (data, state) = memory.data_and_store_mut(&mut store);
@@ -261,7 +263,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
                         for (path, c) in slot.clone().step_by(2).zip(slot.skip(1).step_by(2)) {
                             if c != 0 {
                                 if path == wpp_wasm::NO_PATH {
-                                    return Err(anyhow!("function {func}: an empty PPP slot was counted"));
+                                    return Err(Error::Abi(format!("function {func}: an empty PPP slot was counted")));
                                 }
                                 *counts.entry((func, PathId(path))).or_default() += c;
                             }
@@ -273,24 +275,40 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
         }
     }
     let n_event_words = store.data().extra.n_words;
-    let sink = finish(&mut store).context("recording failed")?;
+    let sink = finish(&mut store)?;
     let (stdout, stderr) = captured_output(captured);
     Ok((PathsRun { result: RunResult { outcome, stdout, stderr, compile_time, guest_time }, counts, hashed, n_event_words }, sink))
 }
 
 /// Runs a module rewritten by [`wpp_wasm::instrument_block_log`], feeding `sink`.
-pub fn run_block_log<S: BlockSink + Send + 'static>(engine: &Engine, wasm: &[u8], cfg: &RunConfig, sink: S) -> anyhow::Result<(RunResult, S)> {
+pub fn run_block_log<S: BlockSink + Send + 'static>(engine: &Engine, wasm: &[u8], cfg: &RunConfig, sink: S) -> Result<(RunResult, S), Error> {
     let (module, compile_time) = compile(engine, wasm)?;
     let (mut store, captured) = new_store(engine, cfg, sink)?;
     let mut linker = wasi_linker::<S>(engine)?;
-    linker.func_wrap(abi::ORACLE_MODULE, "enter", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.enter(f as u32)).map_err(anyhow::Error::from)?;
+    linker
+        .func_wrap(abi::ORACLE_MODULE, "enter", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.enter(f as u32))
+        .map_err(|e| Error::Wasi(e.into()))?;
     linker
         .func_wrap(abi::ORACLE_MODULE, "block", |mut c: Caller<'_, State<S>>, f: i32, b: i32| c.data_mut().extra.block(f as u32, b as u32))
-        .map_err(anyhow::Error::from)?;
-    linker.func_wrap(abi::ORACLE_MODULE, "leave", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.leave(f as u32)).map_err(anyhow::Error::from)?;
-    linker.func_wrap(abi::ORACLE_MODULE, "exit", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.exit(f as u32)).map_err(anyhow::Error::from)?;
+        .map_err(|e| Error::Wasi(e.into()))?;
+    linker
+        .func_wrap(abi::ORACLE_MODULE, "leave", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.leave(f as u32))
+        .map_err(|e| Error::Wasi(e.into()))?;
+    linker.func_wrap(abi::ORACLE_MODULE, "exit", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.exit(f as u32)).map_err(|e| Error::Wasi(e.into()))?;
     let (outcome, guest_time, _) = call_start(&mut store, &linker, &module, None)?;
     let sink = store.into_data().extra;
     let (stdout, stderr) = captured_output(captured);
     Ok((RunResult { outcome, stdout, stderr, compile_time, guest_time }, sink))
+}
+
+/// An error and its causes on one line, `a: b: c`.
+fn chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut s = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cause = c.source();
+    }
+    s
 }

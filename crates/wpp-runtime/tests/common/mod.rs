@@ -7,7 +7,8 @@
 
 use anyhow::{ensure, Context as _};
 use wpp_paths::split::{PathSplitter, SplitFunc};
-use wpp_runtime::{run_block_log, run_paths, run_plain, Outcome, PathCounts, RunConfig, RunResult, TraceStats};
+use wpp_record::TraceStats;
+use wpp_runtime::{run_block_log, run_paths, run_plain, Outcome, PathCounts, RunConfig, RunResult};
 use wpp_wasm::{decode, instrument, instrument_block_log, CounterKind, Interesting, Mode, Options};
 
 /// What every way of running agreed on.
