@@ -1,12 +1,13 @@
-//! `wpp bench-grammar`: the grammar builders' speed, memory and output size on real and
+//! `wpp-bench grammar`: the grammar builders' speed, memory and output size on real and
 //! synthetic path traces, against general-purpose compressors.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context as _;
 use clap::Args;
+
+use crate::workloads::{synthetic_trace, workload_trace, WorkloadArgs};
 
 /// Build grammars of path traces with every builder and report throughput, size and memory.
 ///
@@ -29,70 +30,14 @@ pub struct Opts {
     /// Seed of the generator.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Also measure the path traces of the workloads in this directory (as `wpp bench`).
-    #[arg(long)]
-    workloads: Option<PathBuf>,
-    /// Which run of each workload: `test` or `bench`.
-    #[arg(long, default_value = "test")]
-    runs: String,
+    #[command(flatten)]
+    workloads: WorkloadArgs,
     /// Skip xz and zstd.
     #[arg(long)]
     no_external: bool,
     /// Only these builders (sequitur, sequitur1, sequitur+p, sequitur1+p, repair).
     #[arg(long, value_delimiter = ',')]
     builders: Vec<String>,
-    /// Only these workloads.
-    programs: Vec<String>,
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// A seeded synthetic path trace of `n` symbols.
-pub fn synthetic_trace(n: u64, seed: u64) -> impl Iterator<Item = u32> {
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let templates: Vec<Vec<u32>> = (0..64)
-        .map(|_| {
-            let len = 2 + rng.below(12) as usize;
-            (0..len).map(|_| rng.below(4000) as u32).collect()
-        })
-        .collect();
-    let mut out: Vec<u32> = Vec::new();
-    let mut produced = 0u64;
-    std::iter::from_fn(move || {
-        if produced >= n {
-            return None;
-        }
-        if out.is_empty() {
-            // One outer iteration: an inner loop of some iterations over a hot template,
-            // with calls and the odd cold path.
-            let hot = (rng.below(8) * rng.below(8) / 7) as usize;
-            let iters = 1 + rng.below(40);
-            for _ in 0..iters {
-                out.extend(&templates[hot]);
-                match rng.below(100) {
-                    0..=9 => out.extend(&templates[8 + rng.below(16) as usize]),
-                    10 => out.push(4000 + rng.below(1000) as u32),
-                    _ => {}
-                }
-            }
-            out.reverse();
-        }
-        produced += 1;
-        out.pop()
-    })
 }
 
 /// One builder's result on one input.
@@ -120,7 +65,7 @@ fn build_all(input: &[u32], only: &[String]) -> Vec<BuildRow> {
                 _ => wpp_profile::Builder::RePair,
             };
             let t = Instant::now();
-            let mut b = crate::grammar_sink::GrammarBuilder::new(kind, builder.ends_with("+p"));
+            let mut b = wpp_record::GrammarBuilder::new(kind, builder.ends_with("+p"));
             for &x in input {
                 b.push(x);
             }
@@ -188,63 +133,17 @@ fn header(out: &mut impl Write) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Collects the dense symbol trace of a run.
-struct CollectSink {
-    decoder: wpp_model::EventDecoder,
-    symbols: crate::grammar_sink::SymbolTable,
-    trace: Vec<u32>,
-}
-
-impl wpp_runtime::EventSink for CollectSink {
-    fn events(&mut self, words: &[u64]) -> anyhow::Result<()> {
-        let CollectSink { decoder, symbols, trace } = self;
-        decoder.feed(words, |e| trace.push(symbols.symbol(e)));
-        Ok(())
-    }
-}
-
-/// A workload run's path trace as dense symbols (in order of first execution), with the
-/// instructions of each symbol's path.
-pub struct WorkloadTrace {
-    pub trace: Vec<u32>,
-    pub instructions: Vec<u64>,
-}
-
-/// Runs one workload with trace instrumentation and collects its symbol trace.
-pub fn workload_trace(engine: &wpp_runtime::Engine, dir: &Path, p: &crate::bench::Program, run: &crate::bench::Run) -> anyhow::Result<WorkloadTrace> {
-    let (wasm, cfg) = crate::bench::load(dir, p, run)?;
-    let program = wpp_wasm::decode(&wasm)?;
-    let inst = wpp_wasm::instrument(&wasm, &program, &wpp_wasm::Options { mode: wpp_wasm::Mode::Trace, ..Default::default() })?;
-    let sink = CollectSink {
-        decoder: wpp_model::EventDecoder::default(),
-        symbols: crate::grammar_sink::SymbolTable::for_numberings(&inst.numberings),
-        trace: Vec::new(),
-    };
-    let (_, sink) = wpp_runtime::run_paths(engine, &inst, &cfg, sink)?;
-    let instructions = sink
-        .symbols
-        .paths
-        .iter()
-        .map(|e| {
-            let cfg = program.cfg(e.func).expect("paths run in functions with code");
-            let blocks = inst.numberings[e.func.idx()].as_ref().and_then(|n| n.decode(e.path).ok()).unwrap_or_default();
-            blocks.iter().map(|b| cfg.blocks[b.idx()].n_instrs as u64).sum()
-        })
-        .collect();
-    Ok(WorkloadTrace { trace: sink.trace, instructions })
-}
-
 pub fn run(o: Opts) -> anyhow::Result<()> {
     for b in &o.builders {
         anyhow::ensure!(BUILDERS.contains(&b.as_str()), "--builders: no builder {b} (there are {})", BUILDERS.join(", "));
     }
     let mut out = std::io::stdout().lock();
     header(&mut out)?;
-    if let Some(dir) = &o.workloads {
+    if let Some(w) = o.workloads.select(None, "test")? {
         let engine = wpp_runtime::engine()?;
-        for (p, run) in crate::bench::select(dir, &o.runs, &o.programs)? {
-            eprint!("wpp bench-grammar: {} ...\r", p.name);
-            let input = workload_trace(&engine, dir, &p, &run)?.trace;
+        for (p, run) in &w.runs {
+            eprint!("wpp-bench grammar: {} ...\r", p.name);
+            let input = workload_trace(&engine, &w.dir, p, run)?.trace;
             let rows = build_all(&input, &o.builders);
             let bytes: Vec<u8> = input.iter().flat_map(|s| s.to_le_bytes()).collect();
             let external = if o.no_external {

@@ -1,13 +1,14 @@
-//! `wpp bench-hot`: the hot subpath search on the DAG against the brute force on the
+//! `wpp-bench hot`: the hot subpath search on the DAG against the brute force on the
 //! expanded trace, in time and memory.
 
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
 use wpp_grammar::{Grammar, HotParams};
+
+use crate::workloads::{synthetic_trace, workload_trace, WorkloadArgs};
 
 /// Time and memory of the hot subpath search on the grammar (`wpp hot`) against the
 /// brute-force oracle that expands the trace and counts every substring, per workload and
@@ -21,13 +22,9 @@ use wpp_grammar::{Grammar, HotParams};
 /// pseudo-random 5..64 per symbol).
 #[derive(Args)]
 pub struct Opts {
-    /// Measure the path traces of the workloads in this directory (as `wpp bench`).
-    #[arg(long)]
-    workloads: Option<PathBuf>,
-    /// Which run of each workload: `test` or `bench`.
-    #[arg(long, default_value = "test")]
-    runs: String,
-    /// Symbols of the synthetic trace (the generator of `wpp bench-grammar`); 0 to skip.
+    #[command(flatten)]
+    workloads: WorkloadArgs,
+    /// Symbols of the synthetic trace (the generator of `wpp-bench grammar`); 0 to skip.
     #[arg(long, default_value_t = 100_000_000)]
     symbols: u64,
     /// Seed of the synthetic trace.
@@ -47,8 +44,6 @@ pub struct Opts {
     /// events it needs about 5 GiB).
     #[arg(long, default_value_t = 100_000_000)]
     brute_budget: u64,
-    /// Only these workloads.
-    programs: Vec<String>,
 }
 
 fn header(out: &mut impl Write) -> anyhow::Result<()> {
@@ -65,7 +60,7 @@ fn measure(out: &mut impl Write, o: &Opts, name: &str, trace: &[u32], costs: &[u
     let mut s = wpp_grammar::Sequitur::with_lookahead();
     s.extend(trace.iter().copied());
     let g: Grammar = s.finish();
-    eprintln!("wpp bench-hot: {name}: grammar of {} symbols built in {:.1} s", g.n_symbols(), t.elapsed().as_secs_f64());
+    eprintln!("wpp-bench hot: {name}: grammar of {} symbols built in {:.1} s", g.n_symbols(), t.elapsed().as_secs_f64());
     let total: u128 = trace.iter().map(|&x| costs[x as usize] as u128).sum();
     for &len in &o.lens {
         let min_cost = ((total as f64 * o.min_cost_share) as u64).max(1);
@@ -119,16 +114,16 @@ fn measure(out: &mut impl Write, o: &Opts, name: &str, trace: &[u32], costs: &[u
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     header(&mut out)?;
-    if let Some(dir) = &o.workloads {
+    if let Some(sel) = o.workloads.select(None, "test")? {
         let engine = wpp_runtime::engine()?;
-        for (p, run) in crate::bench::select(dir, &o.runs, &o.programs)? {
-            eprint!("wpp bench-hot: {} ...\r", p.name);
-            let w = crate::bench_grammar::workload_trace(&engine, dir, &p, &run)?;
+        for (p, run) in &sel.runs {
+            eprint!("wpp-bench hot: {} ...\r", p.name);
+            let w = workload_trace(&engine, &sel.dir, p, run)?;
             measure(&mut out, &o, &p.name, &w.trace, &w.instructions)?;
         }
     }
     if o.symbols > 0 {
-        let trace: Vec<u32> = crate::bench_grammar::synthetic_trace(o.symbols, o.seed).collect();
+        let trace: Vec<u32> = synthetic_trace(o.symbols, o.seed).collect();
         let n = trace.iter().max().map_or(0, |&m| m as usize + 1);
         let costs: Vec<u64> = (0..n as u64).map(|t| 5 + (t.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58)).collect();
         measure(&mut out, &o, "synthetic", &trace, &costs)?;

@@ -1,4 +1,4 @@
-//! `wpp bench-ppp`: the overhead of preferential path profiling against Ball-Larus
+//! `wpp-bench ppp`: the overhead of preferential path profiling against Ball-Larus
 //! profiling with arrays and with a hash table, on the real-program workloads.
 
 use std::io::Write as _;
@@ -8,7 +8,7 @@ use clap::Args;
 use wpp_runtime::{run_paths, run_plain, PathCounts};
 use wpp_wasm::{Instrumented, Interesting, Mode, Options};
 
-use crate::bench::{geomean, load, Workloads};
+use crate::workloads::{geomean, load, WorkloadArgs};
 
 /// Measure preferential path profiling (PPP) on the workloads in workloads/workloads.json.
 ///
@@ -32,7 +32,7 @@ use crate::bench::{geomean, load, Workloads};
 #[derive(Args)]
 pub struct Opts {
     #[command(flatten)]
-    workloads: Workloads,
+    workloads: WorkloadArgs,
     /// Rounds of runs; each variant's fastest counts.
     #[arg(long, default_value_t = 5)]
     repeat: usize,
@@ -66,8 +66,8 @@ fn interesting_of(counts: &PathCounts) -> Interesting {
     out
 }
 
-fn measure(engine: &wpp_runtime::Engine, o: &Opts, p: &wpp_workloads::Program, run: &wpp_workloads::Run) -> anyhow::Result<Row> {
-    let (wasm, cfg) = load(&o.workloads.workloads, p, run)?;
+fn measure(engine: &wpp_runtime::Engine, o: &Opts, dir: &std::path::Path, p: &wpp_workloads::Program, run: &wpp_workloads::Run) -> anyhow::Result<Row> {
+    let (wasm, cfg) = load(dir, p, run)?;
     let program = wpp_wasm::decode(&wasm)?;
     let instrument = |opts: Options| wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Count, ..opts });
     let once = |inst: &Instrumented| -> anyhow::Result<(Duration, wpp_runtime::PathsRun)> {
@@ -84,7 +84,7 @@ fn measure(engine: &wpp_runtime::Engine, o: &Opts, p: &wpp_workloads::Program, r
     let ppp = instrument(Options { interesting: Some(all.clone()), ..Options::default() })?;
     let ppp_all = instrument(Options { interesting: Some(all), ppp_everywhere: true, ..Options::default() })?;
     let train_counts = match p.runs.get("train") {
-        Some(train) => Some(run_paths(engine, &array, &load(&o.workloads.workloads, p, train)?.1, ())?.0.counts),
+        Some(train) => Some(run_paths(engine, &array, &load(dir, p, train)?.1, ())?.0.counts),
         None => None,
     };
     let ppp_train = train_counts.as_ref().map(|c| instrument(Options { interesting: Some(interesting_of(c)), ..Options::default() })).transpose()?;
@@ -135,9 +135,10 @@ fn measure(engine: &wpp_runtime::Engine, o: &Opts, p: &wpp_workloads::Program, r
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let engine = wpp_runtime::engine()?;
     let mut rows = Vec::new();
-    for (p, run) in o.workloads.select()? {
-        eprint!("wpp bench-ppp: {} ...\r", p.name);
-        rows.push(measure(&engine, &o, &p, &run)?);
+    let w = o.workloads.select(Some("workloads"), "bench")?.expect("a default directory");
+    for (p, run) in &w.runs {
+        eprint!("wpp-bench ppp: {} ...\r", p.name);
+        rows.push(measure(&engine, &o, &w.dir, p, run)?);
     }
     eprint!("{:40}\r", "");
     let mut out = std::io::stdout().lock();

@@ -1,17 +1,18 @@
-//! `wpp bench`: recording overhead on the real-program workloads, as one table.
+//! `wpp-bench record`: recording overhead on the real-program workloads, as one table.
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::Args;
-use wpp_runtime::{run_paths, run_plain, RunConfig, Stdio, TraceStats};
-pub use wpp_workloads::{Program, Run};
-
-use crate::grammar_sink::GrammarSink;
-use crate::record::ProfileSink;
+use wpp_record::{GrammarSink, ProfileSink, TraceStats};
+use wpp_report::format::group;
+use wpp_runtime::{run_paths, run_plain};
 use wpp_wasm::{Mode, Options};
+use wpp_workloads::{Program, Run};
+
+use crate::workloads::{geomean, load, WorkloadArgs};
 
 /// Measure recording overhead on the workloads in workloads/workloads.json.
 ///
@@ -28,7 +29,7 @@ use wpp_wasm::{Mode, Options};
 #[derive(Args)]
 pub struct Opts {
     #[command(flatten)]
-    workloads: Workloads,
+    workloads: WorkloadArgs,
     /// Runs per measurement; the fastest counts.
     #[arg(long, default_value_t = 3)]
     repeat: usize,
@@ -37,62 +38,7 @@ pub struct Opts {
     only: Vec<Measure>,
 }
 
-/// Which workloads a benchmark runs.
-#[derive(Args)]
-pub struct Workloads {
-    /// The workloads directory (holding workloads.json).
-    #[arg(long, default_value = "workloads")]
-    pub workloads: PathBuf,
-    /// Which run of each program: the short `test` runs or the 0.5–5 s `bench` runs.
-    #[arg(long, default_value = "bench")]
-    pub runs: String,
-    /// Only these programs.
-    pub programs: Vec<String>,
-}
-
-impl Workloads {
-    /// The chosen run of each selected program.
-    pub fn select(&self) -> anyhow::Result<Vec<(Program, Run)>> {
-        select(&self.workloads, &self.runs, &self.programs)
-    }
-}
-
-/// The chosen run of each selected program of `dir/workloads.json`.
-pub fn select(dir: &Path, runs: &str, only: &[String]) -> anyhow::Result<Vec<(Program, Run)>> {
-    let manifest = wpp_workloads::Manifest::load(dir)?;
-    for name in only {
-        manifest.program(name)?;
-    }
-    Ok(manifest
-        .programs
-        .into_iter()
-        .filter(|p| only.is_empty() || only.contains(&p.name))
-        .filter_map(|p| {
-            let run = p.runs.get(runs)?.clone();
-            Some((p, run))
-        })
-        .collect())
-}
-
-/// The module's bytes and the run's configuration (stdin captured from its file).
-pub fn load(dir: &Path, p: &Program, run: &Run) -> anyhow::Result<(Vec<u8>, RunConfig)> {
-    let wasm_path = dir.join(&p.wasm);
-    let wasm = std::fs::read(&wasm_path).with_context(|| format!("{} (build the workloads with workloads/build.sh)", wasm_path.display()))?;
-    let stdin = match &run.stdin {
-        Some(s) => std::fs::read(dir.join(s)).with_context(|| format!("{}", dir.join(s).display()))?,
-        None => Vec::new(),
-    };
-    let cfg = RunConfig {
-        program_name: p.name.clone(),
-        args: run.args.clone(),
-        dirs: run.dirs.iter().map(|d| (dir.join(d), d.clone())).collect(),
-        stdio: Stdio::Capture { stdin },
-        ..Default::default()
-    };
-    Ok((wasm, cfg))
-}
-
-/// A measurement `wpp bench` can make besides the uninstrumented run.
+/// A measurement `wpp-bench record` can make besides the uninstrumented run.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Measure {
     /// Count mode.
@@ -208,21 +154,13 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
     Ok(row)
 }
 
-pub fn geomean(xs: impl Iterator<Item = f64>) -> f64 {
-    let (s, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x.ln(), n + 1));
-    if n == 0 {
-        f64::NAN
-    } else {
-        (s / n as f64).exp()
-    }
-}
-
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let engine = wpp_runtime::engine()?;
     let mut rows = Vec::new();
-    for (p, run) in o.workloads.select()? {
-        eprint!("wpp bench: {} ...\r", p.name);
-        rows.push(measure(&engine, &o.workloads.workloads, &p, &run, o.repeat, &o.only)?);
+    let w = o.workloads.select(Some("workloads"), "bench")?.expect("a default directory");
+    for (p, run) in &w.runs {
+        eprint!("wpp-bench record: {} ...\r", p.name);
+        rows.push(measure(&engine, &w.dir, p, run, o.repeat, &o.only)?);
     }
     eprint!("{:40}\r", "");
     let mut out = std::io::stdout().lock();
@@ -251,7 +189,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let ratio =
         |d: Option<Duration>, plain: Duration, w: usize| d.map_or(format!("{:>w$}", "-"), |d| format!("{:>w$.2}", d.as_secs_f64() / plain.as_secs_f64()));
     for r in &rows {
-        let (events, distinct) = r.events.map_or(("-".to_string(), "-".to_string()), |(e, d)| (crate::record::group(e), d.to_string()));
+        let (events, distinct) = r.events.map_or(("-".to_string(), "-".to_string()), |(e, d)| (group(e), d.to_string()));
         // How fast the instrumented guest produces events, when nothing slows the consumer.
         let rate = match (r.events, r.trace) {
             (Some((e, _)), Some(t)) => format!("{:.1}", e as f64 / t.as_secs_f64() / 1e6),
@@ -275,7 +213,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             events,
             rate,
             distinct,
-            r.grammar_bytes.map_or("-".to_string(), |b| crate::record::group(b as u64)),
+            r.grammar_bytes.map_or("-".to_string(), |b| group(b as u64)),
         )?;
     }
     let g = |f: fn(&Row) -> Option<Duration>, w: usize| {

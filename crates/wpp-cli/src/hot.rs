@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use wpp_grammar::HotParams;
-
-use crate::dag::{Dag, PathRef};
+use wpp_report::format::group;
+use wpp_report::{Dag, HotRow};
 
 /// Find the minimal hot subpaths: runs of at most L consecutive acyclic paths whose cost
 /// (frequency × the paths' summed cost) is at least C.
@@ -43,7 +43,7 @@ pub struct Opts {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-pub enum Cost {
+enum Cost {
     /// Instructions along the path.
     Instructions,
     /// 1 per path: a subpath's cost is its frequency times its length.
@@ -51,54 +51,37 @@ pub enum Cost {
 }
 
 #[derive(Serialize)]
-struct Row {
-    frequency: u64,
-    cost: u64,
-    length: usize,
-    paths: Vec<PathRef>,
-}
-
-#[derive(Serialize)]
 struct Report {
-    subpaths: Vec<Row>,
+    subpaths: Vec<HotRow>,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     anyhow::ensure!(o.max_len >= 1, "--max-len must be at least 1");
     anyhow::ensure!(o.min_len <= o.max_len, "--min-len {} is above --max-len {}", o.min_len, o.max_len);
     let dag = Dag::open(&o.profile)?;
-    let costs = match o.cost {
-        Cost::Instructions => dag.instruction_costs(),
-        Cost::Paths => vec![1; dag.paths.len()],
+    let cost = match o.cost {
+        Cost::Instructions => wpp_report::Cost::Instructions,
+        Cost::Paths => wpp_report::Cost::Paths,
     };
     let params = HotParams { max_len: o.max_len, min_len: o.min_len, min_cost: o.min_cost };
-    let mut hot = wpp_grammar::hot_subpaths(&dag.grammar, &costs, &params);
-    let total = hot.len();
+    let mut rows = wpp_report::hot_subpaths(&dag, cost, &params);
+    let total = rows.len();
     if o.top > 0 {
-        hot.truncate(o.top);
+        rows.truncate(o.top);
     }
-    let rows: Vec<Row> = hot
-        .iter()
-        .map(|h| Row { frequency: h.frequency, cost: h.cost, length: h.symbols.len(), paths: h.symbols.iter().map(|&t| dag.describe(t)).collect() })
-        .collect();
-    let mut out = std::io::stdout().lock();
     if o.json {
-        serde_json::to_writer_pretty(&mut out, &Report { subpaths: rows })?;
-        writeln!(out)?;
-        return Ok(());
+        return crate::print_json(&Report { subpaths: rows });
     }
-    let unit = match o.cost {
-        Cost::Instructions => "instructions",
-        Cost::Paths => "paths",
-    };
-    writeln!(out, "{total} minimal hot subpaths of {} to {} paths costing at least {} {unit}", o.min_len, o.max_len, crate::record::group(o.min_cost))?;
+    let mut out = std::io::stdout().lock();
+    let unit = cost.unit();
+    writeln!(out, "{total} minimal hot subpaths of {} to {} paths costing at least {} {unit}", o.min_len, o.max_len, group(o.min_cost))?;
     for (i, r) in rows.iter().enumerate() {
-        writeln!(out, "\n#{:<3} cost {} {unit}, frequency {}, {} paths", i + 1, crate::record::group(r.cost), crate::record::group(r.frequency), r.length)?;
+        writeln!(out, "\n#{:<3} cost {} {unit}, frequency {}, {} paths", i + 1, group(r.cost), group(r.frequency), r.length)?;
         // Runs of one path are shown once with a repeat count.
         let mut j = 0;
         while j < r.paths.len() {
             let mut k = j + 1;
-            while k < r.paths.len() && r.paths[k].function_index == r.paths[j].function_index && r.paths[k].path_id == r.paths[j].path_id {
+            while k < r.paths.len() && r.paths[k].same_path(&r.paths[j]) {
                 k += 1;
             }
             let times = if k - j > 1 { format!(" ×{}", k - j) } else { String::new() };

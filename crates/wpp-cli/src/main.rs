@@ -1,19 +1,13 @@
 //! `wpp`: record and analyse whole program paths of WebAssembly programs.
 //!
 //! One module per subcommand, each with its `Opts` (whose doc comments are the help text)
-//! and a `run` function. This is the only crate that prints to stdout or parses
-//! arguments.
+//! and a `run` function that makes one call into a library crate (`wpp-record` to record,
+//! `wpp-report` for reports) and prints the result. No subcommand uses another's module.
+//! This is the only crate that prints to stdout or parses arguments.
 
-mod alloc;
-mod bench;
-mod bench_grammar;
-mod bench_hot;
-mod bench_ppp;
 mod compress;
-mod dag;
 mod expand;
 mod export;
-mod grammar_sink;
 mod hot;
 mod paths;
 mod ppp;
@@ -21,12 +15,12 @@ mod query;
 mod record;
 mod stats;
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
-
-#[global_allocator]
-static ALLOCATOR: alloc::Counting = alloc::Counting;
+use wpp_record::Builder;
 
 /// Record and analyse the whole program paths of WebAssembly (wasm32-wasi) programs.
 #[derive(Parser)]
@@ -47,10 +41,26 @@ enum Command {
     Query(query::Opts),
     Ppp(ppp::Opts),
     Compress(compress::Opts),
-    Bench(bench::Opts),
-    BenchGrammar(bench_grammar::Opts),
-    BenchHot(bench_hot::Opts),
-    BenchPpp(bench_ppp::Opts),
+}
+
+/// `--grammar`: a grammar builder by name.
+pub(crate) fn builder_arg() -> impl TypedValueParser<Value = Builder> {
+    PossibleValuesParser::new(Builder::ALL.map(|b| {
+        PossibleValue::new(b.name()).help(match b {
+            Builder::Sequitur => "SEQUITUR (Nevill-Manning & Witten)",
+            Builder::Sequitur1 => "SEQUITUR with Larus's one-symbol look-ahead",
+            Builder::RePair => "Most frequent digram first (Re-Pair), after the run",
+        })
+    }))
+    .map(|name| Builder::from_name(&name).expect("one of the possible values"))
+}
+
+/// Writes `v` as pretty JSON and a newline.
+pub(crate) fn print_json(v: &impl serde::Serialize) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, v)?;
+    writeln!(out)?;
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -65,10 +75,6 @@ fn main() -> ExitCode {
         Command::Query(o) => query::run(o).map(|()| 0),
         Command::Ppp(o) => ppp::run(o).map(|()| 0),
         Command::Compress(o) => compress::run(o).map(|()| 0),
-        Command::Bench(o) => bench::run(o).map(|()| 0),
-        Command::BenchGrammar(o) => bench_grammar::run(o).map(|()| 0),
-        Command::BenchHot(o) => bench_hot::run(o).map(|()| 0),
-        Command::BenchPpp(o) => bench_ppp::run(o).map(|()| 0),
     };
     match result {
         Ok(status) => ExitCode::from(status.clamp(0, 255) as u8),

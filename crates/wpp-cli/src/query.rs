@@ -4,9 +4,8 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use serde::Serialize;
-
-use crate::dag::{Dag, PathRef};
+use wpp_report::format::group;
+use wpp_report::{Dag, PathRow};
 
 /// Answer questions about the path trace without expanding it: how often a sequence of
 /// paths ran, whether one path ever ran before another, and what ran around a path.
@@ -50,94 +49,42 @@ enum Question {
     },
 }
 
-#[derive(Serialize)]
-struct Freq {
-    sequence: Vec<PathRef>,
-    frequency: u64,
-}
-
-#[derive(Serialize)]
-struct Before {
-    before: bool,
-    first_p: Option<u64>,
-    last_q: Option<u64>,
-}
-
-#[derive(Serialize)]
-struct ContextRow {
-    count: u64,
-    before: Vec<PathRef>,
-    after: Vec<PathRef>,
-}
-
-#[derive(Serialize)]
-struct Contexts {
-    path: String,
-    executions: u64,
-    contexts: Vec<ContextRow>,
-}
-
-fn print_json(v: &impl Serialize) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, v)?;
-    writeln!(out)?;
-    Ok(())
-}
-
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let dag = Dag::open(&o.profile)?;
     let mut out = std::io::stdout().lock();
     match o.question {
         Question::Freq { paths } => {
-            let parsed: Vec<_> = paths.iter().map(|p| dag.parse_path(p)).collect::<anyhow::Result<_>>()?;
-            let frequency = match parsed.iter().map(|x| x.1).collect::<Option<Vec<u32>>>() {
-                Some(seq) => wpp_grammar::PatternCounts::count(&dag.grammar, &dag.grammar.rule_frequencies(), &[seq]).pattern(0),
-                None => 0,
-            };
+            let r = wpp_report::freq(&dag, &paths)?;
             if o.json {
-                let sequence = parsed.iter().map(|x| dag.describe_path(x.0)).collect();
-                return print_json(&Freq { sequence, frequency });
+                return crate::print_json(&r);
             }
-            writeln!(out, "{frequency}")?;
+            writeln!(out, "{}", r.frequency)?;
         }
         Question::Before { p, q } => {
-            let (tp, tq) = (dag.parse_path(&p)?.1, dag.parse_path(&q)?.1);
-            let first_p = tp.and_then(|t| wpp_grammar::first_and_last(&dag.grammar, t)).map(|(f, _)| f);
-            let last_q = tq.and_then(|t| wpp_grammar::first_and_last(&dag.grammar, t)).map(|(_, l)| l);
-            let before = matches!((first_p, last_q), (Some(f), Some(l)) if f < l);
+            let r = wpp_report::before(&dag, &p, &q)?;
             if o.json {
-                return print_json(&Before { before, first_p, last_q });
+                return crate::print_json(&r);
             }
             let pos = |x: Option<u64>| x.map_or("never ran".to_string(), |v| format!("event {v}"));
-            writeln!(out, "{}", if before { "yes" } else { "no" })?;
-            writeln!(out, "first {p}: {}; last {q}: {}", pos(first_p), pos(last_q))?;
+            writeln!(out, "{}", if r.before { "yes" } else { "no" })?;
+            writeln!(out, "first {p}: {}; last {q}: {}", pos(r.first_p), pos(r.last_q))?;
         }
         Question::Context { p, k, top } => {
-            let t = dag.parse_path(&p)?.1;
-            let mut all = t.map(|t| wpp_grammar::contexts(&dag.grammar, t, k)).unwrap_or_default();
-            let executions: u64 = all.iter().map(|c| c.1).sum();
-            let total = all.len();
+            let mut r = wpp_report::contexts(&dag, &p, k)?;
+            let total = r.contexts.len();
             if top > 0 {
-                all.truncate(top);
+                r.contexts.truncate(top);
             }
-            let rows: Vec<ContextRow> = all
-                .iter()
-                .map(|((b, a), count)| ContextRow {
-                    count: *count,
-                    before: b.iter().map(|&t| dag.describe(t)).collect(),
-                    after: a.iter().map(|&t| dag.describe(t)).collect(),
-                })
-                .collect();
             if o.json {
-                return print_json(&Contexts { path: p, executions, contexts: rows });
+                return crate::print_json(&r);
             }
-            writeln!(out, "{p} ran {} times in {total} distinct contexts of {k} paths each side", crate::record::group(executions))?;
-            for r in &rows {
-                let names = |v: &[PathRef]| v.iter().map(|x| format!("{}:{}", x.function, x.path_id)).collect::<Vec<_>>().join(" ");
-                writeln!(out, "{:>14}  {} [{p}] {}", crate::record::group(r.count), names(&r.before), names(&r.after))?;
+            writeln!(out, "{p} ran {} times in {total} distinct contexts of {k} paths each side", group(r.executions))?;
+            for c in &r.contexts {
+                let names = |v: &[PathRow]| v.iter().map(PathRow::name).collect::<Vec<_>>().join(" ");
+                writeln!(out, "{:>14}  {} [{p}] {}", group(c.count), names(&c.before), names(&c.after))?;
             }
-            if rows.len() < total {
-                writeln!(out, "... {} more (--top 0 shows all)", total - rows.len())?;
+            if r.contexts.len() < total {
+                writeln!(out, "... {} more (--top 0 shows all)", total - r.contexts.len())?;
             }
         }
     }

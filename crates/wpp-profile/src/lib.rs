@@ -106,6 +106,15 @@ pub enum Builder {
 }
 
 impl Builder {
+    /// Every builder.
+    pub const ALL: [Builder; 3] = [Builder::Sequitur, Builder::Sequitur1, Builder::RePair];
+
+    /// The builder of a [`Builder::name`].
+    pub fn from_name(name: &str) -> Option<Builder> {
+        Builder::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// What a builder is called on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Builder::Sequitur => "sequitur",

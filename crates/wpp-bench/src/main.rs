@@ -1,0 +1,51 @@
+//! `wpp-bench`: wpp's benchmarks, each a subcommand that prints one comparison table.
+//!
+//! * `record`: recording overhead per mode on the real-program workloads;
+//! * `grammar`: the grammar builders' throughput, memory and output size;
+//! * `hot`: the hot-subpath search on the DAG against the brute force;
+//! * `ppp`: preferential path profiling against Ball-Larus array and hash counting.
+//!
+//! The workloads are selected by one set of arguments ([`workloads::WorkloadArgs`]). A
+//! counting global allocator ([`alloc`]) lets benchmarks report measured peak heap; it
+//! lives here only, never under the `wpp` a user runs.
+
+mod alloc;
+mod grammar;
+mod hot;
+mod ppp;
+mod record;
+mod workloads;
+
+use clap::{Parser, Subcommand};
+
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting;
+
+/// Benchmarks of wpp on real programs and synthetic traces.
+#[derive(Parser)]
+#[command(name = "wpp-bench", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    #[command(alias = "bench")]
+    Record(record::Opts),
+    #[command(alias = "bench-grammar")]
+    Grammar(grammar::Opts),
+    #[command(alias = "bench-hot")]
+    Hot(hot::Opts),
+    #[command(alias = "bench-ppp")]
+    Ppp(ppp::Opts),
+}
+
+fn main() -> anyhow::Result<()> {
+    match Cli::parse().command {
+        Command::Record(o) => record::run(o),
+        Command::Grammar(o) => grammar::run(o),
+        Command::Hot(o) => hot::run(o),
+        Command::Ppp(o) => ppp::run(o),
+    }
+}

@@ -1,0 +1,123 @@
+//! Grammar profiles of symbol traces recorded by something else.
+
+use std::io::{BufRead as _, Read};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashMap;
+use wpp_grammar::Grammar;
+use wpp_profile::{section, Builder, Ending, Meta, RecordMode, Writer};
+
+use crate::sink::GrammarBuilder;
+use crate::Error;
+
+/// How a symbol trace is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolFormat {
+    /// 4-byte little-endian unsigned integers.
+    U32le,
+    /// Unsigned decimal integers separated by whitespace.
+    Text,
+}
+
+/// What [`compress`] built.
+pub struct Compressed {
+    pub n_symbols: u64,
+    pub n_distinct: u32,
+    pub build_time: Duration,
+    pub grammar: Grammar,
+    pub encoded_bytes: usize,
+}
+
+/// Compresses the symbols read from `input` (named `name` in errors and in the profile)
+/// into a grammar with `builder` and writes it as a profile to `output`. Symbols are
+/// renumbered densely in order of first appearance; the profile keeps each terminal's
+/// input value, so expanding it gives the input back.
+pub fn compress(input: impl Read, name: &Path, format: SymbolFormat, builder: Builder, predict: bool, output: &Path) -> Result<Compressed, Error> {
+    let t = Instant::now();
+    let mut b = GrammarBuilder::new(builder, predict);
+    let mut dense: FxHashMap<u32, u32> = FxHashMap::default();
+    let mut terminals: Vec<u32> = Vec::new();
+    let mut n = 0u64;
+    read_symbols(input, name, format, |v| {
+        let next = terminals.len() as u32;
+        let t = *dense.entry(v).or_insert(next);
+        if t == next {
+            if next > wpp_grammar::MAX_TERMINAL {
+                return Err(Error::Invalid(format!("{}: more than {} distinct symbols", name.display(), wpp_grammar::MAX_TERMINAL)));
+            }
+            terminals.push(v);
+        }
+        b.push(t);
+        n += 1;
+        Ok(())
+    })?;
+    let grammar = b.finish();
+    let build_time = t.elapsed();
+    let encoded = wpp_grammar::encode_grammar(&grammar, terminals.len() as u32);
+    let meta = Meta {
+        module: name.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        module_bytes: 0,
+        mode: RecordMode::Grammar(builder),
+        max_paths: u64::MAX,
+        functions: Vec::new(),
+        args: Vec::new(),
+        ending: Ending::Exited(0),
+        guest_nanos: 0,
+        events: n,
+    };
+    let mut w = Writer::create(output)?;
+    w.write_value(section::META, &meta)?;
+    w.write_value(section::COUNTS, &Vec::<wpp_profile::PathCount>::new())?;
+    w.write_value(section::TERMINALS, &terminals)?;
+    w.write_section(section::GRAMMAR, &encoded)?;
+    w.finish()?;
+    Ok(Compressed { n_symbols: n, n_distinct: terminals.len() as u32, build_time, grammar, encoded_bytes: encoded.len() })
+}
+
+/// Reads the symbols of `input`, calling `f` with each.
+fn read_symbols(input: impl Read, name: &Path, format: SymbolFormat, mut f: impl FnMut(u32) -> Result<(), Error>) -> Result<(), Error> {
+    let read_err = |source| Error::Read { path: name.to_owned(), source };
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, input);
+    match format {
+        SymbolFormat::U32le => {
+            let mut buf = vec![0u8; 1 << 20];
+            let mut have = 0usize;
+            let mut offset = 0u64;
+            loop {
+                let n = reader.read(&mut buf[have..]).map_err(read_err)?;
+                if n == 0 {
+                    if have != 0 {
+                        return Err(Error::Invalid(format!("{}: {} bytes is not a whole number of 4-byte symbols", name.display(), offset + have as u64)));
+                    }
+                    return Ok(());
+                }
+                have += n;
+                let whole = have / 4 * 4;
+                for c in buf[..whole].chunks_exact(4) {
+                    f(u32::from_le_bytes(c.try_into().expect("4 bytes")))?;
+                }
+                buf.copy_within(whole..have, 0);
+                offset += whole as u64;
+                have -= whole;
+            }
+        }
+        SymbolFormat::Text => {
+            let mut line = String::new();
+            let mut line_no = 0u64;
+            loop {
+                line.clear();
+                if reader.read_line(&mut line).map_err(read_err)? == 0 {
+                    return Ok(());
+                }
+                line_no += 1;
+                for word in line.split_whitespace() {
+                    let v: u32 = word.parse().map_err(|e| {
+                        Error::Invalid(format!("{}:{line_no}: `{word}` is not a symbol (an integer from 0 to {}): {e}", name.display(), u32::MAX))
+                    })?;
+                    f(v)?;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//! What can go wrong recording.
+
+use std::path::PathBuf;
+
+/// An error of this crate, saying what and where. A guest that traps or exits is not an
+/// error: its profile is written and [`Recording::outcome`](crate::Recording) says how it
+/// ended.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    #[error("cannot read {}", .path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("cannot write {}", .path.display())]
+    Write { path: PathBuf, source: std::io::Error },
+    /// The module is not one wpp can decode.
+    #[error("{}", .path.display())]
+    Decode { path: PathBuf, source: wpp_wasm::Error },
+    /// The module could not be instrumented.
+    #[error("{}", .path.display())]
+    Instrument { path: PathBuf, source: wpp_wasm::Error },
+    #[error(transparent)]
+    Run(#[from] wpp_runtime::Error),
+    #[error(transparent)]
+    Profile(#[from] wpp_profile::Error),
+    #[error("{}: not a set file of `wpp ppp select`", .path.display())]
+    NotASet { path: PathBuf, source: serde_json::Error },
+    /// Preferential path profiling was asked for without a set, or a set without it.
+    #[error("{0}")]
+    Options(String),
+    /// The recorded event stream ended inside a two-word event.
+    #[error("the trace ends inside an event")]
+    TruncatedTrace,
+    /// Input that does not make sense, with where it is in the message.
+    #[error("{0}")]
+    Invalid(String),
+}

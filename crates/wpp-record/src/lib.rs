@@ -1,0 +1,298 @@
+//! Recording the paths a WebAssembly program runs, as a library.
+//!
+//! A [`Recorder`] holds a decoded module and how to record it; [`Recorder::record`] runs
+//! the whole pipeline and writes a profile:
+//!
+//! ```text
+//! decode (wpp-wasm) → number (wpp-paths) → instrument (wpp-wasm) → run (wpp-runtime)
+//!   → event sink (this crate) → profile (wpp-profile)
+//! ```
+//!
+//! The roles:
+//! * [`Recorder`]: the module, the recording mode ([`RecordMode`]), the guest's arguments,
+//!   environment and directories; [`Recording`] says how the run went.
+//! * The event sinks ([`sink`]): [`TraceStats`] counts path events, [`ProfileSink`] writes
+//!   them to a trace section, [`GrammarSink`] compresses them into a grammar while the
+//!   guest runs. They implement [`wpp_runtime::EventSink`], the seam between running a
+//!   guest and what is done with its events.
+//! * [`PathSet`]: the interesting paths of preferential path profiling and their set file.
+//! * [`compress()`]: grammar profiles of symbol traces recorded elsewhere.
+//!
+//! ```
+//! use wpp_record::{Recorder, RecordMode};
+//!
+//! // A loop that runs ten times.
+//! let wasm = wat::parse_str(r#"
+//!     (module (func (export "_start") (local i32)
+//!       (loop
+//!         (local.set 0 (i32.add (local.get 0) (i32.const 1)))
+//!         (br_if 0 (i32.lt_u (local.get 0) (i32.const 10))))))"#)?;
+//! let out = std::env::temp_dir().join(format!("wpp-record-doc-{}.wpp", std::process::id()));
+//! let run = Recorder::from_bytes("loop.wasm", wasm)?.mode(RecordMode::Paths).record(&out)?;
+//! assert_eq!(run.exit_status(), 0);
+//! // Entry to the back edge once, around the loop eight times, and out of it once.
+//! assert_eq!((run.events, run.distinct), (10, 3));
+//!
+//! let profile = wpp_profile::Profile::open(&out)?;
+//! assert_eq!(profile.counts.iter().map(|c| c.count).sum::<u64>(), 10);
+//! # std::fs::remove_file(&out)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod compress;
+mod error;
+mod set;
+pub mod sink;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use wpp_profile::{section, Ending, Meta, PathCount, Writer};
+use wpp_runtime::{Outcome, PathCounts, RunConfig, Stdio};
+
+pub use compress::{compress, Compressed, SymbolFormat};
+pub use error::Error;
+pub use set::{ppp_record, PathSet, Selection, SetFunction, SetPath};
+pub use sink::{GrammarBuilder, GrammarSink, ProfileSink, SymbolTable, TraceStats};
+pub use wpp_profile::{Builder, RecordMode};
+
+/// A module and how to record it.
+pub struct Recorder {
+    /// The module's file, for messages and the profile.
+    path: PathBuf,
+    wasm: Vec<u8>,
+    program: wpp_wasm::Program,
+    mode: RecordMode,
+    predict: bool,
+    set: Option<(PathBuf, PathSet)>,
+    ppp_everywhere: bool,
+    max_paths: u64,
+    config: RunConfig,
+}
+
+/// How a recorded run went.
+#[derive(Debug)]
+pub struct Recording {
+    /// How the guest ended.
+    pub outcome: Outcome,
+    /// Path events recorded, and distinct paths among them.
+    pub events: u64,
+    pub distinct: u64,
+    /// The guest's run time (compilation excluded).
+    pub guest_time: Duration,
+    /// Grammar mode: the grammar built.
+    pub grammar: Option<GrammarSummary>,
+    /// PPP mode: the distinct paths that ran and were not interesting.
+    pub residual: Option<u64>,
+    /// What the user should know but did not stop the recording.
+    pub warnings: Vec<String>,
+}
+
+/// The grammar of a recording.
+#[derive(Debug)]
+pub struct GrammarSummary {
+    /// Symbols on the right sides of its rules.
+    pub symbols: u64,
+    /// Bytes of the encoded grammar section.
+    pub bytes: u64,
+    /// Finishing the grammar after the guest returned, and encoding it.
+    pub finish_time: Duration,
+}
+
+impl Recording {
+    /// The exit status a command should report: the guest's, or 134 for a trap.
+    pub fn exit_status(&self) -> i32 {
+        self.outcome.exit_status()
+    }
+}
+
+impl Recorder {
+    /// Reads and decodes the module at `path`.
+    pub fn open(path: &Path) -> Result<Recorder, Error> {
+        let wasm = std::fs::read(path).map_err(|source| Error::Read { path: path.to_owned(), source })?;
+        Recorder::from_bytes(path, wasm)
+    }
+
+    /// Decodes module bytes; `path` names the module in messages and in the profile.
+    pub fn from_bytes(path: impl AsRef<Path>, wasm: Vec<u8>) -> Result<Recorder, Error> {
+        let path = path.as_ref().to_owned();
+        let program = wpp_wasm::decode(&wasm).map_err(|source| Error::Decode { path: path.clone(), source })?;
+        let program_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "program.wasm".into());
+        Ok(Recorder {
+            path,
+            wasm,
+            program,
+            mode: RecordMode::Grammar(Builder::Sequitur1),
+            predict: false,
+            set: None,
+            ppp_everywhere: false,
+            max_paths: u64::MAX,
+            config: RunConfig { program_name, ..RunConfig::default() },
+        })
+    }
+
+    /// What to record [default: the whole program path as a SEQUITUR(1) grammar]. With
+    /// [`RecordMode::Ppp`], [`Recorder::interesting`] is required.
+    pub fn mode(mut self, mode: RecordMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Grammar mode with SEQUITUR: append input that repeats a recent rule as that rule
+    /// (faster, larger grammars).
+    pub fn predict(mut self, predict: bool) -> Self {
+        self.predict = predict;
+        self
+    }
+
+    /// PPP mode: the interesting paths, and the set file's name for the profile.
+    pub fn interesting(mut self, set_file: impl Into<PathBuf>, set: PathSet) -> Self {
+        self.set = Some((set_file.into(), set));
+        self
+    }
+
+    /// PPP mode: number interesting paths with PPP in every function, also where Ball-Larus
+    /// counters fit an array.
+    pub fn ppp_everywhere(mut self, yes: bool) -> Self {
+        self.ppp_everywhere = yes;
+        self
+    }
+
+    /// Path limit per function; functions with more paths get cut points.
+    pub fn max_paths(mut self, max_paths: u64) -> Self {
+        self.max_paths = max_paths;
+        self
+    }
+
+    /// The guest's arguments after its name.
+    pub fn args<S: Into<String>>(mut self, args: impl IntoIterator<Item = S>) -> Self {
+        self.config.args = args.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Gives the guest an environment variable.
+    pub fn env(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.config.env.push((name.into(), value.into()));
+        self
+    }
+
+    /// Grants the guest host directory `host`, seen at `guest`.
+    pub fn dir(mut self, host: impl Into<PathBuf>, guest: impl Into<String>) -> Self {
+        self.config.dirs.push((host.into(), guest.into()));
+        self
+    }
+
+    /// Where the guest's standard streams go [default: the host's].
+    pub fn stdio(mut self, stdio: Stdio) -> Self {
+        self.config.stdio = stdio;
+        self
+    }
+
+    /// The decoded module.
+    pub fn program(&self) -> &wpp_wasm::Program {
+        &self.program
+    }
+
+    /// Runs the guest instrumented and writes its profile to `output`.
+    pub fn record(&self, output: &Path) -> Result<Recording, Error> {
+        let wasm_mode = match self.mode {
+            RecordMode::Paths | RecordMode::Ppp => wpp_wasm::Mode::Count,
+            RecordMode::Trace | RecordMode::Grammar(_) => wpp_wasm::Mode::Trace,
+        };
+        let mut opts = wpp_wasm::Options { mode: wasm_mode, max_paths: self.max_paths, ..Default::default() };
+        let set = match (self.mode, &self.set) {
+            (RecordMode::Ppp, Some((file, set))) => {
+                opts.interesting = Some(set.interesting(file, &self.path, &self.wasm, &self.program)?);
+                opts.max_paths = set.max_paths;
+                opts.ppp_everywhere = self.ppp_everywhere;
+                Some((file, set))
+            }
+            (RecordMode::Ppp, None) => return Err(Error::Options("preferential path profiling needs a set of interesting paths".into())),
+            (_, Some(_)) => return Err(Error::Options("a set of interesting paths is for preferential path profiling".into())),
+            (_, None) => None,
+        };
+        let inst = wpp_wasm::instrument(&self.wasm, &self.program, &opts).map_err(|source| Error::Instrument { path: self.path.clone(), source })?;
+        let engine = wpp_runtime::engine()?;
+
+        let mut writer = Writer::create(output)?;
+        let mut grammar = None;
+        let mut ppp = None;
+        let (run, counts, mut writer) = match self.mode {
+            RecordMode::Grammar(builder) => {
+                let sink = GrammarSink::new(&inst.numberings, builder, self.predict);
+                let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink)?;
+                if sink.is_truncated() {
+                    return Err(Error::TruncatedTrace);
+                }
+                let t = Instant::now();
+                let counts = sink.path_counts();
+                let grammar_built = sink.builder.finish();
+                let encoded = wpp_grammar::encode_grammar(&grammar_built, sink.symbols.paths.len() as u32);
+                writer.write_value(section::SYMBOLS, &sink.symbols.paths)?;
+                writer.write_section(section::GRAMMAR, &encoded)?;
+                grammar = Some(GrammarSummary { symbols: grammar_built.n_symbols() as u64, bytes: encoded.len() as u64, finish_time: t.elapsed() });
+                (run, counts, writer)
+            }
+            RecordMode::Trace => {
+                let sink = ProfileSink::new(writer, TraceStats::for_numberings(&inst.numberings));
+                let (run, mut sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink)?;
+                sink.writer.end();
+                if sink.stats.is_truncated() {
+                    return Err(Error::TruncatedTrace);
+                }
+                (run, sink.stats.counts(), sink.writer)
+            }
+            RecordMode::Paths | RecordMode::Ppp => {
+                let (run, ()) = wpp_runtime::run_paths(&engine, &inst, &self.config, ())?;
+                let counts = run.counts.clone();
+                if let Some((file, set)) = set {
+                    ppp = Some(ppp_record(&file.display().to_string(), set, &inst, &run.hashed)?);
+                }
+                (run, counts, writer)
+            }
+        };
+        let residual = ppp.as_ref().map(|r| {
+            let interesting: std::collections::HashSet<_> = r.functions.iter().flat_map(|f| f.paths.iter().map(move |p| (f.func, p.path))).collect();
+            counts.keys().filter(|k| !interesting.contains(k)).count() as u64
+        });
+        let events: u64 = counts.values().sum();
+        let ending = match &run.result.outcome {
+            Outcome::Exited(s) => Ending::Exited(*s),
+            Outcome::Trapped { trap, .. } => Ending::Trapped(trap.clone()),
+        };
+        // Source lines are a convenience: unreadable DWARF must not cost the recording.
+        let mut warnings = Vec::new();
+        let source = wpp_wasm::source_map(&self.wasm, &self.program).unwrap_or_else(|e| {
+            warnings.push(format!("{}: {e}; reports will show byte offsets instead of source lines", self.path.display()));
+            None
+        });
+        let meta = Meta {
+            module: self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            module_bytes: self.wasm.len() as u64,
+            mode: self.mode,
+            max_paths: opts.max_paths,
+            functions: self.program.functions.clone(),
+            args: self.config.args.clone(),
+            ending,
+            guest_nanos: run.result.guest_time.as_nanos() as u64,
+            events,
+        };
+        writer.write_value(section::META, &meta)?;
+        writer.write_value(section::COUNTS, &sorted_counts(&counts))?;
+        if let Some(source) = &source {
+            writer.write_value(section::SOURCE, source)?;
+        }
+        if let Some(r) = &ppp {
+            writer.write_value(section::PPP, r)?;
+        }
+        writer.finish()?;
+        Ok(Recording { outcome: run.result.outcome, events, distinct: counts.len() as u64, guest_time: run.result.guest_time, grammar, residual, warnings })
+    }
+}
+
+/// Path counts as a profile's `counts` section holds them: sorted by function and path.
+pub fn sorted_counts(counts: &PathCounts) -> Vec<PathCount> {
+    let mut v: Vec<PathCount> = counts.iter().map(|(&(func, path), &count)| PathCount { func, path, count }).collect();
+    v.sort_unstable();
+    v
+}

@@ -1,0 +1,31 @@
+//! What can go wrong building a report.
+
+use std::path::PathBuf;
+
+/// An error of this crate: a name that names nothing, or a profile that cannot answer.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    #[error(transparent)]
+    Profile(#[from] wpp_profile::Error),
+    /// A function name or index that is not in the profile's module.
+    #[error("{}: no function named `{spec}`{}", .profile.display(), similar_hint(.similar))]
+    NoFunction { profile: PathBuf, spec: String, similar: Vec<String> },
+    /// A path not written `FUNCTION:PATH_ID`.
+    #[error("`{spec}`: {problem}")]
+    BadPath { spec: String, problem: String },
+    /// A path number past the function's paths.
+    #[error("`{spec}`: function {function} has no path {path}")]
+    NoPath { spec: String, function: String, path: u64 },
+    /// The profile lacks what the report needs.
+    #[error("{}: {what}", .profile.display())]
+    Unsuitable { profile: PathBuf, what: String },
+}
+
+fn similar_hint(similar: &[String]) -> String {
+    if similar.is_empty() {
+        String::new()
+    } else {
+        format!("; did you mean one of: {}", similar.join(", "))
+    }
+}

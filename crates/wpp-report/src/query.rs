@@ -1,0 +1,78 @@
+//! Questions about a whole program path, answered on the grammar's DAG: how often a
+//! sequence of paths ran, whether one path ran before another, what ran around a path.
+
+use serde::Serialize;
+
+use crate::row::brief_paths;
+use crate::{Dag, Error, PathRow};
+
+/// How often a sequence of paths ran consecutively; JSON `{"sequence", "frequency"}`.
+#[derive(Serialize)]
+pub struct Freq {
+    #[serde(serialize_with = "brief_paths")]
+    pub sequence: Vec<PathRow>,
+    pub frequency: u64,
+}
+
+/// Whether P ran before an execution of Q; JSON `{"before", "first_p", "last_q"}` (event
+/// positions, null if the path never ran).
+#[derive(Serialize)]
+pub struct Before {
+    pub before: bool,
+    pub first_p: Option<u64>,
+    pub last_q: Option<u64>,
+}
+
+/// One context of a path: the paths before and after it, and how often.
+#[derive(Serialize)]
+pub struct ContextRow {
+    pub count: u64,
+    #[serde(serialize_with = "brief_paths")]
+    pub before: Vec<PathRow>,
+    #[serde(serialize_with = "brief_paths")]
+    pub after: Vec<PathRow>,
+}
+
+/// Every context of a path, most frequent first; JSON `{"path", "executions",
+/// "contexts"}`.
+#[derive(Serialize)]
+pub struct Contexts {
+    pub path: String,
+    pub executions: u64,
+    pub contexts: Vec<ContextRow>,
+}
+
+/// How often the paths `specs` (`FUNCTION:PATH_ID`) ran consecutively, in this order.
+pub fn freq(dag: &Dag, specs: &[String]) -> Result<Freq, Error> {
+    let parsed: Vec<_> = specs.iter().map(|p| dag.parse_path(p)).collect::<Result<_, _>>()?;
+    let frequency = match parsed.iter().map(|x| x.1).collect::<Option<Vec<u32>>>() {
+        Some(seq) => wpp_grammar::PatternCounts::count(&dag.grammar, &dag.grammar.rule_frequencies(), &[seq]).pattern(0),
+        None => 0,
+    };
+    Ok(Freq { sequence: parsed.iter().map(|x| dag.describe_path(x.0)).collect(), frequency })
+}
+
+/// Whether path `p` ever ran before an execution of path `q`.
+pub fn before(dag: &Dag, p: &str, q: &str) -> Result<Before, Error> {
+    let (tp, tq) = (dag.parse_path(p)?.1, dag.parse_path(q)?.1);
+    let first_p = tp.and_then(|t| wpp_grammar::first_and_last(&dag.grammar, t)).map(|(f, _)| f);
+    let last_q = tq.and_then(|t| wpp_grammar::first_and_last(&dag.grammar, t)).map(|(_, l)| l);
+    Ok(Before { before: matches!((first_p, last_q), (Some(f), Some(l)) if f < l), first_p, last_q })
+}
+
+/// The `k` paths before and after every execution of path `p`, aggregated, most frequent
+/// first.
+pub fn contexts(dag: &Dag, p: &str, k: usize) -> Result<Contexts, Error> {
+    let t = dag.parse_path(p)?.1;
+    let all = t.map(|t| wpp_grammar::contexts(&dag.grammar, t, k)).unwrap_or_default();
+    let executions = all.iter().map(|c| c.1).sum();
+    let contexts = all
+        .iter()
+        .map(|((b, a), count)| ContextRow {
+            count: *count,
+            before: b.iter().map(|&t| dag.describe(t)).collect(),
+            after: a.iter().map(|&t| dag.describe(t)).collect(),
+        })
+        .collect();
+    Ok(Contexts { path: p.to_string(), executions, contexts })
+}

@@ -1,0 +1,37 @@
+//! Where a path is in the program: its source lines, or its bytes in the module.
+
+use wpp_model::{FuncIdx, PathId};
+use wpp_profile::Profile;
+
+/// Source locations of a path's blocks, `FILE:LINE` or `FILE:FIRST-LAST`, in block
+/// order, without repeats. Without source lines in the profile, the byte range of the
+/// path's blocks in the module: `MODULE+0xSTART-0xEND`.
+pub fn source_of(p: &Profile, func: FuncIdx, path: PathId) -> Vec<String> {
+    let blocks = p.path_blocks(func, path).unwrap_or_default();
+    let mut out: Vec<String> = Vec::new();
+    if let Some(map) = &p.source {
+        // Consecutive blocks in one file make one range.
+        let mut run: Option<wpp_model::LineRange> = None;
+        let lines = map.blocks.get(func.idx());
+        for r in blocks.iter().filter_map(|b| *lines?.get(b.idx())?) {
+            match &mut run {
+                Some(x) if x.file == r.file => {
+                    x.first = x.first.min(r.first);
+                    x.last = x.last.max(r.last);
+                }
+                _ => {
+                    out.extend(run.and_then(|x| map.format(x)));
+                    run = Some(r);
+                }
+            }
+        }
+        out.extend(run.and_then(|x| map.format(x)));
+    }
+    if out.is_empty() {
+        let cfg = p.meta.functions.get(func.idx()).and_then(|f| f.cfg.as_ref());
+        if let (Some(cfg), Some(first), Some(last)) = (cfg, blocks.first(), blocks.last()) {
+            out.push(format!("{}+{:#x}-{:#x}", p.meta.module, cfg.blocks[first.idx()].start, cfg.blocks[last.idx()].end));
+        }
+    }
+    out
+}

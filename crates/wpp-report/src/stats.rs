@@ -1,0 +1,60 @@
+//! What a profile holds and how well its trace compressed.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use wpp_profile::{Profile, RecordMode};
+
+use crate::Error;
+
+/// A profile's statistics; the JSON form is a stable contract.
+#[derive(Serialize)]
+pub struct Stats {
+    pub module: String,
+    pub mode: String,
+    pub events: u64,
+    pub distinct_paths: u64,
+    /// Grammar rules, the start rule included (null without a grammar).
+    pub rules: Option<u64>,
+    pub grammar_symbols: Option<u64>,
+    pub depth: Option<u64>,
+    /// 4 bytes per event: the trace as 32-bit symbols.
+    pub raw_trace_bytes: u64,
+    /// `raw_trace_bytes` over the bytes of the grammar section.
+    pub ratio: Option<f64>,
+    /// Bytes of every section, by name.
+    pub sections: BTreeMap<String, u64>,
+}
+
+/// The statistics of `p` (decoding its grammar, if it has one).
+pub fn stats(p: &Profile) -> Result<Stats, Error> {
+    let sections: BTreeMap<String, u64> = p.toc.iter().map(|e| (e.name.clone(), e.len)).collect();
+    let raw = p.meta.events.saturating_mul(4);
+    let mut s = Stats {
+        module: p.meta.module.clone(),
+        mode: match p.meta.mode {
+            RecordMode::Paths => "paths".into(),
+            RecordMode::Trace => "trace".into(),
+            RecordMode::Ppp => "ppp".into(),
+            RecordMode::Grammar(b) => format!("grammar ({})", b.name()),
+        },
+        events: p.meta.events,
+        distinct_paths: if p.has_grammar() { p.n_terminals() as u64 } else { p.counts.len() as u64 },
+        rules: None,
+        grammar_symbols: None,
+        depth: None,
+        raw_trace_bytes: raw,
+        ratio: None,
+        sections,
+    };
+    if p.has_grammar() {
+        let g = p.grammar()?;
+        let st = g.stats();
+        s.rules = Some(st.rules as u64);
+        s.grammar_symbols = Some(st.symbols as u64);
+        s.depth = Some(st.depth as u64);
+        let bytes = s.sections.get(wpp_profile::section::GRAMMAR).copied().unwrap_or(0);
+        s.ratio = Some(raw as f64 / bytes.max(1) as f64);
+    }
+    Ok(s)
+}
