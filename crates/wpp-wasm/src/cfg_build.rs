@@ -10,7 +10,7 @@
 //! [`Target::Exit`]. The edge out of a block ending in a call is a [`EdgeKind::Call`]
 //! edge to the block after the call.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use wasmparser::{FunctionBody, Operator, ValType};
 use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeIdx, EdgeKind, Target};
@@ -56,8 +56,9 @@ pub struct FuncLayout {
     /// How each block ends.
     pub terms: Vec<Term>,
     pub n_ops: u32,
-    /// For each `br_table` whose labels carry values, the values' types.
-    pub br_table_types: HashMap<u32, Vec<ValType>>,
+    /// For each `br_table` whose labels carry values (by instruction index, so in code
+    /// order), the values' types.
+    pub br_table_types: BTreeMap<u32, Vec<ValType>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -105,7 +106,7 @@ pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Opti
             },
         }
     };
-    let mut br_table_types = HashMap::new();
+    let mut br_table_types = BTreeMap::new();
     // Pass 1: control structure, instruction offsets and sizes.
     let mut frames: Vec<Frame> = vec![Frame { kind: FrameKind::Function, start: 0, else_at: None, end: 0, targeted: false, label: ty.results.clone() }];
     let mut open: Vec<usize> = vec![0];

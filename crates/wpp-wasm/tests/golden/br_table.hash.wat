@@ -3,19 +3,24 @@
 ;; counters of 0 switch: hash table (3 paths)
 ;; counters of 1 state: hash table (3 paths)
 ;; counters of 2 pick: hash table (3 paths)
+;; counters of 3 mixed: hash table (4 paths)
 (module
   (type (;0;) (func (param i32) (result i32)))
   (type (;1;) (func (param i32)))
-  (type (;2;) (func (param i32 i32)))
-  (type (;3;) (func (param i32 i64)))
-  (type (;4;) (func (param i32) (result i32)))
-  (import "wpp" "flush" (func (;0;) (type 2)))
+  (type (;2;) (func (param i32) (result f64)))
+  (type (;3;) (func (param i32 i32)))
+  (type (;4;) (func (param i32 i64)))
+  (type (;5;) (func (param i32) (result i32)))
+  (type (;6;) (func (param i64) (result i64)))
+  (type (;7;) (func (param f64) (result f64)))
+  (import "wpp" "flush" (func (;0;) (type 3)))
   (memory (;0;) 32 32)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "switch" (func $switch))
   (export "state" (func $state))
   (export "pick" (func $pick))
+  (export "mixed" (func $mixed))
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
@@ -49,19 +54,19 @@
         i32.const 10
         i32.const 0
         local.get 1
-        call 4
+        call 5
         return
       end
       i32.const 20
       i32.const 0
       local.get 1
-      call 4
+      call 5
       return
     end
     i32.const 30
     i32.const 0
     local.get 1
-    call 4
+    call 5
   )
   (func $state (;2;) (type 1) (param $n i32)
     (local $s i32) (local i64 i32 i32)
@@ -74,7 +79,7 @@
         local.get 2
         i64.const 2
         i64.add
-        call 4
+        call 5
       end
       local.get 3
       br_if 1
@@ -97,7 +102,7 @@
             local.get 2
             i64.const 1
             i64.add
-            call 4
+            call 5
             i64.const 0
             local.set 2
             br $top
@@ -108,7 +113,7 @@
         local.get 2
         i64.const 1
         i64.add
-        call 4
+        call 5
         br 2
       end
       local.get $s
@@ -117,7 +122,7 @@
       local.set $s
       i32.const 1
       local.get 2
-      call 4
+      call 5
       i64.const 0
       local.set 2
       br $top
@@ -131,9 +136,9 @@
           i32.const 7
           local.get $x
           local.set 2
-          block (type 4) (param i32) (result i32) ;; label = @4
-            block (type 4) (param i32) (result i32) ;; label = @5
-              block (type 4) (param i32) (result i32) ;; label = @6
+          block (type 5) (param i32) (result i32) ;; label = @4
+            block (type 5) (param i32) (result i32) ;; label = @5
+              block (type 5) (param i32) (result i32) ;; label = @6
                 local.get 2
                 br_table 0 (;@6;) 1 (;@5;) 2 (;@4;) 1 (;@5;)
               end
@@ -159,9 +164,59 @@
     end
     i32.const 2
     local.get 1
-    call 4
+    call 5
   )
-  (func (;4;) (type 3) (param i32 i64)
+  (func $mixed (;4;) (type 2) (param $x i32) (result f64)
+    (local i64 i32 i32)
+    block $l (result i64)
+      block $k (result i64)
+        i64.const 1
+        local.get $x
+        local.set 2
+        block $n (type 6) (param i64) (result i64)
+          block $m (type 6) (param i64) (result i64)
+            local.get 2
+            br_table $m $n
+          end
+          br $k
+        end
+        local.get 1
+        i64.const 2
+        i64.add
+        local.set 1
+        br $l
+      end
+      i64.const 2
+      i64.add
+    end
+    f64.convert_i64_s
+    block (result f64) ;; label = @1
+      block (result f64) ;; label = @2
+        f64.const 0x1.8p+0 (;=1.5;)
+        local.get $x
+        local.set 2
+        block (type 7) (param f64) (result f64) ;; label = @3
+          block (type 7) (param f64) (result f64) ;; label = @4
+            local.get 2
+            br_table 0 (;@4;) 1 (;@3;)
+          end
+          br 1 (;@2;)
+        end
+        local.get 1
+        i64.const 1
+        i64.add
+        local.set 1
+        br 1 (;@1;)
+      end
+      f64.const 0x1p-1 (;=0.5;)
+      f64.mul
+    end
+    f64.add
+    i32.const 3
+    local.get 1
+    call 5
+  )
+  (func (;5;) (type 4) (param i32 i64)
     (local i32 i32 i64)
     local.get 0
     i64.extend_i32_u

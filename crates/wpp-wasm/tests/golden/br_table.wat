@@ -1,7 +1,8 @@
 ;; `br_table`: a switch whose entries share targets (one dispatch slot per distinct
 ;; target), one in a loop whose targets include the loop (a back edge), an enclosing block
-;; and the function label (a return), and one whose labels carry an i32 through the
-;; dispatch blocks.
+;; and the function label (a return), one whose labels carry an i32 through the
+;; dispatch blocks, and a function with `br_table`s carrying different types (each list of
+;; types gets a dispatch block type, in code order).
 (module
   (func $switch (export "switch") (param $x i32) (result i32)
     (block $c2
@@ -30,4 +31,21 @@
         (i32.const 1)
         (i32.add))
       (i32.const 2)
-      (i32.mul))))
+      (i32.mul)))
+  (func $mixed (export "mixed") (param $x i32) (result f64)
+    (block $l (result i64)
+      (block $k (result i64)
+        (i64.const 1)
+        (local.get $x)
+        (br_table $k $l))
+      (i64.const 2)
+      (i64.add))
+    (f64.convert_i64_s)
+    (block $n (result f64)
+      (block $m (result f64)
+        (f64.const 1.5)
+        (local.get $x)
+        (br_table $m $n))
+      (f64.const 0.5)
+      (f64.mul))
+    (f64.add)))
