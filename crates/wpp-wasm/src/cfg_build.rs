@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use wasmparser::{FunctionBody, Operator, ValType};
 use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeIdx, EdgeKind, Target};
 
-use crate::decode::FuncType;
+use crate::func_type::{block_signature, FuncType};
 use crate::Error;
 
 /// How a block ends, with the edges each way out takes. The rewriter places each edge's
@@ -96,16 +96,6 @@ enum Ctl {
 
 /// Builds the layout of `body`, a function of type `ty`; `types` is the module's types.
 pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Option<FuncType>]) -> Result<(Cfg, FuncLayout), Error> {
-    let block_types = |bt: wasmparser::BlockType| -> (Vec<ValType>, Vec<ValType>) {
-        match bt {
-            wasmparser::BlockType::Empty => (vec![], vec![]),
-            wasmparser::BlockType::Type(t) => (vec![], vec![t]),
-            wasmparser::BlockType::FuncType(i) => match types.get(i as usize) {
-                Some(Some(f)) => (f.params.clone(), f.results.clone()),
-                _ => (vec![], vec![]),
-            },
-        }
-    };
     let mut br_table_types = BTreeMap::new();
     // Pass 1: control structure, instruction offsets and sizes.
     let mut frames: Vec<Frame> = vec![Frame { kind: FrameKind::Function, start: 0, else_at: None, end: 0, targeted: false, label: ty.results.clone() }];
@@ -131,7 +121,7 @@ pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Opti
                     Operator::Loop { .. } => FrameKind::Loop,
                     _ => FrameKind::If,
                 };
-                let (params, results) = block_types(blockty);
+                let (params, results) = block_signature(blockty, types);
                 let label = if kind == FrameKind::Loop { params } else { results };
                 frames.push(Frame { kind, start: i, else_at: None, end: 0, targeted: false, label });
                 open.push(frames.len() - 1);

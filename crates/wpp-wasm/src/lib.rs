@@ -16,6 +16,7 @@ pub mod abi;
 mod cfg_build;
 mod decode;
 mod error;
+mod func_type;
 mod instrument;
 mod oracle;
 mod rewrite;
