@@ -35,7 +35,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use wasm_encoder::reencode::Reencode;
-use wasm_encoder::{BlockType, ConstExpr, ExportKind, Function, GlobalType, Instruction as I, MemArg, MemoryType, ValType};
+use wasm_encoder::{BlockType, ConstExpr, ExportKind, Function, GlobalType, Instruction as I, MemoryType, ValType};
 use wasmparser::{FunctionBody, Operator};
 use wpp_model::{EdgeIdx, FuncIdx, PathId, ESCAPE_FUNC};
 use wpp_paths::{number, ppp_number, EdgeAction, Numbering, PppAction, PppNumbering};
@@ -44,6 +44,7 @@ use crate::abi;
 use crate::cfg_build::{FuncLayout, Term};
 use crate::decode::Program;
 use crate::rewrite::{rewrite, Additions, Shift};
+use crate::wasm_idx::{GlobalIdx, LocalIdx, MemIdx, OutFuncIdx};
 use crate::Error;
 
 /// What the instrumented program does with a finished path.
@@ -250,11 +251,11 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
     }
     let n_funcs = program.functions.len() as u32;
     let env = Env {
-        mem: program.n_memories,
-        g_ptr: program.n_globals,
-        g_hused: program.n_globals + 1,
-        flush: n_imported,
-        hash_fn: n_funcs + 1,
+        mem: MemIdx(program.n_memories),
+        g_ptr: GlobalIdx(program.n_globals),
+        g_hused: GlobalIdx(program.n_globals + 1),
+        flush: OutFuncIdx(n_imported),
+        hash_fn: OutFuncIdx(n_funcs + 1),
         cap: layout.buffer_bytes,
         hash_base: layout.hash_base,
         hash_entries: layout.hash_entries,
@@ -268,9 +269,9 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
             (GlobalType { val_type: ValType::I32, mutable: true, shared: false }, ConstExpr::i32_const(0)),
         ],
         exports: vec![
-            (abi::EXPORT_MEMORY.into(), ExportKind::Memory, env.mem),
-            (abi::EXPORT_EVENT_PTR.into(), ExportKind::Global, env.g_ptr),
-            (abi::EXPORT_HASH_USED.into(), ExportKind::Global, env.g_hused),
+            (abi::EXPORT_MEMORY.into(), ExportKind::Memory, env.mem.0),
+            (abi::EXPORT_EVENT_PTR.into(), ExportKind::Global, env.g_ptr.0),
+            (abi::EXPORT_HASH_USED.into(), ExportKind::Global, env.g_hused.0),
         ],
         functions: Vec::new(),
         data: data.into_iter().map(|(base, bytes)| (env.mem, base, bytes)).collect(),
@@ -357,11 +358,11 @@ fn with_place(e: Error, name: &str) -> Error {
 
 /// Indices in the rewritten module.
 struct Env {
-    mem: u32,
-    g_ptr: u32,
-    g_hused: u32,
-    flush: u32,
-    hash_fn: u32,
+    mem: MemIdx,
+    g_ptr: GlobalIdx,
+    g_hused: GlobalIdx,
+    flush: OutFuncIdx,
+    hash_fn: OutFuncIdx,
     cap: u32,
     hash_base: u32,
     hash_entries: u32,
@@ -379,13 +380,13 @@ enum Record {
 #[derive(Default, Clone, Copy)]
 struct Regs {
     /// The path register (i64).
-    r: u32,
+    r: LocalIdx,
     /// Scratch for a branch condition or table index (i32).
-    c: u32,
+    c: LocalIdx,
     /// Scratch for an address (i32).
-    p: u32,
+    p: LocalIdx,
     /// The PPP register (i64), in functions with PPP slots.
-    q: u32,
+    q: LocalIdx,
 }
 
 /// A function's PPP register actions.
@@ -407,16 +408,12 @@ struct FuncCtx<'a> {
     regs: Regs,
 }
 
-fn mem_arg(env: &Env, offset: u64) -> MemArg {
-    MemArg { offset, align: 3, memory_index: env.mem }
-}
-
 /// `reg += k`.
-fn add_to(f: &mut Function, reg: u32, k: i64) {
-    f.instruction(&I::LocalGet(reg));
+fn add_to(f: &mut Function, reg: LocalIdx, k: i64) {
+    f.instruction(&reg.get());
     f.instruction(&I::I64Const(k));
     f.instruction(&I::I64Add);
-    f.instruction(&I::LocalSet(reg));
+    f.instruction(&reg.set());
 }
 
 impl FuncCtx<'_> {
@@ -453,11 +450,11 @@ impl FuncCtx<'_> {
                 self.record(f, add, ppp_add);
                 if let Some(v) = restart {
                     f.instruction(&I::I64Const(v as i64));
-                    f.instruction(&I::LocalSet(self.regs.r));
+                    f.instruction(&self.regs.r.set());
                 }
                 if let Some(v) = ppp_restart {
                     f.instruction(&I::I64Const(v));
-                    f.instruction(&I::LocalSet(self.regs.q));
+                    f.instruction(&self.regs.q.set());
                 }
             }
         }
@@ -465,7 +462,7 @@ impl FuncCtx<'_> {
 
     /// Pushes `r + add (+ extra)` as an i64.
     fn path_value(&self, f: &mut Function, add: u64) {
-        f.instruction(&I::LocalGet(self.regs.r));
+        f.instruction(&self.regs.r.get());
         if add != 0 {
             f.instruction(&I::I64Const(add as i64));
             f.instruction(&I::I64Add);
@@ -478,35 +475,35 @@ impl FuncCtx<'_> {
         let Regs { c: _, p, .. } = self.regs;
         match self.record {
             Record::Trace { wide } => {
-                f.instruction(&I::GlobalGet(env.g_ptr));
+                f.instruction(&env.g_ptr.get());
                 let step = if wide {
                     f.instruction(&I::I64Const((((ESCAPE_FUNC as u64) << 32) | self.func.0 as u64) as i64));
-                    f.instruction(&I::I64Store(mem_arg(env, 0)));
-                    f.instruction(&I::GlobalGet(env.g_ptr));
+                    f.instruction(&I::I64Store(env.mem.arg64(0)));
+                    f.instruction(&env.g_ptr.get());
                     self.path_value(f, add);
-                    f.instruction(&I::I64Store(mem_arg(env, 8)));
+                    f.instruction(&I::I64Store(env.mem.arg64(8)));
                     16
                 } else {
-                    f.instruction(&I::LocalGet(self.regs.r));
+                    f.instruction(&self.regs.r.get());
                     f.instruction(&I::I64Const(add.wrapping_add((self.func.0 as u64) << 32) as i64));
                     f.instruction(&I::I64Add);
-                    f.instruction(&I::I64Store(mem_arg(env, 0)));
+                    f.instruction(&I::I64Store(env.mem.arg64(0)));
                     8
                 };
-                f.instruction(&I::GlobalGet(env.g_ptr));
+                f.instruction(&env.g_ptr.get());
                 f.instruction(&I::I32Const(step));
                 f.instruction(&I::I32Add);
-                f.instruction(&I::LocalTee(p));
-                f.instruction(&I::GlobalSet(env.g_ptr));
-                f.instruction(&I::LocalGet(p));
+                f.instruction(&p.tee());
+                f.instruction(&env.g_ptr.set());
+                f.instruction(&p.get());
                 f.instruction(&I::I32Const(env.cap as i32));
                 f.instruction(&I::I32GeU);
                 f.instruction(&I::If(BlockType::Empty));
                 f.instruction(&I::I32Const(abi::FLUSH_EVENTS));
-                f.instruction(&I::LocalGet(p));
-                f.instruction(&I::Call(env.flush));
+                f.instruction(&p.get());
+                f.instruction(&env.flush.call());
                 f.instruction(&I::I32Const(0));
-                f.instruction(&I::GlobalSet(env.g_ptr));
+                f.instruction(&env.g_ptr.set());
                 f.instruction(&I::End);
             }
             Record::Array { base } => {
@@ -514,21 +511,21 @@ impl FuncCtx<'_> {
                 f.instruction(&I::I32WrapI64);
                 f.instruction(&I::I32Const(3));
                 f.instruction(&I::I32Shl);
-                f.instruction(&I::LocalTee(p));
-                f.instruction(&I::LocalGet(p));
-                f.instruction(&I::I64Load(mem_arg(env, base as u64)));
+                f.instruction(&p.tee());
+                f.instruction(&p.get());
+                f.instruction(&I::I64Load(env.mem.arg64(base as u64)));
                 f.instruction(&I::I64Const(1));
                 f.instruction(&I::I64Add);
-                f.instruction(&I::I64Store(mem_arg(env, base as u64)));
+                f.instruction(&I::I64Store(env.mem.arg64(base as u64)));
             }
             Record::Hash => {
                 f.instruction(&I::I32Const(self.func.0 as i32));
                 self.path_value(f, add);
-                f.instruction(&I::Call(env.hash_fn));
+                f.instruction(&env.hash_fn.call());
             }
             Record::Ppp { base, slots } => {
                 // p = 16 × ((PPP id) mod slots)
-                f.instruction(&I::LocalGet(self.regs.q));
+                f.instruction(&self.regs.q.get());
                 f.instruction(&I::I32WrapI64);
                 if ppp_add != 0 {
                     f.instruction(&I::I32Const(ppp_add as i32));
@@ -538,22 +535,22 @@ impl FuncCtx<'_> {
                 f.instruction(&I::I32And);
                 f.instruction(&I::I32Const(4));
                 f.instruction(&I::I32Shl);
-                f.instruction(&I::LocalTee(p));
-                f.instruction(&I::I64Load(mem_arg(env, base as u64)));
+                f.instruction(&p.tee());
+                f.instruction(&I::I64Load(env.mem.arg64(base as u64)));
                 self.path_value(f, add);
                 f.instruction(&I::I64Eq);
                 f.instruction(&I::If(BlockType::Empty));
-                f.instruction(&I::LocalGet(p));
-                f.instruction(&I::LocalGet(p));
-                f.instruction(&I::I64Load(mem_arg(env, base as u64 + 8)));
+                f.instruction(&p.get());
+                f.instruction(&p.get());
+                f.instruction(&I::I64Load(env.mem.arg64(base as u64 + 8)));
                 f.instruction(&I::I64Const(1));
                 f.instruction(&I::I64Add);
-                f.instruction(&I::I64Store(mem_arg(env, base as u64 + 8)));
+                f.instruction(&I::I64Store(env.mem.arg64(base as u64 + 8)));
                 f.instruction(&I::Else);
                 // Residual: counted by its Ball-Larus number.
                 f.instruction(&I::I32Const(self.func.0 as i32));
                 self.path_value(f, add);
-                f.instruction(&I::Call(env.hash_fn));
+                f.instruction(&env.hash_fn.call());
                 f.instruction(&I::End);
             }
         }
@@ -611,7 +608,7 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
         n_locals += count;
         locals.push((count, shift.val_type(ty).map_err(|e| Error::Rewrite { place: String::new(), message: e.to_string() })?));
     }
-    ctx.regs = Regs { r: n_locals, c: n_locals + 1, p: n_locals + 2, q: n_locals + 3 };
+    ctx.regs = Regs { r: LocalIdx(n_locals), c: LocalIdx(n_locals + 1), p: LocalIdx(n_locals + 2), q: LocalIdx(n_locals + 3) };
     locals.push((1, ValType::I64));
     locals.push((2, ValType::I32));
     if ctx.ppp.is_some() {
@@ -625,11 +622,11 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
 
     if let Some(v) = ctx.num.start_value(wpp_model::BlockIdx::ENTRY).filter(|&v| v != 0) {
         f.instruction(&I::I64Const(v as i64));
-        f.instruction(&I::LocalSet(ctx.regs.r));
+        f.instruction(&ctx.regs.r.set());
     }
     if let Some(v) = ctx.ppp.as_ref().and_then(|p| p.start).filter(|&v| v != 0) {
         f.instruction(&I::I64Const(v));
-        f.instruction(&I::LocalSet(ctx.regs.q));
+        f.instruction(&ctx.regs.q.set());
     }
     for (i, op) in ops.into_iter().enumerate() {
         for &e in &plan.before[i] {
@@ -652,25 +649,25 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
                     };
                     let regs = [(ctx.regs.r, k as i64), (ctx.regs.q, ppp)];
                     if regs.iter().any(|&(_, w)| w != 0) {
-                        f.instruction(&I::LocalSet(c));
+                        f.instruction(&c.set());
                         for (reg, w) in regs.into_iter().filter(|&(_, w)| w != 0) {
-                            f.instruction(&I::LocalGet(reg));
+                            f.instruction(&reg.get());
                             f.instruction(&I::I64Const(w));
                             f.instruction(&I::I64Const(0));
-                            f.instruction(&I::LocalGet(c));
+                            f.instruction(&c.get());
                             f.instruction(&I::Select);
                             f.instruction(&I::I64Add);
-                            f.instruction(&I::LocalSet(reg));
+                            f.instruction(&reg.set());
                         }
-                        f.instruction(&I::LocalGet(c));
+                        f.instruction(&c.get());
                     }
                 }
                 EdgeAction::End { .. } => {
-                    f.instruction(&I::LocalTee(c));
+                    f.instruction(&c.tee());
                     f.instruction(&I::If(BlockType::Empty));
                     ctx.edge(&mut f, taken);
                     f.instruction(&I::End);
-                    f.instruction(&I::LocalGet(c));
+                    f.instruction(&c.get());
                 }
             }
             f.instruction(&I::BrIf(relative_depth));
@@ -725,11 +722,11 @@ fn br_table_dispatch(f: &mut Function, ctx: &FuncCtx<'_>, depths: &[u32], edges:
         })
         .collect();
     let k = slots.len() as u32;
-    f.instruction(&I::LocalSet(ctx.regs.c));
+    f.instruction(&ctx.regs.c.set());
     for _ in 0..k {
         f.instruction(&I::Block(bt));
     }
-    f.instruction(&I::LocalGet(ctx.regs.c));
+    f.instruction(&ctx.regs.c.get());
     let (default, table) = slot_of.split_last().expect("br_table has a default");
     f.instruction(&I::BrTable(Cow::Owned(table.to_vec()), *default));
     for (j, &(depth, e)) in slots.iter().enumerate() {
@@ -742,19 +739,20 @@ fn br_table_dispatch(f: &mut Function, ctx: &FuncCtx<'_>, depths: &[u32], edges:
 /// `hash_count(func: i32, path: i64)`: linear probing in the added memory; when half the
 /// entries are used, the host drains the table.
 fn hash_count_function(env: &Env) -> Function {
-    let (fp, pp, i, a, key) = (0, 1, 2, 3, 4);
+    // Parameters, then the locals declared below.
+    let (fp, pp, i, a, key) = (LocalIdx(0), LocalIdx(1), LocalIdx(2), LocalIdx(3), LocalIdx(4));
     let h = env.hash_base as u64;
     let bits = env.hash_entries.trailing_zeros() as i64;
-    let ma = |off: u64| mem_arg(env, h + off);
+    let ma = |off: u64| env.mem.arg64(h + off);
     let mut f = Function::new([(2, ValType::I32), (1, ValType::I64)]);
     let ins = [
-        I::LocalGet(fp),
+        fp.get(),
         I::I64ExtendI32U,
         I::I64Const(1),
         I::I64Add,
-        I::LocalSet(key),
-        I::LocalGet(pp),
-        I::LocalGet(key),
+        key.set(),
+        pp.get(),
+        key.get(),
         I::I64Const(0x9E37_79B9_7F4A_7C15u64 as i64),
         I::I64Mul,
         I::I64Xor,
@@ -763,24 +761,24 @@ fn hash_count_function(env: &Env) -> Function {
         I::I64Const(64 - bits),
         I::I64ShrU,
         I::I32WrapI64,
-        I::LocalSet(i),
+        i.set(),
         I::Loop(BlockType::Empty),
-        I::LocalGet(i),
+        i.get(),
         I::I32Const(abi::HASH_ENTRY_BYTES.trailing_zeros() as i32),
         I::I32Shl,
-        I::LocalSet(a),
-        I::LocalGet(a),
+        a.set(),
+        a.get(),
         I::I64Load(ma(8)),
-        I::LocalGet(key),
+        key.get(),
         I::I64Eq,
         I::If(BlockType::Empty),
-        I::LocalGet(a),
+        a.get(),
         I::I64Load(ma(0)),
-        I::LocalGet(pp),
+        pp.get(),
         I::I64Eq,
         I::If(BlockType::Empty),
-        I::LocalGet(a),
-        I::LocalGet(a),
+        a.get(),
+        a.get(),
         I::I64Load(ma(16)),
         I::I64Const(1),
         I::I64Add,
@@ -788,43 +786,43 @@ fn hash_count_function(env: &Env) -> Function {
         I::Return,
         I::End,
         I::Else,
-        I::LocalGet(a),
+        a.get(),
         I::I64Load(ma(8)),
         I::I64Eqz,
         I::If(BlockType::Empty),
-        I::LocalGet(a),
-        I::LocalGet(pp),
+        a.get(),
+        pp.get(),
         I::I64Store(ma(0)),
-        I::LocalGet(a),
-        I::LocalGet(key),
+        a.get(),
+        key.get(),
         I::I64Store(ma(8)),
-        I::LocalGet(a),
+        a.get(),
         I::I64Const(1),
         I::I64Store(ma(16)),
-        I::GlobalGet(env.g_hused),
+        env.g_hused.get(),
         I::I32Const(1),
         I::I32Add,
-        I::LocalTee(i),
-        I::GlobalSet(env.g_hused),
-        I::LocalGet(i),
+        i.tee(),
+        env.g_hused.set(),
+        i.get(),
         I::I32Const((env.hash_entries / 2) as i32),
         I::I32GeU,
         I::If(BlockType::Empty),
         I::I32Const(abi::FLUSH_HASH),
         I::I32Const(0),
-        I::Call(env.flush),
+        env.flush.call(),
         I::I32Const(0),
-        I::GlobalSet(env.g_hused),
+        env.g_hused.set(),
         I::End,
         I::Return,
         I::End,
         I::End,
-        I::LocalGet(i),
+        i.get(),
         I::I32Const(1),
         I::I32Add,
         I::I32Const(env.hash_entries as i32 - 1),
         I::I32And,
-        I::LocalSet(i),
+        i.set(),
         I::Br(0),
         I::End,
         I::End,

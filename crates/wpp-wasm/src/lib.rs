@@ -21,6 +21,7 @@ mod instrument;
 mod oracle;
 mod rewrite;
 mod source;
+mod wasm_idx;
 
 pub use decode::{decode, Program};
 pub use error::Error;
