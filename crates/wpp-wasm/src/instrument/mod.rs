@@ -31,6 +31,8 @@
 //! [`Options::ppp_everywhere`] asks for PPP in every function: which of its paths are
 //! interesting is then told apart after the run.
 
+mod hash_fn;
+
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
@@ -46,6 +48,7 @@ use crate::decode::Program;
 use crate::rewrite::{rewrite, Additions, Shift};
 use crate::wasm_idx::{GlobalIdx, LocalIdx, MemIdx, OutFuncIdx};
 use crate::Error;
+use hash_fn::hash_count_function;
 
 /// What the instrumented program does with a finished path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -734,101 +737,4 @@ fn br_table_dispatch(f: &mut Function, ctx: &FuncCtx<'_>, depths: &[u32], edges:
         ctx.edge(f, e);
         f.instruction(&I::Br(depth + (k - 1 - j as u32)));
     }
-}
-
-/// `hash_count(func: i32, path: i64)`: linear probing in the added memory; when half the
-/// entries are used, the host drains the table.
-fn hash_count_function(env: &Env) -> Function {
-    // Parameters, then the locals declared below.
-    let (fp, pp, i, a, key) = (LocalIdx(0), LocalIdx(1), LocalIdx(2), LocalIdx(3), LocalIdx(4));
-    let h = env.hash_base as u64;
-    let bits = env.hash_entries.trailing_zeros() as i64;
-    let ma = |off: u64| env.mem.arg64(h + off);
-    let mut f = Function::new([(2, ValType::I32), (1, ValType::I64)]);
-    let ins = [
-        fp.get(),
-        I::I64ExtendI32U,
-        I::I64Const(1),
-        I::I64Add,
-        key.set(),
-        pp.get(),
-        key.get(),
-        I::I64Const(0x9E37_79B9_7F4A_7C15u64 as i64),
-        I::I64Mul,
-        I::I64Xor,
-        I::I64Const(0xff51_afd7_ed55_8ccdu64 as i64),
-        I::I64Mul,
-        I::I64Const(64 - bits),
-        I::I64ShrU,
-        I::I32WrapI64,
-        i.set(),
-        I::Loop(BlockType::Empty),
-        i.get(),
-        I::I32Const(abi::HASH_ENTRY_BYTES.trailing_zeros() as i32),
-        I::I32Shl,
-        a.set(),
-        a.get(),
-        I::I64Load(ma(8)),
-        key.get(),
-        I::I64Eq,
-        I::If(BlockType::Empty),
-        a.get(),
-        I::I64Load(ma(0)),
-        pp.get(),
-        I::I64Eq,
-        I::If(BlockType::Empty),
-        a.get(),
-        a.get(),
-        I::I64Load(ma(16)),
-        I::I64Const(1),
-        I::I64Add,
-        I::I64Store(ma(16)),
-        I::Return,
-        I::End,
-        I::Else,
-        a.get(),
-        I::I64Load(ma(8)),
-        I::I64Eqz,
-        I::If(BlockType::Empty),
-        a.get(),
-        pp.get(),
-        I::I64Store(ma(0)),
-        a.get(),
-        key.get(),
-        I::I64Store(ma(8)),
-        a.get(),
-        I::I64Const(1),
-        I::I64Store(ma(16)),
-        env.g_hused.get(),
-        I::I32Const(1),
-        I::I32Add,
-        i.tee(),
-        env.g_hused.set(),
-        i.get(),
-        I::I32Const((env.hash_entries / 2) as i32),
-        I::I32GeU,
-        I::If(BlockType::Empty),
-        I::I32Const(abi::FLUSH_HASH),
-        I::I32Const(0),
-        env.flush.call(),
-        I::I32Const(0),
-        env.g_hused.set(),
-        I::End,
-        I::Return,
-        I::End,
-        I::End,
-        i.get(),
-        I::I32Const(1),
-        I::I32Add,
-        I::I32Const(env.hash_entries as i32 - 1),
-        I::I32And,
-        i.set(),
-        I::Br(0),
-        I::End,
-        I::End,
-    ];
-    for x in &ins {
-        f.instruction(x);
-    }
-    f
 }
