@@ -32,6 +32,7 @@
 //! interesting is then told apart after the run.
 
 mod hash_fn;
+mod layout;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -49,6 +50,7 @@ use crate::rewrite::{rewrite, Additions, Shift};
 use crate::wasm_idx::{GlobalIdx, LocalIdx, MemIdx, OutFuncIdx};
 use crate::Error;
 use hash_fn::hash_count_function;
+pub use layout::{CounterKind, Layout, NO_PATH};
 
 /// What the instrumented program does with a finished path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,9 +93,6 @@ pub struct Options {
 /// Interesting paths by function.
 pub type Interesting = BTreeMap<FuncIdx, Vec<PathId>>;
 
-/// The content of an empty PPP slot's Ball-Larus field: no path has this number.
-pub const NO_PATH: u64 = u64::MAX;
-
 impl Default for Options {
     fn default() -> Self {
         Options {
@@ -112,33 +111,6 @@ impl Default for Options {
     }
 }
 
-/// Where a function's path counters live.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CounterKind {
-    /// `n_paths` little-endian u64 counters from byte `base` of the added memory.
-    Array { base: u32 },
-    /// Entries of the shared hash table.
-    Hash,
-    /// Preferential path profiling: from byte `base`, `slots` (a power of two) slots of
-    /// two little-endian u64s, the Ball-Larus number of the slot's path ([`NO_PATH`] in
-    /// an empty slot) and its counter.
-    Ppp { base: u32, slots: u64 },
-}
-
-/// Where things are in the memory the rewrite adds.
-#[derive(Clone, Debug, Default)]
-pub struct Layout {
-    /// Event buffer capacity in bytes (trace mode), starting at byte 0.
-    pub buffer_bytes: u32,
-    /// Counters of each defined function (count mode), with its number of paths.
-    pub counters: Vec<(FuncIdx, CounterKind, u64)>,
-    /// Byte offset and number of entries of the hash table (count mode).
-    pub hash_base: u32,
-    pub hash_entries: u32,
-    /// Size of the added memory in bytes.
-    pub memory_bytes: u64,
-}
-
 /// A rewritten module with what the host needs to read its results.
 pub struct Instrumented {
     pub wasm: Vec<u8>,
@@ -150,102 +122,13 @@ pub struct Instrumented {
     pub ppp: Vec<Option<PppNumbering>>,
 }
 
-const PAGE: u64 = 65536;
-
 /// Rewrites `bytes` (decoded as `program`) to record Ball-Larus paths.
 pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Instrumented, Error> {
     let n_imported = program.n_imported_funcs;
-    let mut numberings: Vec<Option<Numbering>> = vec![None; n_imported as usize];
-    for i in 0..program.layouts.len() {
-        let func = FuncIdx(n_imported + i as u32);
-        let cfg = program.cfg(func).expect("defined functions have CFGs");
-        let num = number(cfg, &wpp_paths::Options { max_paths: opts.max_paths })
-            .map_err(|e| Error::Rewrite { place: format!("function {}", program.name(func)), message: e.to_string() })?;
-        numberings.push(Some(num));
-    }
-
-    // Memory layout.
-    let mut layout = Layout::default();
-    let mut top: u64 = 0;
-    if opts.mode == Mode::Trace {
-        layout.buffer_bytes = opts.buffer_bytes & !7;
-        top = layout.buffer_bytes as u64 + 16;
-    }
-    let mut needs_hash = false;
-    let mut ppp: Vec<Option<PppNumbering>> = vec![None; numberings.len()];
-    let mut data = Vec::new();
-    if let Some(interesting) = &opts.interesting {
-        if opts.mode != Mode::Count {
-            return Err(Error::Rewrite { place: "options".into(), message: "interesting paths need count mode".into() });
-        }
-        for (&func, paths) in interesting.iter().filter(|(_, paths)| !paths.is_empty()) {
-            let Some(Some(num)) = numberings.get(func.idx()) else {
-                return Err(Error::Rewrite { place: format!("function {}", func.0), message: "interesting paths of a function without code".into() });
-            };
-            let p = ppp_number(num, paths).map_err(|e| Error::Rewrite { place: format!("function {}", program.name(func)), message: e.to_string() })?;
-            ppp[func.idx()] = Some(p);
-        }
-    }
-    if opts.mode == Mode::Count {
-        let mut budget = opts.array_budget_bytes;
-        for (i, num) in numberings.iter().enumerate().skip(n_imported as usize) {
-            let n = num.as_ref().expect("defined").n_paths();
-            if opts.interesting.is_some() {
-                // Preferential: a Ball-Larus array where one fits (unless PPP everywhere),
-                // slots for interesting paths, the hash table for the rest.
-                needs_hash = true;
-                let fits = !opts.ppp_everywhere && n <= opts.max_array_paths && n * 8 <= budget;
-                let kind = match &ppp[i] {
-                    _ if fits => {
-                        budget -= n * 8;
-                        let base = top as u32;
-                        top += n * 8;
-                        CounterKind::Array { base }
-                    }
-                    Some(p) => {
-                        let (_, max) = p.id_range().expect("numbered sets are not empty");
-                        let cap = (p.ids().len() as u64).saturating_mul(opts.ppp_slots_per_path).max(opts.ppp_min_slots);
-                        let slots = u64::try_from(max + 1).unwrap_or(u64::MAX).min(cap).next_power_of_two();
-                        let bytes = slots.saturating_mul(16);
-                        if bytes <= budget {
-                            budget -= bytes;
-                            let base = top as u32;
-                            top += bytes;
-                            data.push((base, ppp_slot_data(p, slots)));
-                            CounterKind::Ppp { base, slots }
-                        } else {
-                            CounterKind::Hash
-                        }
-                    }
-                    None => CounterKind::Hash,
-                };
-                layout.counters.push((FuncIdx(i as u32), kind, n));
-                continue;
-            }
-            let bytes = n.saturating_mul(8);
-            let kind = if !opts.force_hash && n <= opts.max_array_paths && bytes <= budget {
-                budget -= bytes;
-                let base = top as u32;
-                top += bytes;
-                CounterKind::Array { base }
-            } else {
-                needs_hash = true;
-                CounterKind::Hash
-            };
-            layout.counters.push((FuncIdx(i as u32), kind, n));
-        }
-        if needs_hash {
-            top = top.next_multiple_of(abi::HASH_ENTRY_BYTES as u64);
-            layout.hash_base = top as u32;
-            layout.hash_entries = opts.hash_entries.next_power_of_two().max(16);
-            top += layout.hash_entries as u64 * abi::HASH_ENTRY_BYTES as u64;
-        }
-    }
-    if top > u32::MAX as u64 - PAGE {
-        return Err(Error::Rewrite { place: "counter memory".into(), message: format!("{top} bytes do not fit a 32-bit memory") });
-    }
-    let pages = top.div_ceil(PAGE).max(1);
-    layout.memory_bytes = pages * PAGE;
+    let numberings = number_functions(program, opts)?;
+    let ppp = ppp_number_functions(program, opts, &numberings)?;
+    let layout::Placement { layout, needs_hash, slot_data } = layout::place(&numberings, &ppp, opts)?;
+    let pages = layout.memory_bytes / layout::PAGE;
 
     for name in [abi::EXPORT_MEMORY, abi::EXPORT_EVENT_PTR, abi::EXPORT_HASH_USED] {
         if program.export_names.contains(name) {
@@ -277,7 +160,7 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
             (abi::EXPORT_HASH_USED.into(), ExportKind::Global, env.g_hused.0),
         ],
         functions: Vec::new(),
-        data: data.into_iter().map(|(base, bytes)| (env.mem, base, bytes)).collect(),
+        data: slot_data.into_iter().map(|(base, bytes)| (env.mem, base, bytes)).collect(),
     };
     if needs_hash {
         add.functions.push((1, hash_count_function(&env)));
@@ -327,6 +210,37 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
     Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp })
 }
 
+/// The Ball-Larus numbering of every function (by function index; `None` for imports).
+fn number_functions(program: &Program, opts: &Options) -> Result<Vec<Option<Numbering>>, Error> {
+    let n_imported = program.n_imported_funcs;
+    let mut numberings: Vec<Option<Numbering>> = vec![None; n_imported as usize];
+    for i in 0..program.layouts.len() {
+        let func = FuncIdx(n_imported + i as u32);
+        let cfg = program.cfg(func).expect("defined functions have CFGs");
+        let num = number(cfg, &wpp_paths::Options { max_paths: opts.max_paths })
+            .map_err(|e| Error::Rewrite { place: format!("function {}", program.name(func)), message: e.to_string() })?;
+        numberings.push(Some(num));
+    }
+    Ok(numberings)
+}
+
+/// The PPP numbering of every function with interesting paths (by function index).
+fn ppp_number_functions(program: &Program, opts: &Options, numberings: &[Option<Numbering>]) -> Result<Vec<Option<PppNumbering>>, Error> {
+    let mut ppp: Vec<Option<PppNumbering>> = vec![None; numberings.len()];
+    let Some(interesting) = &opts.interesting else { return Ok(ppp) };
+    if opts.mode != Mode::Count {
+        return Err(Error::Rewrite { place: "options".into(), message: "interesting paths need count mode".into() });
+    }
+    for (&func, paths) in interesting.iter().filter(|(_, paths)| !paths.is_empty()) {
+        let Some(Some(num)) = numberings.get(func.idx()) else {
+            return Err(Error::Rewrite { place: format!("function {}", func.0), message: "interesting paths of a function without code".into() });
+        };
+        let p = ppp_number(num, paths).map_err(|e| Error::Rewrite { place: format!("function {}", program.name(func)), message: e.to_string() })?;
+        ppp[func.idx()] = Some(p);
+    }
+    Ok(ppp)
+}
+
 /// The PPP register's actions in function `func`.
 fn func_ppp(p: &PppNumbering, num: &Numbering, program: &Program, func: FuncIdx) -> Result<FuncPpp, Error> {
     let cfg = program.cfg(func).expect("defined functions have CFGs");
@@ -334,22 +248,6 @@ fn func_ppp(p: &PppNumbering, num: &Numbering, program: &Program, func: FuncIdx)
     let actions = (0..cfg.edges.len()).map(|e| p.action(num, cfg, EdgeIdx(e as u32))).collect::<Result<Vec<_>, _>>().map_err(err)?;
     let start = p.start_value(num, wpp_model::BlockIdx::ENTRY).map_err(err)?;
     Ok(FuncPpp { actions, start })
-}
-
-/// The initial content of a PPP slot array: each interesting path's Ball-Larus number in
-/// the slot of its PPP id (ids past the array are left out), [`NO_PATH`] in the others;
-/// counters 0.
-fn ppp_slot_data(p: &PppNumbering, slots: u64) -> Vec<u8> {
-    let mut words = vec![0u64; 2 * slots as usize];
-    for slot in words.chunks_exact_mut(2) {
-        slot[0] = NO_PATH;
-    }
-    for &(path, id) in p.ids() {
-        if let Some(slot) = usize::try_from(id).ok().filter(|&i| i < slots as usize) {
-            words[2 * slot] = path.0;
-        }
-    }
-    words.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
 fn with_place(e: Error, name: &str) -> Error {
