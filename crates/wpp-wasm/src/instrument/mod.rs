@@ -31,6 +31,7 @@
 //! [`Options::ppp_everywhere`] asks for PPP in every function: which of its paths are
 //! interesting is then told apart after the run.
 
+mod additions;
 mod hash_fn;
 mod layout;
 
@@ -38,7 +39,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use wasm_encoder::reencode::Reencode;
-use wasm_encoder::{BlockType, ConstExpr, ExportKind, Function, GlobalType, Instruction as I, MemoryType, ValType};
+use wasm_encoder::{BlockType, Function, Instruction as I, ValType};
 use wasmparser::{FunctionBody, Operator};
 use wpp_model::{EdgeIdx, FuncIdx, PathId, ESCAPE_FUNC};
 use wpp_paths::{number, ppp_number, EdgeAction, Numbering, PppAction, PppNumbering};
@@ -46,10 +47,10 @@ use wpp_paths::{number, ppp_number, EdgeAction, Numbering, PppAction, PppNumberi
 use crate::abi;
 use crate::cfg_build::{FuncLayout, Term};
 use crate::decode::Program;
-use crate::rewrite::{rewrite, Additions, Shift};
-use crate::wasm_idx::{GlobalIdx, LocalIdx, MemIdx, OutFuncIdx};
+use crate::rewrite::{rewrite, Shift};
+use crate::wasm_idx::LocalIdx;
 use crate::Error;
-use hash_fn::hash_count_function;
+use additions::{CarryTypes, Env};
 pub use layout::{CounterKind, Layout, NO_PATH};
 
 /// What the instrumented program does with a finished path.
@@ -128,66 +129,7 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
     let numberings = number_functions(program, opts)?;
     let ppp = ppp_number_functions(program, opts, &numberings)?;
     let layout::Placement { layout, needs_hash, slot_data } = layout::place(&numberings, &ppp, opts)?;
-    let pages = layout.memory_bytes / layout::PAGE;
-
-    for name in [abi::EXPORT_MEMORY, abi::EXPORT_EVENT_PTR, abi::EXPORT_HASH_USED] {
-        if program.export_names.contains(name) {
-            return Err(Error::Unsupported { feature: format!("the module already exports `{name}`"), place: "export section".into() });
-        }
-    }
-    let n_funcs = program.functions.len() as u32;
-    let env = Env {
-        mem: MemIdx(program.n_memories),
-        g_ptr: GlobalIdx(program.n_globals),
-        g_hused: GlobalIdx(program.n_globals + 1),
-        flush: OutFuncIdx(n_imported),
-        hash_fn: OutFuncIdx(n_funcs + 1),
-        cap: layout.buffer_bytes,
-        hash_base: layout.hash_base,
-        hash_entries: layout.hash_entries,
-    };
-    let mut add = Additions {
-        types: vec![(vec![ValType::I32, ValType::I32], vec![]), (vec![ValType::I32, ValType::I64], vec![])],
-        imports: vec![(abi::IMPORT_MODULE.into(), abi::IMPORT_FLUSH.into(), 0)],
-        memory: Some(MemoryType { minimum: pages, maximum: Some(pages), memory64: false, shared: false, page_size_log2: None }),
-        globals: vec![
-            (GlobalType { val_type: ValType::I32, mutable: true, shared: false }, ConstExpr::i32_const(0)),
-            (GlobalType { val_type: ValType::I32, mutable: true, shared: false }, ConstExpr::i32_const(0)),
-        ],
-        exports: vec![
-            (abi::EXPORT_MEMORY.into(), ExportKind::Memory, env.mem.0),
-            (abi::EXPORT_EVENT_PTR.into(), ExportKind::Global, env.g_ptr.0),
-            (abi::EXPORT_HASH_USED.into(), ExportKind::Global, env.g_hused.0),
-        ],
-        functions: Vec::new(),
-        data: slot_data.into_iter().map(|(base, bytes)| (env.mem, base, bytes)).collect(),
-    };
-    if needs_hash {
-        add.functions.push((1, hash_count_function(&env)));
-    }
-    // `br_table`s whose labels carry values get dispatch blocks of type [t*] -> [t*].
-    let type_base = program.types.len() as u32;
-    let mut carry_types: Vec<Vec<wasmparser::ValType>> = Vec::new();
-    for l in &program.layouts {
-        for t in l.br_table_types.values() {
-            if !carry_types.contains(t) {
-                carry_types.push(t.clone());
-            }
-        }
-    }
-    let mut conv = Shift { n_imported, by: 1 };
-    for t in &carry_types {
-        let t: Vec<ValType> = t
-            .iter()
-            .map(|&v| conv.val_type(v))
-            .collect::<Result<_, _>>()
-            .map_err(|e| Error::Rewrite { place: "block types".into(), message: e.to_string() })?;
-        add.types.push((t.clone(), t));
-    }
-    let carry_type = |t: &Vec<wasmparser::ValType>| -> BlockType {
-        let i = carry_types.iter().position(|c| c == t).expect("collected above");
-        BlockType::FunctionType(type_base + 2 + i as u32)
-    };
+    let (add, env, carry) = additions::additions(program, &layout, needs_hash, slot_data)?;
     let counters = &layout.counters;
     let wasm = rewrite(bytes, program, add, |shift, i, body| {
         let func = FuncIdx(n_imported + i);
@@ -204,7 +146,7 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
             (Some(p), Record::Ppp { .. }) => Some(func_ppp(p, num, program, func)?),
             _ => None,
         };
-        let ctx = FuncCtx { env: &env, func, num, record, ppp, regs: Regs::default(), carry: &carry_type };
+        let ctx = FuncCtx { env: &env, func, num, record, ppp, regs: Regs::default(), carry: &carry };
         rewrite_body(shift, program, &program.layouts[i as usize], ctx, body).map_err(|e| with_place(e, program.name(func)))
     })?;
     Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp })
@@ -257,18 +199,6 @@ fn with_place(e: Error, name: &str) -> Error {
     }
 }
 
-/// Indices in the rewritten module.
-struct Env {
-    mem: MemIdx,
-    g_ptr: GlobalIdx,
-    g_hused: GlobalIdx,
-    flush: OutFuncIdx,
-    hash_fn: OutFuncIdx,
-    cap: u32,
-    hash_base: u32,
-    hash_entries: u32,
-}
-
 #[derive(Clone, Copy)]
 enum Record {
     Trace { wide: bool },
@@ -299,8 +229,8 @@ struct FuncPpp {
 }
 
 struct FuncCtx<'a> {
-    /// The dispatch block type for a `br_table` carrying values of these types.
-    carry: &'a dyn Fn(&Vec<wasmparser::ValType>) -> BlockType,
+    /// The dispatch block types for `br_table`s carrying values.
+    carry: &'a CarryTypes,
     env: &'a Env,
     func: FuncIdx,
     num: &'a Numbering,
@@ -577,7 +507,7 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
             let Operator::BrTable { targets } = &op else { unreachable!("planned at a br_table") };
             let mut depths = targets.targets().collect::<Result<Vec<u32>, _>>()?;
             depths.push(targets.default());
-            let bt = layout.br_table_types.get(&(i as u32)).map(|t| (ctx.carry)(t)).unwrap_or(BlockType::Empty);
+            let bt = layout.br_table_types.get(&(i as u32)).map(|t| ctx.carry.block_type(t)).unwrap_or(BlockType::Empty);
             br_table_dispatch(&mut f, &ctx, &depths, edges, bt);
         } else {
             f.instruction(&shift.translate(op)?);
