@@ -45,8 +45,8 @@ pub(super) const PAGE: u64 = 65536;
 /// The layout with what the rewrite must add for it.
 pub(super) struct Placement {
     pub layout: Layout,
-    /// Whether some function counts in the hash table, so the module needs the hash
-    /// function.
+    /// Whether some path is counted in the hash table (always with interesting paths:
+    /// residual paths go there), so the module needs the hash function.
     pub needs_hash: bool,
     /// The initial content of each PPP slot array: its byte offset and bytes.
     pub slot_data: Vec<(u32, Vec<u8>)>,
