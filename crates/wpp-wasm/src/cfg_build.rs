@@ -9,13 +9,17 @@
 //! Edges that leave the function (return, falling off the end, tail calls, traps) go to
 //! [`Target::Exit`]. The edge out of a block ending in a call is a [`EdgeKind::Call`]
 //! edge to the block after the call.
+//!
+//! [`build_layout`] works in two passes over the instructions: [`scan_control`] finds the
+//! control structure, [`block_starts`] the leaders, and [`blocks_and_edges`] cuts the body
+//! into blocks and connects them.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use wasmparser::{FunctionBody, Operator, ValType};
 use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeIdx, EdgeKind, Target};
 
-use crate::decode::FuncType;
+use crate::func_type::{block_signature, FuncType};
 use crate::Error;
 
 /// How a block ends, with the edges each way out takes. The rewriter places each edge's
@@ -56,8 +60,9 @@ pub struct FuncLayout {
     /// How each block ends.
     pub terms: Vec<Term>,
     pub n_ops: u32,
-    /// For each `br_table` whose labels carry values, the values' types.
-    pub br_table_types: HashMap<u32, Vec<ValType>>,
+    /// For each `br_table` whose labels carry values (by instruction index, so in code
+    /// order), the values' types.
+    pub br_table_types: BTreeMap<u32, Vec<ValType>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -95,18 +100,29 @@ enum Ctl {
 
 /// Builds the layout of `body`, a function of type `ty`; `types` is the module's types.
 pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Option<FuncType>]) -> Result<(Cfg, FuncLayout), Error> {
-    let block_types = |bt: wasmparser::BlockType| -> (Vec<ValType>, Vec<ValType>) {
-        match bt {
-            wasmparser::BlockType::Empty => (vec![], vec![]),
-            wasmparser::BlockType::Type(t) => (vec![], vec![t]),
-            wasmparser::BlockType::FuncType(i) => match types.get(i as usize) {
-                Some(Some(f)) => (f.params.clone(), f.results.clone()),
-                _ => (vec![], vec![]),
-            },
-        }
-    };
-    let mut br_table_types = HashMap::new();
-    // Pass 1: control structure, instruction offsets and sizes.
+    let control = scan_control(body, ty, types)?;
+    let first_op = block_starts(&control);
+    Ok(blocks_and_edges(control, first_op))
+}
+
+/// A function body's control structure, as [`scan_control`] finds it.
+struct Control {
+    /// The function's frame, then every `block`, `loop` and `if`, in code order.
+    frames: Vec<Frame>,
+    /// What each instruction does to control.
+    ctl: Vec<Ctl>,
+    /// Byte offset of each instruction, then of the body's end.
+    offsets: Vec<u32>,
+    n_ops: u32,
+    /// For each `br_table` whose labels carry values, the values' types.
+    br_table_types: BTreeMap<u32, Vec<ValType>>,
+}
+
+/// Pass 1: the control structure. One scan of the instructions records every frame (where
+/// it starts, its `else` and `end`, whether a branch targets it, what a branch to it
+/// carries), what each instruction does to control, and the instructions' offsets.
+fn scan_control(body: &FunctionBody<'_>, ty: &FuncType, types: &[Option<FuncType>]) -> Result<Control, Error> {
+    let mut br_table_types = BTreeMap::new();
     let mut frames: Vec<Frame> = vec![Frame { kind: FrameKind::Function, start: 0, else_at: None, end: 0, targeted: false, label: ty.results.clone() }];
     let mut open: Vec<usize> = vec![0];
     let mut ctl: Vec<Ctl> = Vec::new();
@@ -130,7 +146,7 @@ pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Opti
                     Operator::Loop { .. } => FrameKind::Loop,
                     _ => FrameKind::If,
                 };
-                let (params, results) = block_types(blockty);
+                let (params, results) = block_signature(blockty, types);
                 let label = if kind == FrameKind::Loop { params } else { results };
                 frames.push(Frame { kind, start: i, else_at: None, end: 0, targeted: false, label });
                 open.push(frames.len() - 1);
@@ -184,16 +200,21 @@ pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Opti
     }
     let n_ops = offsets.len() as u32;
     offsets.push(body_end);
+    Ok(Control { frames, ctl, offsets, n_ops, br_table_types })
+}
 
-    // Leaders.
+/// The index of each block's first instruction (its leader, by the rules above), in code
+/// order.
+fn block_starts(c: &Control) -> Vec<u32> {
+    let n_ops = c.n_ops;
     let mut leader = vec![false; n_ops as usize + 1];
     leader[0] = true;
-    for (i, c) in ctl.iter().enumerate() {
-        if !matches!(c, Ctl::None | Ctl::End) {
+    for (i, ctl) in c.ctl.iter().enumerate() {
+        if !matches!(ctl, Ctl::None | Ctl::End) {
             leader[i + 1] = true;
         }
     }
-    for f in &frames {
+    for f in &c.frames {
         match f.kind {
             FrameKind::Loop if f.targeted => leader[f.start as usize] = true,
             FrameKind::Block if f.targeted => leader[f.end as usize + 1] = true,
@@ -203,7 +224,14 @@ pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Opti
     }
     // Past the function's final `end` is the exit, not a block.
     leader.truncate(n_ops as usize);
-    let first_op: Vec<u32> = (0..n_ops).filter(|&i| leader[i as usize]).collect();
+    (0..n_ops).filter(|&i| leader[i as usize]).collect()
+}
+
+/// Pass 2: blocks and edges. For each block (starting at `first_op`), its byte range, the
+/// edges out of its last instruction (one per distinct target, in the order the code
+/// names them) and how it ends.
+fn blocks_and_edges(c: Control, first_op: Vec<u32>) -> (Cfg, FuncLayout) {
+    let Control { frames, ctl, offsets, n_ops, br_table_types } = c;
     let mut block_at = vec![0u32; n_ops as usize];
     for (b, w) in first_op.iter().enumerate() {
         let end = first_op.get(b + 1).copied().unwrap_or(n_ops);
@@ -228,7 +256,6 @@ pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Opti
         }
     };
 
-    // Pass 2: blocks and edges.
     let mut blocks = Vec::with_capacity(first_op.len());
     let mut edges: Vec<Edge> = Vec::new();
     let mut terms = Vec::with_capacity(first_op.len());
@@ -237,76 +264,48 @@ pub(crate) fn build_layout(body: &FunctionBody<'_>, ty: &FuncType, types: &[Opti
         let last = next - 1;
         blocks.push(Block { start: offsets[first as usize], end: offsets[next as usize], n_instrs: next - first });
         let from = BlockIdx(b as u32);
-        // Edges of this block, deduplicated by target.
-        let mut out: BTreeMap<Target, (usize, EdgeKind)> = BTreeMap::new();
-        let mut order: Vec<Target> = Vec::new();
-        let mut add = |to: Target, kind: EdgeKind| -> Target {
-            if let std::collections::btree_map::Entry::Vacant(v) = out.entry(to) {
-                v.insert((order.len(), kind));
-                order.push(to);
-            }
-            to
+        // The block's edges, one per target, in the order the code names them.
+        let mut index: BTreeMap<Target, EdgeIdx> = BTreeMap::new();
+        let mut edge = |to: Target, kind: EdgeKind| -> EdgeIdx {
+            *index.entry(to).or_insert_with(|| {
+                edges.push(Edge { from, to, kind });
+                EdgeIdx(edges.len() as u32 - 1)
+            })
         };
         let fall_kind = |op: u32| if op >= n_ops { EdgeKind::Return } else { EdgeKind::Forward };
-        enum T {
-            Fall(Target),
-            Br(Target),
-            BrIf(Target, Target),
-            BrTable(Vec<Target>),
-            If(Target, Target, Option<u32>, u32),
-            Else(Target),
-            Call(Target),
-            Return(Target),
-            Unreachable(Target),
-        }
-        let t = match &ctl[last as usize] {
+        let term = match &ctl[last as usize] {
             Ctl::Br(f) => {
                 let (to, k) = branch(*f);
-                T::Br(add(to, k))
+                Term::Br(edge(to, k))
             }
             Ctl::BrIf(f) => {
                 let (to, k) = branch(*f);
-                let taken = add(to, k);
-                T::BrIf(taken, add(block_of(last + 1), EdgeKind::Forward))
+                let taken = edge(to, k);
+                Term::BrIf { taken, fall: edge(block_of(last + 1), EdgeKind::Forward) }
             }
-            Ctl::BrTable(fs) => T::BrTable(
+            Ctl::BrTable(fs) => Term::BrTable(
                 fs.iter()
                     .map(|&f| {
                         let (to, k) = branch(f);
-                        add(to, k)
+                        edge(to, k)
                     })
                     .collect(),
             ),
             Ctl::If(f) => {
                 let fr = &frames[*f];
                 let other = fr.else_at.map(|e| e + 1).unwrap_or(fr.end + 1);
-                let then = add(block_of(last + 1), EdgeKind::Forward);
-                T::If(then, add(block_of(other), EdgeKind::Forward), fr.else_at, fr.end)
+                let then = edge(block_of(last + 1), EdgeKind::Forward);
+                Term::If { then, other: edge(block_of(other), EdgeKind::Forward), else_op: fr.else_at, end_op: fr.end }
             }
-            Ctl::Else(f) => T::Else(add(block_of(frames[*f].end + 1), EdgeKind::Forward)),
-            Ctl::Call => T::Call(add(block_of(last + 1), EdgeKind::Call)),
-            Ctl::Return => T::Return(add(Target::Exit, EdgeKind::Return)),
-            Ctl::Unreachable => T::Unreachable(add(Target::Exit, EdgeKind::Trap)),
-            Ctl::None | Ctl::End => T::Fall(add(block_of(last + 1), fall_kind(last + 1))),
+            Ctl::Else(f) => Term::Else(edge(block_of(frames[*f].end + 1), EdgeKind::Forward)),
+            Ctl::Call => Term::Call(edge(block_of(last + 1), EdgeKind::Call)),
+            Ctl::Return => Term::Return(edge(Target::Exit, EdgeKind::Return)),
+            Ctl::Unreachable => Term::Unreachable(edge(Target::Exit, EdgeKind::Trap)),
+            Ctl::None | Ctl::End => Term::Fall(edge(block_of(last + 1), fall_kind(last + 1))),
         };
-        let base = edges.len() as u32;
-        for to in &order {
-            edges.push(Edge { from, to: *to, kind: out[to].1 });
-        }
-        let e = |to: Target| EdgeIdx(base + out[&to].0 as u32);
-        terms.push(match t {
-            T::Fall(to) => Term::Fall(e(to)),
-            T::Br(to) => Term::Br(e(to)),
-            T::BrIf(a, b) => Term::BrIf { taken: e(a), fall: e(b) },
-            T::BrTable(ts) => Term::BrTable(ts.into_iter().map(e).collect()),
-            T::If(a, b, else_op, end_op) => Term::If { then: e(a), other: e(b), else_op, end_op },
-            T::Else(to) => Term::Else(e(to)),
-            T::Call(to) => Term::Call(e(to)),
-            T::Return(to) => Term::Return(e(to)),
-            T::Unreachable(to) => Term::Unreachable(e(to)),
-        });
+        terms.push(term);
     }
     let cfg = Cfg { blocks, edges };
     debug_assert_eq!(cfg.validate(), Ok(()));
-    Ok((cfg, FuncLayout { first_op, terms, n_ops, br_table_types }))
+    (cfg, FuncLayout { first_op, terms, n_ops, br_table_types })
 }

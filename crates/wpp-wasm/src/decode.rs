@@ -3,10 +3,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use wasmparser::{Encoding, Parser, Payload, TypeRef, ValType, Validator, WasmFeatures};
+use wasmparser::{Encoding, Parser, Payload, TypeRef, Validator, WasmFeatures};
 use wpp_model::{FuncIdx, Function};
 
 use crate::cfg_build::{build_layout, FuncLayout};
+use crate::func_type::FuncType;
 use crate::Error;
 
 /// Features whose instructions and types wpp understands.
@@ -19,13 +20,6 @@ pub(crate) fn supported_features() -> WasmFeatures {
         | WasmFeatures::MEMORY64
         | WasmFeatures::WIDE_ARITHMETIC
         | WasmFeatures::CUSTOM_PAGE_SIZES
-}
-
-/// A function type, as the rewrite needs it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct FuncType {
-    pub params: Vec<ValType>,
-    pub results: Vec<ValType>,
 }
 
 /// A decoded module: its functions with their CFGs, and the facts the rewrite needs.

@@ -16,10 +16,12 @@ pub mod abi;
 mod cfg_build;
 mod decode;
 mod error;
+mod func_type;
 mod instrument;
 mod oracle;
 mod rewrite;
 mod source;
+mod wasm_idx;
 
 pub use decode::{decode, Program};
 pub use error::Error;

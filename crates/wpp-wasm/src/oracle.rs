@@ -14,6 +14,7 @@ use wasmparser::{FunctionBody, Operator};
 use crate::abi;
 use crate::decode::Program;
 use crate::rewrite::{rewrite, Additions};
+use crate::wasm_idx::OutFuncIdx;
 use crate::Error;
 
 /// Rewrites `bytes` (decoded as `program`) to log function entries, block entries and
@@ -61,7 +62,7 @@ pub fn instrument_block_log(bytes: &[u8], program: &Program) -> Result<Vec<u8>, 
         };
         block_types.push(bt);
     }
-    let (enter, block, exit, leave) = (n_imported, n_imported + 1, n_imported + 2, n_imported + 3);
+    let (enter, block, exit, leave) = (OutFuncIdx(n_imported), OutFuncIdx(n_imported + 1), OutFuncIdx(n_imported + 2), OutFuncIdx(n_imported + 3));
     rewrite(bytes, program, add, |shift, i, body: FunctionBody<'_>| {
         let func = (n_imported + i) as i32;
         let layout = &program.layouts[i as usize];
@@ -85,7 +86,7 @@ pub fn instrument_block_log(bytes: &[u8], program: &Program) -> Result<Vec<u8>, 
             }
         }
         f.instruction(&I::I32Const(func));
-        f.instruction(&I::Call(enter));
+        f.instruction(&enter.call());
         f.instruction(&I::Block(block_types[i as usize]));
         let mut depth = 0u32; // open blocks between here and the wrapper
         let last = ops.len() - 1;
@@ -93,24 +94,24 @@ pub fn instrument_block_log(bytes: &[u8], program: &Program) -> Result<Vec<u8>, 
             if let Some(b) = log_before[k] {
                 f.instruction(&I::I32Const(func));
                 f.instruction(&I::I32Const(b));
-                f.instruction(&I::Call(block));
+                f.instruction(&block.call());
             }
             if matches!(op, Operator::Call { .. } | Operator::CallIndirect { .. } | Operator::Unreachable) {
                 f.instruction(&I::I32Const(func));
-                f.instruction(&I::Call(leave));
+                f.instruction(&leave.call());
             }
             match op {
                 Operator::Return => f.instruction(&I::Br(depth)),
                 Operator::ReturnCall { .. } | Operator::ReturnCallIndirect { .. } => {
                     f.instruction(&I::I32Const(func));
-                    f.instruction(&I::Call(exit));
+                    f.instruction(&exit.call());
                     f.instruction(&shift.translate(op)?)
                 }
                 // The function's own `end` closes the wrapper; the exit call follows it.
                 Operator::End if k == last => {
                     f.instruction(&I::End);
                     f.instruction(&I::I32Const(func));
-                    f.instruction(&I::Call(exit));
+                    f.instruction(&exit.call());
                     f.instruction(&I::End)
                 }
                 Operator::Block { .. } | Operator::Loop { .. } | Operator::If { .. } => {
@@ -126,7 +127,7 @@ pub fn instrument_block_log(bytes: &[u8], program: &Program) -> Result<Vec<u8>, 
             if let Some(b) = log_after[k] {
                 f.instruction(&I::I32Const(func));
                 f.instruction(&I::I32Const(b));
-                f.instruction(&I::Call(block));
+                f.instruction(&block.call());
             }
         }
         Ok(f)

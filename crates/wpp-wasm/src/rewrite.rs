@@ -12,6 +12,7 @@ use wasm_encoder::{
 use wasmparser::{FunctionBody, Parser};
 
 use crate::decode::Program;
+use crate::wasm_idx::MemIdx;
 use crate::Error;
 
 /// What a rewrite appends to the module.
@@ -26,8 +27,8 @@ pub(crate) struct Additions {
     pub exports: Vec<(String, ExportKind, u32)>,
     /// Defined functions `(type index, body)`, appended after the module's own.
     pub functions: Vec<(u32, Function)>,
-    /// Active data segments `(memory index, offset, bytes)`, appended to the data section.
-    pub data: Vec<(u32, u32, Vec<u8>)>,
+    /// Active data segments `(memory, offset, bytes)`, appended to the data section.
+    pub data: Vec<(MemIdx, u32, Vec<u8>)>,
 }
 
 /// Function index translation: imports we add come after the module's imports, so every
@@ -166,7 +167,7 @@ impl<F> Rewriter<'_, F> {
     }
     fn append_data(&self, s: &mut DataSection) {
         for (mem, offset, bytes) in &self.add.data {
-            s.active(*mem, &ConstExpr::i32_const(*offset as i32), bytes.iter().copied());
+            s.active(mem.0, &ConstExpr::i32_const(*offset as i32), bytes.iter().copied());
         }
     }
 

@@ -1,0 +1,118 @@
+//! What the rewrite adds to the module — the `flush` import, the memory, the event pointer
+//! and hash fill globals with their exports, the hash function, the PPP slots' data, and a
+//! block type for each list of values a `br_table` carries — and where each addition lands
+//! in the rewritten module's index spaces ([`Env`]).
+
+use wasm_encoder::reencode::Reencode;
+use wasm_encoder::{BlockType, ConstExpr, ExportKind, GlobalType, MemoryType, ValType};
+
+use super::hash_fn::hash_count_function;
+use super::layout::{Layout, PAGE};
+use crate::decode::Program;
+use crate::rewrite::{Additions, Shift};
+use crate::wasm_idx::{GlobalIdx, MemIdx, OutFuncIdx};
+use crate::{abi, Error};
+
+/// Indices of the additions in the rewritten module, and the layout constants the added
+/// code uses.
+pub(super) struct Env {
+    /// The added memory.
+    pub mem: MemIdx,
+    /// Bytes used in the event buffer (i32).
+    pub g_ptr: GlobalIdx,
+    /// Entries used in the hash table (i32).
+    pub g_hused: GlobalIdx,
+    /// The `flush` import.
+    pub flush: OutFuncIdx,
+    /// The hash function (present when some path is hashed).
+    pub hash_fn: OutFuncIdx,
+    /// Event buffer capacity in bytes.
+    pub cap: u32,
+    pub hash_base: u32,
+    pub hash_entries: u32,
+}
+
+/// Block types `[t*] -> [t*]` of the `br_table` dispatch blocks, one per list of carried
+/// value types.
+pub(super) struct CarryTypes {
+    /// Type index of the first.
+    base: u32,
+    types: Vec<Vec<wasmparser::ValType>>,
+}
+
+impl CarryTypes {
+    /// The dispatch block type for a `br_table` carrying values of types `t`.
+    pub fn block_type(&self, t: &[wasmparser::ValType]) -> BlockType {
+        let i = self.types.iter().position(|c| c == t).expect("collected from every br_table");
+        BlockType::FunctionType(self.base + i as u32)
+    }
+}
+
+/// The additions for the memory laid out as `layout` (with the hash function if
+/// `needs_hash`, and the PPP slots' initial content `slot_data`), their indices, and the
+/// dispatch block types.
+pub(super) fn additions(program: &Program, layout: &Layout, needs_hash: bool, slot_data: Vec<(u32, Vec<u8>)>) -> Result<(Additions, Env, CarryTypes), Error> {
+    for name in [abi::EXPORT_MEMORY, abi::EXPORT_EVENT_PTR, abi::EXPORT_HASH_USED] {
+        if program.export_names.contains(name) {
+            return Err(Error::Unsupported { feature: format!("the module already exports `{name}`"), place: "export section".into() });
+        }
+    }
+    let n_imported = program.n_imported_funcs;
+    let n_funcs = program.functions.len() as u32;
+    // Our import comes after the module's, our memory and globals after its own, and the
+    // hash function after every defined function (shifted by our import).
+    let env = Env {
+        mem: MemIdx(program.n_memories),
+        g_ptr: GlobalIdx(program.n_globals),
+        g_hused: GlobalIdx(program.n_globals + 1),
+        flush: OutFuncIdx(n_imported),
+        hash_fn: OutFuncIdx(n_funcs + 1),
+        cap: layout.buffer_bytes,
+        hash_base: layout.hash_base,
+        hash_entries: layout.hash_entries,
+    };
+    let pages = layout.memory_bytes / PAGE;
+    let mut add = Additions {
+        types: vec![(vec![ValType::I32, ValType::I32], vec![]), (vec![ValType::I32, ValType::I64], vec![])],
+        imports: vec![(abi::IMPORT_MODULE.into(), abi::IMPORT_FLUSH.into(), 0)],
+        memory: Some(MemoryType { minimum: pages, maximum: Some(pages), memory64: false, shared: false, page_size_log2: None }),
+        globals: vec![
+            (GlobalType { val_type: ValType::I32, mutable: true, shared: false }, ConstExpr::i32_const(0)),
+            (GlobalType { val_type: ValType::I32, mutable: true, shared: false }, ConstExpr::i32_const(0)),
+        ],
+        exports: vec![
+            (abi::EXPORT_MEMORY.into(), ExportKind::Memory, env.mem.0),
+            (abi::EXPORT_EVENT_PTR.into(), ExportKind::Global, env.g_ptr.0),
+            (abi::EXPORT_HASH_USED.into(), ExportKind::Global, env.g_hused.0),
+        ],
+        functions: Vec::new(),
+        data: slot_data.into_iter().map(|(base, bytes)| (env.mem, base, bytes)).collect(),
+    };
+    if needs_hash {
+        add.functions.push((1, hash_count_function(&env)));
+    }
+    let carry = CarryTypes { base: program.types.len() as u32 + add.types.len() as u32, types: carried_types(program) };
+    let mut conv = Shift { n_imported, by: 1 };
+    for t in &carry.types {
+        let t: Vec<ValType> = t
+            .iter()
+            .map(|&v| conv.val_type(v))
+            .collect::<Result<_, _>>()
+            .map_err(|e| Error::Rewrite { place: "block types".into(), message: e.to_string() })?;
+        add.types.push((t.clone(), t));
+    }
+    Ok((add, env, carry))
+}
+
+/// Every distinct list of types that a `br_table`'s labels carry, in order of appearance.
+fn carried_types(program: &Program) -> Vec<Vec<wasmparser::ValType>> {
+    let mut types: Vec<Vec<wasmparser::ValType>> = Vec::new();
+    for l in &program.layouts {
+        for t in l.br_table_types.values() {
+            if !types.contains(t) {
+                types.push(t.clone());
+            }
+        }
+    }
+    types
+}

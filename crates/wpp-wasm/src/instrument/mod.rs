@@ -1,0 +1,166 @@
+//! The path-profiling rewrite.
+//!
+//! Every function gets a path register (an `i64` local). Each CFG edge's action
+//! ([`EdgeAction`]) is placed at the one code position that runs exactly when the edge is
+//! taken, so no block is split:
+//!
+//! * fall-through: after the block's last instruction, or before it when that is an `end`;
+//! * `br`, `return`, `unreachable`, calls, `else`: before the instruction;
+//! * `br_if`: the taken edge's action before it (a `select` for an increment, an `if` for a
+//!   path end), the fall-through edge's action after it;
+//! * `br_table`: a dispatch of nested blocks, one per distinct target, each running its
+//!   edge's action and branching on to the original label;
+//! * `if`: at the start of the then arm, and at the start of the else arm (an `else` is
+//!   added when the `if` has none).
+//!
+//! At a path end the path number (register plus the edge's constant) is recorded: appended
+//! to an event buffer in a memory the rewrite adds ([`Mode::Trace`]), or counted in a
+//! per-function counter array or a hash table in that memory ([`Mode::Count`]).
+//!
+//! With a set of interesting paths ([`Options::interesting`], preferential path profiling),
+//! a function with interesting paths gets a second register, the PPP register, updated on
+//! the same edges with the weights of [`wpp_paths::ppp_number`]. At a path end the PPP id
+//! indexes a compact array of slots, each holding the Ball-Larus number of the interesting
+//! path it belongs to (written by a data segment) next to its counter. The array's length
+//! is a power of two and the id is masked to it, which is the bounds check: an id past
+//! the array lands in a slot whose Ball-Larus number is another's. The path is counted in
+//! the slot when the Ball-Larus numbers agree; otherwise it is a residual path and is
+//! counted by its Ball-Larus number in the hash table. Every path of a function without
+//! interesting paths is residual. A function whose Ball-Larus numbers fit a counter array
+//! is cheaper to count that way (one register, no check), and is, unless
+//! [`Options::ppp_everywhere`] asks for PPP in every function: which of its paths are
+//! interesting is then told apart after the run.
+//!
+//! The rewrite runs in phases: numbering every function (here), `layout` (the counter
+//! policy and the added memory, a pure function of the numberings and the options),
+//! `additions` (what the module gains and at which indices), `emit` (each function's
+//! code) with `hash_fn` (the generated hash function); `crate::rewrite` copies the rest
+//! of the module.
+
+mod additions;
+mod emit;
+mod hash_fn;
+mod layout;
+
+use std::collections::BTreeMap;
+
+use wpp_model::{FuncIdx, PathId};
+use wpp_paths::{number, ppp_number, Numbering, PppNumbering};
+
+pub use layout::{CounterKind, Layout, NO_PATH};
+
+use crate::decode::Program;
+use crate::rewrite::rewrite;
+use crate::Error;
+
+/// What the instrumented program does with a finished path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Append a path event to the event buffer.
+    Trace,
+    /// Increment the path's counter.
+    Count,
+}
+
+/// Knobs of the rewrite.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub mode: Mode,
+    /// Largest number of paths per function before cut points are added.
+    pub max_paths: u64,
+    /// Capacity of the event buffer in bytes (a multiple of 8).
+    pub buffer_bytes: u32,
+    /// Functions with more paths than this count in the hash table.
+    pub max_array_paths: u64,
+    /// Total bytes of counter arrays; functions past the budget use the hash table.
+    pub array_budget_bytes: u64,
+    /// Hash table entries (a power of two); the host drains it when half full.
+    pub hash_entries: u32,
+    /// Count every function in the hash table (the classic hashing path profiler).
+    pub force_hash: bool,
+    /// Count mode only: preferential path profiling of these interesting paths (Ball-Larus
+    /// numbers under `max_paths`, by function).
+    pub interesting: Option<Interesting>,
+    /// A function's PPP slot array covers at most this many ids per interesting path, or
+    /// `ppp_min_slots` ids if more (then rounded up to a power of two); interesting paths
+    /// with larger PPP ids are counted in the hash table like residual paths.
+    pub ppp_slots_per_path: u64,
+    pub ppp_min_slots: u64,
+    /// With interesting paths: use PPP slots in every function with interesting paths, also
+    /// where a Ball-Larus counter array would fit.
+    pub ppp_everywhere: bool,
+}
+
+/// Interesting paths by function.
+pub type Interesting = BTreeMap<FuncIdx, Vec<PathId>>;
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            mode: Mode::Trace,
+            max_paths: u64::MAX,
+            buffer_bytes: 1 << 20,
+            max_array_paths: 1 << 16,
+            array_budget_bytes: 256 << 20,
+            hash_entries: 1 << 16,
+            force_hash: false,
+            interesting: None,
+            ppp_slots_per_path: 4,
+            ppp_min_slots: 1 << 16,
+            ppp_everywhere: false,
+        }
+    }
+}
+
+/// A rewritten module with what the host needs to read its results.
+pub struct Instrumented {
+    pub wasm: Vec<u8>,
+    pub mode: Mode,
+    pub layout: Layout,
+    /// Path numbering of every function (by function index; `None` for imports).
+    pub numberings: Vec<Option<Numbering>>,
+    /// PPP numbering of every function with interesting paths (by function index).
+    pub ppp: Vec<Option<PppNumbering>>,
+}
+
+/// Rewrites `bytes` (decoded as `program`) to record Ball-Larus paths.
+pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Instrumented, Error> {
+    let numberings = number_functions(program, opts)?;
+    let ppp = ppp_number_functions(program, opts, &numberings)?;
+    let layout::Placement { layout, needs_hash, slot_data } = layout::place(&numberings, &ppp, opts)?;
+    let (add, env, carry) = additions::additions(program, &layout, needs_hash, slot_data)?;
+    let shared = emit::Shared { program, mode: opts.mode, env: &env, layout: &layout, carry: &carry, numberings: &numberings, ppp: &ppp };
+    let wasm = rewrite(bytes, program, add, |shift, i, body| emit::function(shift, &shared, FuncIdx(program.n_imported_funcs + i), body))?;
+    Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp })
+}
+
+/// The Ball-Larus numbering of every function (by function index; `None` for imports).
+fn number_functions(program: &Program, opts: &Options) -> Result<Vec<Option<Numbering>>, Error> {
+    let n_imported = program.n_imported_funcs;
+    let mut numberings: Vec<Option<Numbering>> = vec![None; n_imported as usize];
+    for i in 0..program.layouts.len() {
+        let func = FuncIdx(n_imported + i as u32);
+        let cfg = program.cfg(func).expect("defined functions have CFGs");
+        let num = number(cfg, &wpp_paths::Options { max_paths: opts.max_paths })
+            .map_err(|e| Error::Rewrite { place: format!("function {}", program.name(func)), message: e.to_string() })?;
+        numberings.push(Some(num));
+    }
+    Ok(numberings)
+}
+
+/// The PPP numbering of every function with interesting paths (by function index).
+fn ppp_number_functions(program: &Program, opts: &Options, numberings: &[Option<Numbering>]) -> Result<Vec<Option<PppNumbering>>, Error> {
+    let mut ppp: Vec<Option<PppNumbering>> = vec![None; numberings.len()];
+    let Some(interesting) = &opts.interesting else { return Ok(ppp) };
+    if opts.mode != Mode::Count {
+        return Err(Error::Rewrite { place: "options".into(), message: "interesting paths need count mode".into() });
+    }
+    for (&func, paths) in interesting.iter().filter(|(_, paths)| !paths.is_empty()) {
+        let Some(Some(num)) = numberings.get(func.idx()) else {
+            return Err(Error::Rewrite { place: format!("function {}", func.0), message: "interesting paths of a function without code".into() });
+        };
+        let p = ppp_number(num, paths).map_err(|e| Error::Rewrite { place: format!("function {}", program.name(func)), message: e.to_string() })?;
+        ppp[func.idx()] = Some(p);
+    }
+    Ok(ppp)
+}

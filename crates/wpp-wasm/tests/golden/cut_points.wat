@@ -1,0 +1,42 @@
+;; Too many paths: six if/else diamonds in a row (64 paths) and a loop whose body has
+;; three more (16 paths in all: 8 per iteration, starting at the entry or the header).
+;; The test numbers this file with the low limit below, so the numbering cuts blocks of
+;; the chain (paths also end where control enters a cut point) and the loop just fits.
+;; max_paths: 16
+(module
+  (func $chain (export "chain") (param $x i32) (result i32)
+    (local $s i32)
+    (if (i32.and (local.get $x) (i32.const 1))
+      (then (local.set $s (i32.add (local.get $s) (i32.const 1))))
+      (else (local.set $s (i32.sub (local.get $s) (i32.const 1)))))
+    (if (i32.and (local.get $x) (i32.const 2))
+      (then (local.set $s (i32.add (local.get $s) (i32.const 2))))
+      (else (local.set $s (i32.sub (local.get $s) (i32.const 1)))))
+    (if (i32.and (local.get $x) (i32.const 4))
+      (then (local.set $s (i32.add (local.get $s) (i32.const 4))))
+      (else (local.set $s (i32.sub (local.get $s) (i32.const 1)))))
+    (if (i32.and (local.get $x) (i32.const 8))
+      (then (local.set $s (i32.add (local.get $s) (i32.const 8))))
+      (else (local.set $s (i32.sub (local.get $s) (i32.const 1)))))
+    (if (i32.and (local.get $x) (i32.const 16))
+      (then (local.set $s (i32.add (local.get $s) (i32.const 16))))
+      (else (local.set $s (i32.sub (local.get $s) (i32.const 1)))))
+    (if (i32.and (local.get $x) (i32.const 32))
+      (then (local.set $s (i32.add (local.get $s) (i32.const 32))))
+      (else (local.set $s (i32.sub (local.get $s) (i32.const 1)))))
+    (local.get $s))
+  (func $looped (export "looped") (param $x i32) (param $n i32) (result i32)
+    (local $s i32)
+    (loop $l
+      (if (i32.and (local.get $x) (i32.const 1))
+        (then (local.set $s (i32.add (local.get $s) (i32.const 1))))
+        (else (local.set $s (i32.sub (local.get $s) (i32.const 1)))))
+      (if (i32.and (local.get $x) (i32.const 2))
+        (then (local.set $s (i32.add (local.get $s) (i32.const 2))))
+        (else (local.set $s (i32.sub (local.get $s) (i32.const 1)))))
+      (if (i32.and (local.get $x) (i32.const 4))
+        (then (local.set $s (i32.add (local.get $s) (i32.const 4))))
+        (else (local.set $s (i32.sub (local.get $s) (i32.const 1)))))
+      (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+      (br_if $l (local.get $n)))
+    (local.get $s)))

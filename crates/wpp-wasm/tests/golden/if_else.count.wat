@@ -1,0 +1,120 @@
+;; mode Count, max_paths none, force_hash false, interesting paths false
+;; memory 65536 bytes, event buffer 0 bytes, hash table 0 entries at 0x0
+;; counters of 0 max: array at 0x0 (2 paths)
+;; counters of 1 clamp: array at 0x10 (4 paths)
+;; counters of 2 sign: array at 0x30 (3 paths)
+(module
+  (type (;0;) (func (param i32 i32) (result i32)))
+  (type (;1;) (func (param i32) (result i32)))
+  (type (;2;) (func (param i32 i32)))
+  (type (;3;) (func (param i32 i64)))
+  (import "wpp" "flush" (func (;0;) (type 2)))
+  (memory (;0;) 1 1)
+  (global (;0;) (mut i32) i32.const 0)
+  (global (;1;) (mut i32) i32.const 0)
+  (export "max" (func $max))
+  (export "clamp" (func $clamp))
+  (export "sign" (func $sign))
+  (export "__wpp_memory" (memory 0))
+  (export "__wpp_event_ptr" (global 0))
+  (export "__wpp_hash_used" (global 1))
+  (func $max (;1;) (type 0) (param $a i32) (param $b i32) (result i32)
+    (local i64 i32 i32)
+    local.get $a
+    local.get $b
+    i32.gt_s
+    if (result i32) ;; label = @1
+      local.get $a
+    else
+      local.get 2
+      i64.const 1
+      i64.add
+      local.set 2
+      local.get $b
+    end
+    local.get 2
+    i32.wrap_i64
+    i32.const 3
+    i32.shl
+    local.tee 4
+    local.get 4
+    i64.load
+    i64.const 1
+    i64.add
+    i64.store
+  )
+  (func $clamp (;2;) (type 1) (param $x i32) (result i32)
+    (local i64 i32 i32)
+    local.get $x
+    i32.const 0
+    i32.lt_s
+    if ;; label = @1
+      i32.const 0
+      local.set $x
+    else
+      local.get 1
+      i64.const 2
+      i64.add
+      local.set 1
+    end
+    local.get $x
+    i32.const 100
+    i32.gt_s
+    if ;; label = @1
+      i32.const 100
+      local.set $x
+    else
+      local.get 1
+      i64.const 1
+      i64.add
+      local.set 1
+    end
+    local.get $x
+    local.get 1
+    i32.wrap_i64
+    i32.const 3
+    i32.shl
+    local.tee 3
+    local.get 3
+    i64.load offset=16
+    i64.const 1
+    i64.add
+    i64.store offset=16
+  )
+  (func $sign (;3;) (type 1) (param $x i32) (result i32)
+    (local i64 i32 i32)
+    local.get $x
+    i32.const 0
+    i32.lt_s
+    if (result i32) ;; label = @1
+      i32.const -1
+    else
+      local.get 1
+      i64.const 1
+      i64.add
+      local.set 1
+      local.get $x
+      i32.eqz
+      if (result i32) ;; label = @2
+        i32.const 0
+      else
+        local.get 1
+        i64.const 1
+        i64.add
+        local.set 1
+        i32.const 1
+      end
+    end
+    local.get 1
+    i32.wrap_i64
+    i32.const 3
+    i32.shl
+    local.tee 3
+    local.get 3
+    i64.load offset=48
+    i64.const 1
+    i64.add
+    i64.store offset=48
+  )
+)
+

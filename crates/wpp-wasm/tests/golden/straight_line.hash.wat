@@ -1,0 +1,138 @@
+;; mode Count, max_paths none, force_hash true, interesting paths false
+;; memory 2097152 bytes, event buffer 0 bytes, hash table 65536 entries at 0x0
+;; counters of 0 empty: hash table (1 paths)
+;; counters of 1 add3: hash table (1 paths)
+;; counters of 2 untargeted: hash table (1 paths)
+(module
+  (type (;0;) (func))
+  (type (;1;) (func (param i32 i32 i32) (result i32)))
+  (type (;2;) (func (param i32) (result i32)))
+  (type (;3;) (func (param i32 i32)))
+  (type (;4;) (func (param i32 i64)))
+  (import "wpp" "flush" (func (;0;) (type 3)))
+  (memory (;0;) 1)
+  (memory (;1;) 32 32)
+  (global (;0;) (mut i32) i32.const 0)
+  (global (;1;) (mut i32) i32.const 0)
+  (export "empty" (func $empty))
+  (export "add3" (func $add3))
+  (export "untargeted" (func $untargeted))
+  (export "__wpp_memory" (memory 1))
+  (export "__wpp_event_ptr" (global 0))
+  (export "__wpp_hash_used" (global 1))
+  (func $empty (;1;) (type 0)
+    (local i64 i32 i32)
+    i32.const 0
+    local.get 0
+    call 4
+  )
+  (func $add3 (;2;) (type 1) (param i32 i32 i32) (result i32)
+    (local i64 i32 i32)
+    local.get 0
+    local.get 1
+    i32.add
+    local.get 2
+    i32.add
+    i32.const 1
+    local.get 3
+    call 4
+  )
+  (func $untargeted (;3;) (type 2) (param $p i32) (result i32)
+    (local i64 i32 i32)
+    block (result i32) ;; label = @1
+      loop (result i32) ;; label = @2
+        i32.const 0
+        local.get $p
+        i32.store
+        i32.const 0
+        i32.load
+      end
+    end
+    i32.const 2
+    local.get 1
+    call 4
+  )
+  (func (;4;) (type 4) (param i32 i64)
+    (local i32 i32 i64)
+    local.get 0
+    i64.extend_i32_u
+    i64.const 1
+    i64.add
+    local.set 4
+    local.get 1
+    local.get 4
+    i64.const -7046029254386353131
+    i64.mul
+    i64.xor
+    i64.const -49064778989728563
+    i64.mul
+    i64.const 48
+    i64.shr_u
+    i32.wrap_i64
+    local.set 2
+    loop ;; label = @1
+      local.get 2
+      i32.const 5
+      i32.shl
+      local.set 3
+      local.get 3
+      i64.load 1 offset=8
+      local.get 4
+      i64.eq
+      if ;; label = @2
+        local.get 3
+        i64.load 1
+        local.get 1
+        i64.eq
+        if ;; label = @3
+          local.get 3
+          local.get 3
+          i64.load 1 offset=16
+          i64.const 1
+          i64.add
+          i64.store 1 offset=16
+          return
+        end
+      else
+        local.get 3
+        i64.load 1 offset=8
+        i64.eqz
+        if ;; label = @3
+          local.get 3
+          local.get 1
+          i64.store 1
+          local.get 3
+          local.get 4
+          i64.store 1 offset=8
+          local.get 3
+          i64.const 1
+          i64.store 1 offset=16
+          global.get 1
+          i32.const 1
+          i32.add
+          local.tee 2
+          global.set 1
+          local.get 2
+          i32.const 32768
+          i32.ge_u
+          if ;; label = @4
+            i32.const 1
+            i32.const 0
+            call 0
+            i32.const 0
+            global.set 1
+          end
+          return
+        end
+      end
+      local.get 2
+      i32.const 1
+      i32.add
+      i32.const 65535
+      i32.and
+      local.set 2
+      br 0 (;@1;)
+    end
+  )
+)
+
