@@ -108,7 +108,7 @@ fn measure(engine: &wpp_runtime::Engine, o: &Opts, dir: &std::path::Path, p: &wp
     }
     let mut rho = [0; 3];
     let mut funcs = 0;
-    for n in ppp_all.ppp.iter().flatten() {
+    for n in ppp_all.ppp.values() {
         let r = n.rho().unwrap_or(1.0);
         funcs += 1;
         rho[0] += (r <= 1.0) as usize;

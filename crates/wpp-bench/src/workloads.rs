@@ -106,7 +106,7 @@ pub fn workload_trace(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run
         .iter()
         .map(|e| {
             let cfg = program.cfg(e.func).expect("paths run in functions with code");
-            let blocks = inst.numberings[e.func.idx()].as_ref().and_then(|n| n.decode(e.path).ok()).unwrap_or_default();
+            let blocks = inst.numberings.get(e.func).and_then(|n| n.decode(e.path).ok()).unwrap_or_default();
             blocks.iter().map(|b| cfg.blocks[b.idx()].n_instrs as u64).sum()
         })
         .collect();

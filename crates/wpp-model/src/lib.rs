@@ -11,11 +11,13 @@
 
 mod cfg;
 mod event;
+mod func_map;
 mod idx;
 mod source;
 
 pub use cfg::{Block, Cfg, CfgError, Edge, EdgeKind, Target};
 pub use event::{EventDecoder, EventWord, PathEvent, ESCAPE_FUNC};
+pub use func_map::FuncMap;
 pub use idx::{BlockIdx, EdgeIdx, FuncIdx, PathId};
 pub use source::{LineRange, SourceMap};
 

@@ -34,7 +34,9 @@
 pub mod enumerate;
 mod numbering;
 mod ppp;
+mod program;
 pub mod split;
 
 pub use numbering::{number, DecodeError, EdgeAction, Numbering, NumberingError, Options};
 pub use ppp::{ppp_number, PppAction, PppError, PppNumbering};
+pub use program::{number_program, ProgramNumbering, ProgramNumberingError};

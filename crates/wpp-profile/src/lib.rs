@@ -205,9 +205,8 @@ impl PppFunction {
 }
 
 impl Meta {
-    /// Numbers every function's paths as the recorder did. `None` for imports.
-    pub fn numberings(&self) -> Vec<Option<wpp_paths::Numbering>> {
-        let opts = wpp_paths::Options { max_paths: self.max_paths };
-        self.functions.iter().map(|f| f.cfg.as_ref().and_then(|cfg| wpp_paths::number(cfg, &opts).ok())).collect()
+    /// Numbers every function's paths as the recorder did (imports get none).
+    pub fn numberings(&self) -> Result<wpp_paths::ProgramNumbering, wpp_paths::ProgramNumberingError> {
+        wpp_paths::number_program(&self.functions, &wpp_paths::Options { max_paths: self.max_paths })
     }
 }

@@ -15,7 +15,7 @@ pub struct Profile {
     pub toc: Vec<TocEntry>,
     pub meta: Meta,
     pub counts: Vec<PathCount>,
-    pub numberings: Vec<Option<wpp_paths::Numbering>>,
+    pub numberings: wpp_paths::ProgramNumbering,
     /// The path of each grammar terminal (empty without a grammar).
     pub symbols: Vec<PathEvent>,
     /// For a symbol trace compressed by `wpp compress`: the input value of each terminal.
@@ -102,12 +102,9 @@ impl Profile {
                 cfg.validate().map_err(|e| corrupt(path, format!("function {} ({}): {e}", i, f.name)))?;
             }
         }
-        let numberings = meta.numberings();
-        for (i, (f, n)) in meta.functions.iter().zip(&numberings).enumerate() {
-            if f.cfg.is_some() && n.is_none() {
-                return Err(corrupt(path, format!("function {i} ({}): paths cannot be numbered within {}", f.name, meta.max_paths)));
-            }
-        }
+        let numberings = meta
+            .numberings()
+            .map_err(|e| corrupt(path, format!("function {} ({}): paths cannot be numbered within {}", e.func, e.name, meta.max_paths)))?;
         let counts: Vec<PathCount> = decode_section(&mut file, path, &toc, section::COUNTS)?;
         for c in &counts {
             check_event(path, &meta, &numberings, PathEvent { func: c.func, path: c.path })?;
@@ -219,13 +216,13 @@ impl Profile {
 
     /// Decodes a path to its blocks.
     pub fn path_blocks(&self, func: wpp_model::FuncIdx, path: wpp_model::PathId) -> Option<Vec<wpp_model::BlockIdx>> {
-        self.numberings.get(func.idx())?.as_ref()?.decode(path).ok()
+        self.numberings.get(func)?.decode(path).ok()
     }
 }
 
-fn check_event(path: &Path, meta: &Meta, numberings: &[Option<wpp_paths::Numbering>], e: PathEvent) -> Result<(), Error> {
+fn check_event(path: &Path, meta: &Meta, numberings: &wpp_paths::ProgramNumbering, e: PathEvent) -> Result<(), Error> {
     let n =
-        numberings.get(e.func.idx()).and_then(|n| n.as_ref()).ok_or_else(|| corrupt(path, format!("path event in function {}, which has no code", e.func)))?;
+        numberings.get(e.func).ok_or_else(|| corrupt(path, format!("path event in function {}, which has no code", e.func)))?;
     if e.path.0 >= n.n_paths() {
         return Err(corrupt(path, format!("path {} of function {} ({}) does not exist", e.path, e.func, meta.functions[e.func.idx()].name)));
     }
@@ -234,7 +231,7 @@ fn check_event(path: &Path, meta: &Meta, numberings: &[Option<wpp_paths::Numberi
 
 /// Section `ppp`: functions and paths exist, in order, ids distinct; every hashed count
 /// is part of the path's count, and no interesting path that had a slot was hashed.
-fn check_ppp(path: &Path, meta: &Meta, numberings: &[Option<wpp_paths::Numbering>], counts: &[PathCount], r: &crate::PppRecord) -> Result<(), Error> {
+fn check_ppp(path: &Path, meta: &Meta, numberings: &wpp_paths::ProgramNumbering, counts: &[PathCount], r: &crate::PppRecord) -> Result<(), Error> {
     let bad = |m: String| corrupt(path, format!("section `ppp`: {m}"));
     if !r.functions.windows(2).all(|w| w[0].func < w[1].func) {
         return Err(bad("functions are not sorted".into()));

@@ -202,11 +202,17 @@ impl Recorder {
             RecordMode::Paths | RecordMode::Ppp => wpp_wasm::Mode::Count,
             RecordMode::Trace | RecordMode::Grammar(_) => wpp_wasm::Mode::Trace,
         };
-        let mut opts = wpp_wasm::Options { mode: wasm_mode, max_paths: self.max_paths, ..Default::default() };
+        let max_paths = match &self.set {
+            Some((_, set)) => set.max_paths,
+            None => self.max_paths,
+        };
+        let instrument_error = |source| Error::Instrument { path: self.path.clone(), source };
+        // Numbered once: for checking the set and for the rewrite.
+        let numberings = wpp_wasm::number_program(&self.program, max_paths).map_err(instrument_error)?;
+        let mut opts = wpp_wasm::Options { mode: wasm_mode, max_paths, ..Default::default() };
         let set = match (self.mode, &self.set) {
             (RecordMode::Ppp, Some((file, set))) => {
-                opts.interesting = Some(set.interesting(file, &self.path, &self.wasm, &self.program)?);
-                opts.max_paths = set.max_paths;
+                opts.interesting = Some(set.interesting(file, &self.path, &self.wasm, &self.program, &numberings)?);
                 opts.ppp_everywhere = self.ppp_everywhere;
                 Some((file, set))
             }
@@ -214,7 +220,7 @@ impl Recorder {
             (_, Some(_)) => return Err(Error::Options("a set of interesting paths is for preferential path profiling".into())),
             (_, None) => None,
         };
-        let inst = wpp_wasm::instrument(&self.wasm, &self.program, &opts).map_err(|source| Error::Instrument { path: self.path.clone(), source })?;
+        let inst = wpp_wasm::instrument_numbered(&self.wasm, &self.program, numberings, &opts).map_err(instrument_error)?;
         let engine = wpp_runtime::engine()?;
 
         let mut writer = Writer::create(output)?;

@@ -76,7 +76,7 @@ impl PathSet {
         let mut functions = Vec::new();
         for (f, paths) in &by_func {
             let name = &p.meta.functions[f.idx()].name;
-            let numbering = p.numberings[f.idx()].as_ref().expect("validated: chosen paths decode");
+            let numbering = p.numberings.get(*f).expect("validated: chosen paths decode");
             let ppp = wpp_paths::ppp_number(numbering, paths).map_err(|e| Error::Invalid(format!("function {name}: {e}")))?;
             functions.push(SetFunction { function: name.clone(), function_index: f.0, n_interesting: paths.len(), rho: ppp.rho().unwrap_or(1.0) });
         }
@@ -113,10 +113,18 @@ impl PathSet {
         out.flush().map_err(io)
     }
 
-    /// The set's paths by function, checked against the module it is used with: the same
-    /// size, and every function at its index with its name and the path among its paths.
-    /// `file` and `module` name the set and the module in errors.
-    pub fn interesting(&self, file: &Path, module: &Path, wasm: &[u8], program: &wpp_wasm::Program) -> Result<wpp_wasm::Interesting, Error> {
+    /// The set's paths by function, checked against the module it is used with (numbered
+    /// `numberings`, with the set's `max_paths`): the same size, and every function at its
+    /// index with its name and the path among its paths. `file` and `module` name the set and
+    /// the module in errors.
+    pub fn interesting(
+        &self,
+        file: &Path,
+        module: &Path,
+        wasm: &[u8],
+        program: &wpp_wasm::Program,
+        numberings: &wpp_paths::ProgramNumbering,
+    ) -> Result<wpp_wasm::Interesting, Error> {
         let bad = |m: String| Err(Error::Invalid(format!("{}: {m}", file.display())));
         if self.module_bytes != wasm.len() as u64 {
             return bad(format!(
@@ -127,17 +135,14 @@ impl PathSet {
                 wasm.len()
             ));
         }
-        let opts = wpp_paths::Options { max_paths: self.max_paths };
         let mut out = wpp_wasm::Interesting::new();
         for p in &self.paths {
             let f = program.functions.get(p.function_index as usize);
             let Some(f) = f.filter(|f| f.name == p.function) else {
                 return bad(format!("{} has no function {} at index {}", module.display(), p.function, p.function_index));
             };
-            let Some(cfg) = &f.cfg else { return bad(format!("function {} of {} has no code", p.function, module.display())) };
-            let n = match wpp_paths::number(cfg, &opts) {
-                Ok(n) => n.n_paths(),
-                Err(e) => return bad(format!("function {}: {e}", p.function)),
+            let Some(n) = numberings.get(f.index).map(|n| n.n_paths()) else {
+                return bad(format!("function {} of {} has no code", p.function, module.display()));
             };
             if p.path_id >= n {
                 return bad(format!("function {} has {n} paths, so no path {}", p.function, p.path_id));
@@ -153,9 +158,8 @@ impl PathSet {
 /// and what the hash table counted.
 pub fn ppp_record(set_name: &str, set: &PathSet, inst: &wpp_wasm::Instrumented, hashed: &wpp_runtime::PathCounts) -> Result<PppRecord, Error> {
     let mut functions = Vec::new();
-    for (i, ppp) in inst.ppp.iter().enumerate() {
-        let Some(ppp) = ppp else { continue };
-        let kind = inst.layout.counters.iter().find(|c| c.0.idx() == i).map(|c| c.1);
+    for (func, ppp) in inst.ppp.iter() {
+        let kind = inst.layout.counters.iter().find(|c| c.0 == func).map(|c| c.1);
         let slots = if let Some(wpp_wasm::CounterKind::Ppp { slots, .. }) = kind { slots } else { 0 };
         let ball_larus_array = matches!(kind, Some(wpp_wasm::CounterKind::Array { .. }));
         let paths = ppp
@@ -163,7 +167,7 @@ pub fn ppp_record(set_name: &str, set: &PathSet, inst: &wpp_wasm::Instrumented, 
             .iter()
             .map(|&(path, id)| Ok(PppPath { path, ppp_id: u64::try_from(id).map_err(|_| Error::Invalid(format!("PPP id {id} out of range")))? }))
             .collect::<Result<_, Error>>()?;
-        functions.push(PppFunction { func: FuncIdx(i as u32), slots, ball_larus_array, paths });
+        functions.push(PppFunction { func, slots, ball_larus_array, paths });
     }
     Ok(PppRecord { set: set_name.to_string(), selection: set.selection.clone(), functions, hashed: crate::sorted_counts(hashed) })
 }

@@ -36,10 +36,9 @@ impl TraceStats {
     }
 
     /// Counts with dense arrays sized from the functions' numberings.
-    pub fn for_numberings(numberings: &[Option<wpp_paths::Numbering>]) -> Self {
-        let dense = numberings
-            .iter()
-            .map(|n| match n {
+    pub fn for_numberings(numberings: &wpp_paths::ProgramNumbering) -> Self {
+        let dense = (0..numberings.n_functions() as u32)
+            .map(|f| match numberings.get(FuncIdx(f)) {
                 Some(n) if n.n_paths() <= STATS_DENSE_MAX_PATHS => vec![0; n.n_paths() as usize],
                 _ => Vec::new(),
             })
@@ -137,10 +136,10 @@ const NONE: u32 = u32::MAX;
 const SYMBOLS_DENSE_MAX_PATHS: u64 = 1 << 12;
 
 impl SymbolTable {
-    pub fn for_numberings(numberings: &[Option<wpp_paths::Numbering>]) -> Self {
-        let dense = numberings
-            .iter()
-            .map(|n| match n {
+    /// A table with direct lookup arrays sized from the functions' numberings.
+    pub fn for_numberings(numberings: &wpp_paths::ProgramNumbering) -> Self {
+        let dense = (0..numberings.n_functions() as u32)
+            .map(|f| match numberings.get(FuncIdx(f)) {
                 Some(n) if n.n_paths() <= SYMBOLS_DENSE_MAX_PATHS => vec![NONE; n.n_paths() as usize],
                 _ => Vec::new(),
             })
@@ -225,7 +224,7 @@ pub struct GrammarSink {
 }
 
 impl GrammarSink {
-    pub fn new(numberings: &[Option<wpp_paths::Numbering>], builder: Builder, predict: bool) -> Self {
+    pub fn new(numberings: &wpp_paths::ProgramNumbering, builder: Builder, predict: bool) -> Self {
         GrammarSink {
             decoder: EventDecoder::default(),
             symbols: SymbolTable::for_numberings(numberings),

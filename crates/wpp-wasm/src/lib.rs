@@ -25,6 +25,6 @@ mod wasm_idx;
 
 pub use decode::{decode, Program};
 pub use error::Error;
-pub use instrument::{instrument, CounterKind, Instrumented, Interesting, Layout, Mode, Options, NO_PATH};
+pub use instrument::{instrument, instrument_numbered, number_program, CounterKind, Instrumented, Interesting, Layout, Mode, Options, NO_PATH};
 pub use oracle::instrument_block_log;
 pub use source::source_map;

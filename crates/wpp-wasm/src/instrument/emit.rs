@@ -9,7 +9,8 @@ use wasm_encoder::reencode::Reencode;
 use wasm_encoder::{BlockType, Function, Instruction as I, ValType};
 use wasmparser::{FunctionBody, Operator};
 use wpp_model::{BlockIdx, EdgeIdx, FuncIdx, ESCAPE_FUNC};
-use wpp_paths::{EdgeAction, Numbering, PppAction, PppNumbering};
+use wpp_model::FuncMap;
+use wpp_paths::{EdgeAction, Numbering, PppAction, PppNumbering, ProgramNumbering};
 
 use super::additions::{CarryTypes, Env};
 use super::layout::{CounterKind, Layout};
@@ -28,16 +29,16 @@ pub(super) struct Shared<'a> {
     pub layout: &'a Layout,
     pub carry: &'a CarryTypes,
     /// By function index, `None` for imports.
-    pub numberings: &'a [Option<Numbering>],
+    pub numberings: &'a ProgramNumbering,
     /// By function index, for functions with interesting paths.
-    pub ppp: &'a [Option<PppNumbering>],
+    pub ppp: &'a FuncMap<PppNumbering>,
 }
 
 /// The rewritten body of defined function `func`; `shift` translates its instructions.
 pub(super) fn function(shift: &mut Shift, shared: &Shared<'_>, func: FuncIdx, body: FunctionBody<'_>) -> Result<Function, Error> {
     let program = shared.program;
     let defined = func.idx() - program.n_imported_funcs as usize;
-    let num = shared.numberings[func.idx()].as_ref().expect("defined");
+    let num = &shared.numberings[func];
     let record = match shared.mode {
         Mode::Trace => Record::Trace { wide: num.n_paths() > 1 << 32 },
         Mode::Count => match shared.layout.counters[defined].1 {
@@ -46,7 +47,7 @@ pub(super) fn function(shift: &mut Shift, shared: &Shared<'_>, func: FuncIdx, bo
             CounterKind::Ppp { base, slots } => Record::Ppp { base, slots },
         },
     };
-    let ppp = match (&shared.ppp[func.idx()], record) {
+    let ppp = match (shared.ppp.get(func), record) {
         (Some(p), Record::Ppp { .. }) => Some(FuncPpp::new(p, num, program, func)?),
         _ => None,
     };

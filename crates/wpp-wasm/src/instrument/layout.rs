@@ -4,7 +4,8 @@
 //! function of the numberings and the options.
 
 use wpp_model::FuncIdx;
-use wpp_paths::{Numbering, PppNumbering};
+use wpp_model::FuncMap;
+use wpp_paths::{PppNumbering, ProgramNumbering};
 
 use super::{Mode, Options};
 use crate::{abi, Error};
@@ -55,7 +56,7 @@ pub(super) struct Placement {
 /// Lays out the added memory for functions numbered `numberings` (by function index,
 /// `None` for imports) with PPP numberings `ppp` (by function index, for functions with
 /// interesting paths).
-pub(super) fn place(numberings: &[Option<Numbering>], ppp: &[Option<PppNumbering>], opts: &Options) -> Result<Placement, Error> {
+pub(super) fn place(numberings: &ProgramNumbering, ppp: &FuncMap<PppNumbering>, opts: &Options) -> Result<Placement, Error> {
     let mut layout = Layout::default();
     let mut memory = Memory { top: 0, budget: opts.array_budget_bytes };
     let mut needs_hash = false;
@@ -67,15 +68,15 @@ pub(super) fn place(numberings: &[Option<Numbering>], ppp: &[Option<PppNumbering
             memory.top = layout.buffer_bytes as u64 + 16;
         }
         Mode::Count => {
-            for (i, num) in numberings.iter().enumerate().filter_map(|(i, num)| Some((i, num.as_ref()?))) {
+            for (func, num) in numberings.iter() {
                 let n = num.n_paths();
                 let kind = match opts.interesting {
-                    Some(_) => ppp_counters(n, ppp[i].as_ref(), opts, &mut memory, &mut slot_data),
+                    Some(_) => ppp_counters(n, ppp.get(func), opts, &mut memory, &mut slot_data),
                     None => array_counters(n, opts, &mut memory),
                 };
                 // Under PPP the hash table counts residual paths, which any function has.
                 needs_hash |= opts.interesting.is_some() || kind == CounterKind::Hash;
-                layout.counters.push((FuncIdx(i as u32), kind, n));
+                layout.counters.push((func, kind, n));
             }
             if needs_hash {
                 memory.top = memory.top.next_multiple_of(abi::HASH_ENTRY_BYTES as u64);

@@ -44,8 +44,8 @@ mod layout;
 
 use std::collections::BTreeMap;
 
-use wpp_model::{FuncIdx, PathId};
-use wpp_paths::{number, ppp_number, Numbering, PppNumbering};
+use wpp_model::{FuncIdx, FuncMap, PathId};
+use wpp_paths::{ppp_number, PppNumbering, ProgramNumbering};
 
 pub use layout::{CounterKind, Layout, NO_PATH};
 
@@ -117,15 +117,23 @@ pub struct Instrumented {
     pub wasm: Vec<u8>,
     pub mode: Mode,
     pub layout: Layout,
-    /// Path numbering of every function (by function index; `None` for imports).
-    pub numberings: Vec<Option<Numbering>>,
-    /// PPP numbering of every function with interesting paths (by function index).
-    pub ppp: Vec<Option<PppNumbering>>,
+    /// Path numbering of every function with code.
+    pub numberings: ProgramNumbering,
+    /// PPP numbering of every function with interesting paths.
+    pub ppp: FuncMap<PppNumbering>,
 }
 
 /// Rewrites `bytes` (decoded as `program`) to record Ball-Larus paths.
 pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Instrumented, Error> {
-    let numberings = number_functions(program, opts)?;
+    instrument_numbered(bytes, program, number_program(program, opts.max_paths)?, opts)
+}
+
+/// [`instrument`] with the program's numbering already made: `numberings` must be
+/// [`number_program`]'s for `program` and `opts.max_paths`.
+pub fn instrument_numbered(bytes: &[u8], program: &Program, numberings: ProgramNumbering, opts: &Options) -> Result<Instrumented, Error> {
+    if numberings.n_functions() != program.functions.len() || program.functions.iter().any(|f| f.cfg.is_some() != numberings.contains(f.index)) {
+        return Err(Error::Rewrite { place: "numbering".into(), message: "the numbering is not of this module".into() });
+    }
     let ppp = ppp_number_functions(program, opts, &numberings)?;
     let layout::Placement { layout, needs_hash, slot_data } = layout::place(&numberings, &ppp, opts)?;
     let (add, env, carry) = additions::additions(program, &layout, needs_hash, slot_data)?;
@@ -134,33 +142,26 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
     Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp })
 }
 
-/// The Ball-Larus numbering of every function (by function index; `None` for imports).
-fn number_functions(program: &Program, opts: &Options) -> Result<Vec<Option<Numbering>>, Error> {
-    let n_imported = program.n_imported_funcs;
-    let mut numberings: Vec<Option<Numbering>> = vec![None; n_imported as usize];
-    for i in 0..program.layouts.len() {
-        let func = FuncIdx(n_imported + i as u32);
-        let cfg = program.cfg(func).expect("defined functions have CFGs");
-        let num = number(cfg, &wpp_paths::Options { max_paths: opts.max_paths })
-            .map_err(|e| Error::Rewrite { place: format!("function {}", program.name(func)), message: e.to_string() })?;
-        numberings.push(Some(num));
-    }
-    Ok(numberings)
+/// The Ball-Larus numbering of every function of `program` with code, functions with more
+/// than `max_paths` paths cut.
+pub fn number_program(program: &Program, max_paths: u64) -> Result<ProgramNumbering, Error> {
+    wpp_paths::number_program(&program.functions, &wpp_paths::Options { max_paths })
+        .map_err(|e| Error::Rewrite { place: format!("function {}", e.name), message: e.source.to_string() })
 }
 
 /// The PPP numbering of every function with interesting paths (by function index).
-fn ppp_number_functions(program: &Program, opts: &Options, numberings: &[Option<Numbering>]) -> Result<Vec<Option<PppNumbering>>, Error> {
-    let mut ppp: Vec<Option<PppNumbering>> = vec![None; numberings.len()];
+fn ppp_number_functions(program: &Program, opts: &Options, numberings: &ProgramNumbering) -> Result<FuncMap<PppNumbering>, Error> {
+    let mut ppp = FuncMap::new(numberings.n_functions());
     let Some(interesting) = &opts.interesting else { return Ok(ppp) };
     if opts.mode != Mode::Count {
         return Err(Error::Rewrite { place: "options".into(), message: "interesting paths need count mode".into() });
     }
     for (&func, paths) in interesting.iter().filter(|(_, paths)| !paths.is_empty()) {
-        let Some(Some(num)) = numberings.get(func.idx()) else {
+        let Some(num) = numberings.get(func) else {
             return Err(Error::Rewrite { place: format!("function {}", func.0), message: "interesting paths of a function without code".into() });
         };
         let p = ppp_number(num, paths).map_err(|e| Error::Rewrite { place: format!("function {}", program.name(func)), message: e.to_string() })?;
-        ppp[func.idx()] = Some(p);
+        ppp.insert(func, p);
     }
     Ok(ppp)
 }
