@@ -1,21 +1,15 @@
 //! `wpp hot`, `wpp query` and source lines, end to end, against scans of `wpp expand`.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
 use wpp_grammar::{hot_subpaths_brute, HotParams};
+use wpp_test_support::corpus::wat_program;
 
 mod common;
 use common::{json, ok, run, scratch, wpp};
-
-fn wat_program(dir: &Path, name: &str) -> PathBuf {
-    let src = format!("{}/../wpp-runtime/tests/wat/{name}.wat", env!("CARGO_MANIFEST_DIR"));
-    let out = dir.join(format!("{name}.wasm"));
-    std::fs::write(&out, wat::parse_file(src).unwrap()).unwrap();
-    out
-}
 
 fn record(wasm: &Path, profile: &Path, args: &[&str]) {
     ok(wpp().arg("record").args(args).arg("-o").arg(profile).arg(wasm));

@@ -3,16 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
+use wpp_test_support::corpus::wat_program;
+
 mod common;
 use common::{run, scratch, wpp};
-
-/// Compiles one of the runtime crate's test programs into `dir`.
-fn wat_program(dir: &Path, name: &str) -> PathBuf {
-    let src = format!("{}/../wpp-runtime/tests/wat/{name}.wat", env!("CARGO_MANIFEST_DIR"));
-    let out = dir.join(format!("{name}.wasm"));
-    std::fs::write(&out, wat::parse_file(src).unwrap()).unwrap();
-    out
-}
 
 fn paths_json(profile: &Path) -> serde_json::Value {
     let out = run(wpp().args(["paths", "--json", "--top", "0"]).arg(profile));
