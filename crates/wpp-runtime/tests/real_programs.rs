@@ -9,10 +9,9 @@
 //!   block-log oracle's, which splits the log of every basic block entered into paths
 //!   using only the CFG.
 
-mod common;
-
 use sha2::{Digest, Sha256};
 use wpp_runtime::{Outcome, RunConfig, Stdio};
+use wpp_test_support::agree::check_all_ways;
 
 fn check(name: &str) {
     let manifest = wpp_workloads::Manifest::in_tree().unwrap();
@@ -45,7 +44,7 @@ fn check(name: &str) {
         stdio: Stdio::Capture { stdin },
         ..Default::default()
     };
-    let agreed = common::check_all_ways(name, &wasm, &cfg, false, false).unwrap();
+    let agreed = check_all_ways(name, &wasm, &cfg, false, false).unwrap();
     assert_eq!(agreed.plain.outcome, Outcome::Exited(0), "{name}: {}", String::from_utf8_lossy(&agreed.plain.stderr));
     if let Some(want) = &run.stdout_sha256 {
         let got: String = Sha256::digest(&agreed.plain.stdout).iter().map(|b| format!("{b:02x}")).collect();

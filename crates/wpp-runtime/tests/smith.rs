@@ -23,6 +23,7 @@ use std::time::Instant;
 use arbitrary::Unstructured;
 use wasmtime::{Caller, Engine, Extern, ExternType, Instance, Linker, Module, Store, Trap, Val};
 use wpp_model::{EventDecoder, FuncIdx, PathId};
+use wpp_test_support::Rng;
 use wpp_wasm::{abi, CounterKind, Instrumented, Mode, Options};
 
 /// Seeds run by default: enough for variety, few enough for well under a minute.
@@ -36,30 +37,6 @@ const FUEL_EXPORT: &str = "__smith_fuel";
 
 /// Path counts by (function, path).
 type Counts = HashMap<(FuncIdx, PathId), u64>;
-
-/// xorshift64*: a tiny deterministic byte source.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        // Never zero; spread nearby seeds apart.
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03 | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        let mut v = Vec::with_capacity(n + 8);
-        while v.len() < n {
-            v.extend_from_slice(&self.next().to_le_bytes());
-        }
-        v.truncate(n);
-        v
-    }
-}
 
 /// Features wpp handles, everything it refuses turned off, every module self-contained
 /// (no imports), bounded (small memories and tables with maxima) and fully exported. The

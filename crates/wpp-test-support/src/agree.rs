@@ -1,9 +1,7 @@
-//! Runs one module every way wpp can and checks that the ways agree:
-//! the uninstrumented run, trace mode, count mode with arrays, count mode with the hash
-//! table only, preferential path profiling of a subset of the paths, and the naive
-//! block-log oracle.
-
-#![allow(dead_code)]
+//! Runs one module every way wpp can and checks that the ways agree: the uninstrumented
+//! run, trace mode, count mode with arrays, count mode with the hash table only,
+//! preferential path profiling of a subset of the paths, and the naive block-log oracle.
+//! Used on the `.wat` programs and the real programs (feature `runtime`).
 
 use anyhow::{ensure, Context as _};
 use wpp_paths::split::{PathSplitter, SplitFunc};
