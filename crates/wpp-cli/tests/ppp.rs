@@ -10,9 +10,8 @@ use common::{ok, run, scratch, wpp};
 
 /// A profile of a .wat program with several functions and many paths.
 fn profile(d: &Path) -> PathBuf {
-    let src = format!("{}/../wpp-runtime/tests/wat/br_table.wat", env!("CARGO_MANIFEST_DIR"));
     let wasm = d.join("p.wasm");
-    std::fs::write(&wasm, wat::parse_file(src).unwrap()).unwrap();
+    std::fs::write(&wasm, wpp_test_support::corpus::bytes("br_table")).unwrap();
     let p = d.join("p.wpp");
     ok(wpp().args(["record", "--mode", "paths", "-o"]).arg(&p).arg(&wasm));
     p

@@ -11,6 +11,7 @@ use std::path::Path;
 use std::process::Command;
 
 use wpp_profile::Profile;
+use wpp_test_support::workloads;
 use wpp_workloads::Manifest;
 
 mod common;
@@ -27,13 +28,19 @@ fn fingerprint(path: &Path) -> (u64, u64) {
     (n, h)
 }
 
-fn check(name: &str, second: &str) {
-    let m = Manifest::in_tree().unwrap();
+/// Every program of the manifest; the second builder alternates between SEQUITUR with
+/// rule prediction and Re-Pair in manifest order.
+#[test]
+fn all_programs() {
+    workloads::for_each_program("real_grammar", |m, i, p| check(m, &p.name, if i % 2 == 0 { "sequitur+p" } else { "repair" }));
+}
+
+fn check(m: &Manifest, name: &str, second: &str) {
     let (p, run) = m.run(name, "test").unwrap();
     let d = std::env::temp_dir().join(format!("wpp-real-grammar-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     let trace = d.join("trace.wpp");
-    common::record_run(&m, p, run, &trace, &["--mode", "trace"]);
+    common::record_run(m, p, run, &trace, &["--mode", "trace"]);
     let expected = fingerprint(&trace);
     assert!(expected.0 > 10_000, "{name}: only {} events", expected.0);
     for builder in ["sequitur1", second] {
@@ -42,7 +49,7 @@ fn check(name: &str, second: &str) {
         if builder.ends_with("+p") {
             args.push("--predict");
         }
-        common::record_run(&m, p, run, &g, &args);
+        common::record_run(m, p, run, &g, &args);
         assert_eq!(fingerprint(&g), expected, "{name}/{builder}: the grammar does not expand to the trace");
         let profile = Profile::open(&g).unwrap();
         let grammar = profile.grammar().unwrap();
@@ -109,29 +116,4 @@ fn check_hot(name: &str, profile: &Path) {
         }
     }
     eprintln!("{name}: {} hot subpaths checked", reported.len());
-}
-
-macro_rules! programs {
-    ($($test:ident => $name:literal, $second:literal),* $(,)?) => {
-        $(#[test] fn $test() { check($name, $second) })*
-
-        #[test]
-        fn manifest_is_covered() {
-            assert_eq!(Manifest::in_tree().unwrap().untested(&[$($name),*]), Vec::<&str>::new(), "programs without a test");
-        }
-    };
-}
-
-programs! {
-    bzip2 => "bzip2", "sequitur+p",
-    bzip2_decompress => "bzip2-d", "repair",
-    zlib => "zlib", "sequitur+p",
-    zstd => "zstd", "repair",
-    lz4 => "lz4", "sequitur+p",
-    xz => "xz", "repair",
-    lua => "lua", "sequitur+p",
-    sqlite => "sqlite", "repair",
-    tree_sitter_c => "tree-sitter-c", "sequitur+p",
-    pcre2 => "pcre2", "repair",
-    cjpeg => "cjpeg", "sequitur+p",
 }

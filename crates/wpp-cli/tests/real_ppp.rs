@@ -17,6 +17,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
+use wpp_test_support::workloads;
 use wpp_workloads::Manifest;
 
 mod common;
@@ -33,14 +34,19 @@ fn rows(v: &Value) -> Counts {
     v.as_array().unwrap().iter().map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x["count"].as_u64().unwrap())).collect()
 }
 
-fn check(name: &str) {
-    let m = Manifest::in_tree().unwrap();
+/// Every program of the manifest.
+#[test]
+fn all_programs() {
+    workloads::for_each_program("real_ppp", |m, _, p| check(m, &p.name));
+}
+
+fn check(m: &Manifest, name: &str) {
     let (p, train) = m.run(name, "train").unwrap();
     let (_, test) = m.run(name, "test").unwrap();
     let d = common::scratch(&format!("real-ppp-{name}"));
     let (a, b, set, field) = (d.join("train.wpp"), d.join("test.wpp"), d.join("set.json"), d.join("field.wpp"));
-    common::record_run(&m, p, train, &a, &["--mode", "paths"]);
-    common::record_run(&m, p, test, &b, &["--mode", "paths"]);
+    common::record_run(m, p, train, &a, &["--mode", "paths"]);
+    common::record_run(m, p, test, &b, &["--mode", "paths"]);
     common::ok(wpp().args(["ppp", "select"]).arg(&a).arg("--all-executed").arg("-o").arg(&set));
     let (in_a, in_b) = (path_counts(&a), path_counts(&b));
     for everywhere in [false, true] {
@@ -48,7 +54,7 @@ fn check(name: &str) {
         if everywhere {
             args.push("--ppp-everywhere");
         }
-        common::record_run(&m, p, test, &field, &args);
+        common::record_run(m, p, test, &field, &args);
         let report = json(wpp().args(["ppp", "report", "--json"]).arg(&field));
         check_report(name, &report, &in_a, &in_b, everywhere);
     }
@@ -93,29 +99,4 @@ fn check_report(name: &str, report: &Value, in_a: &Counts, in_b: &Counts, everyw
         counted("hash"),
         residual.len()
     );
-}
-
-macro_rules! programs {
-    ($($test:ident => $name:literal),* $(,)?) => {
-        $(#[test] fn $test() { check($name) })*
-
-        #[test]
-        fn manifest_is_covered() {
-            assert_eq!(Manifest::in_tree().unwrap().untested(&[$($name),*]), Vec::<&str>::new(), "programs without a test");
-        }
-    };
-}
-
-programs! {
-    bzip2 => "bzip2",
-    bzip2_decompress => "bzip2-d",
-    zlib => "zlib",
-    zstd => "zstd",
-    lz4 => "lz4",
-    xz => "xz",
-    lua => "lua",
-    sqlite => "sqlite",
-    tree_sitter_c => "tree-sitter-c",
-    pcre2 => "pcre2",
-    cjpeg => "cjpeg",
 }

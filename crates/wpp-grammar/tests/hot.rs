@@ -7,10 +7,8 @@
 use std::collections::HashMap;
 
 use proptest::prelude::*;
-
-mod common;
-use common::arb_grammar;
 use wpp_grammar::{hot_subpaths, hot_subpaths_brute, repair, Grammar, HotParams, HotSubpath, PatternCounts, Sequitur, Sym};
+use wpp_test_support::strategies::arb_grammar;
 
 fn sequitur(input: &[u32]) -> Grammar {
     let mut s = Sequitur::with_lookahead();

@@ -1,10 +1,8 @@
 //! DAG queries against scans of the expanded sequence.
 
 use proptest::prelude::*;
-
-mod common;
-use common::arb_grammar;
 use wpp_grammar::{contexts, contexts_brute, first_and_last, runs_before, Grammar, Sequitur};
+use wpp_test_support::strategies::arb_grammar;
 
 fn check(g: &Grammar, k: usize) -> Result<(), TestCaseError> {
     let seq: Vec<u32> = g.expand().collect();

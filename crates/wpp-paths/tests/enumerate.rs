@@ -2,11 +2,9 @@
 //! from the CFG and check that the path numbers are exactly `0..n_paths` and decode back.
 
 use proptest::prelude::*;
-
-mod common;
-use common::arb_cfg;
 use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, Target};
 use wpp_paths::{number, Options};
+use wpp_test_support::strategies::arb_cfg;
 
 fn check(cfg: &Cfg, max_paths: u64) -> Result<(), TestCaseError> {
     prop_assert!(cfg.validate().is_ok(), "{:?}", cfg.validate());

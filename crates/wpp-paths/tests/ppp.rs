@@ -3,11 +3,9 @@
 //! at 0, and ρ is what they give.
 
 use proptest::prelude::*;
-
-mod common;
-use common::arb_cfg;
 use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeIdx, EdgeKind, PathId, Target};
 use wpp_paths::{number, ppp_number, EdgeAction, Numbering, Options, PppAction, PppError, PppNumbering};
+use wpp_test_support::strategies::arb_cfg;
 
 /// The PPP identifier of path `p` as the sum of the weights along its DAG edges, or `None`
 /// if one of them has no weight.

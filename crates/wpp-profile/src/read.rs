@@ -102,9 +102,8 @@ impl Profile {
                 cfg.validate().map_err(|e| corrupt(path, format!("function {} ({}): {e}", i, f.name)))?;
             }
         }
-        let numberings = meta
-            .numberings()
-            .map_err(|e| corrupt(path, format!("function {} ({}): paths cannot be numbered within {}", e.func, e.name, meta.max_paths)))?;
+        let numberings =
+            meta.numberings().map_err(|e| corrupt(path, format!("function {} ({}): paths cannot be numbered within {}", e.func, e.name, meta.max_paths)))?;
         let counts: Vec<PathCount> = decode_section(&mut file, path, &toc, section::COUNTS)?;
         for c in &counts {
             check_event(path, &meta, &numberings, PathEvent { func: c.func, path: c.path })?;
@@ -221,8 +220,7 @@ impl Profile {
 }
 
 fn check_event(path: &Path, meta: &Meta, numberings: &wpp_paths::ProgramNumbering, e: PathEvent) -> Result<(), Error> {
-    let n =
-        numberings.get(e.func).ok_or_else(|| corrupt(path, format!("path event in function {}, which has no code", e.func)))?;
+    let n = numberings.get(e.func).ok_or_else(|| corrupt(path, format!("path event in function {}, which has no code", e.func)))?;
     if e.path.0 >= n.n_paths() {
         return Err(corrupt(path, format!("path {} of function {} ({}) does not exist", e.path, e.func, meta.functions[e.func.idx()].name)));
     }

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, FuncIdx, Function, PathEvent, PathId, Target, ESCAPE_FUNC};
 use wpp_profile::{section, Ending, Error, Meta, PathCount, Profile, RecordMode, Writer, MAGIC, VERSION};
+use wpp_test_support::Rng;
 
 // ---------------------------------------------------------------------------------------
 // Counting allocator
@@ -103,32 +104,14 @@ fn alloc_budget(size: usize) -> usize {
 // ---------------------------------------------------------------------------------------
 // Deterministic randomness
 
-struct Rng(u64);
+/// Values shaped for damaging a profile, on top of the shared generator.
+trait Damage {
+    fn byte(&mut self) -> u8;
+    fn interesting_u64(&mut self, size: u64) -> u64;
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        assert!(n > 0);
-        (self.next() % n as u64) as usize
-    }
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: usize, hi: usize) -> usize {
-        lo + self.below(hi - lo + 1)
-    }
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| self.next() as u8).collect()
-    }
+impl Damage for Rng {
+    /// A byte, half the time one of the values that matter most in encodings.
     fn byte(&mut self) -> u8 {
         const SPECIAL: [u8; 8] = [0x00, 0xff, 0x7f, 0x80, 0x01, 0xfe, 0x81, 0x40];
         if self.chance(2) {
@@ -286,14 +269,14 @@ fn fixture(dir: &Path) -> Fixture {
         guest_nanos: 1_234_567,
         events: 0,
     };
-    let numberings = meta.numberings();
-    let n_paths: Vec<u64> = numberings.iter().map(|n| n.as_ref().map_or(0, |n| n.n_paths())).collect();
+    let numberings = meta.numberings().unwrap();
+    let n_paths: Vec<u64> = (0..numberings.n_functions() as u32).map(|f| numberings.get(FuncIdx(f)).map_or(0, |n| n.n_paths())).collect();
     assert_eq!(n_paths[0], 0);
     assert_eq!(n_paths[2], 2, "diamond");
     assert_eq!(n_paths[4], 1 << 34, "34 diamonds");
     // A plausible run: main loops, calling abs and check, and dispatch runs with both small
     // and large (escaped) path numbers.
-    let mut rng = Rng(0x5eed);
+    let mut rng = Rng::new(0x5eed);
     let mut events = Vec::new();
     for round in 0..60u64 {
         for f in 1..n_paths.len() {
@@ -474,8 +457,8 @@ fn valid_profile_round_trips() {
     assert_eq!(source.blocks[2][1], Some(wpp_model::LineRange { file: 1, first: 11, last: 14 }));
     assert_eq!(source.blocks[2].len(), p.meta.functions[2].cfg.as_ref().unwrap().n_blocks());
     assert_eq!(grammar_events(&p).unwrap().as_deref(), Some(&fx.events[..]), "the grammar derives the trace");
-    assert_eq!(p.numberings.len(), 5);
-    assert!(p.numberings[0].is_none(), "imports have no numbering");
+    assert_eq!(p.numberings.n_functions(), 5);
+    assert!(p.numberings.get(FuncIdx(0)).is_none(), "imports have no numbering");
     // Every recorded path decodes to blocks that start at a path start.
     for c in &p.counts {
         let blocks = p.path_blocks(c.func, c.path).expect("recorded paths decode");
@@ -524,7 +507,7 @@ fn examine(path: &Path) -> Outcome {
         Ok(p) => p,
         Err(e) => return Outcome::Rejected(e.to_string()),
     };
-    assert_eq!(p.numberings.len(), p.meta.functions.len());
+    assert_eq!(p.numberings.n_functions(), p.meta.functions.len());
     if let Some(s) = &p.source {
         // An accepted source map covers every block with ranges that format.
         for (f, blocks) in s.blocks.iter().enumerate() {
@@ -945,7 +928,8 @@ fn damage_values(rng: &mut Rng, dir: &Path, fx: &Fixture) -> Vec<u8> {
     let mut counts = fx.counts.clone();
     let mut events = fx.events.clone();
     let mut trace_tail: Vec<u8> = Vec::new();
-    let n_paths: Vec<u64> = meta.numberings().iter().map(|n| n.as_ref().map_or(0, |n| n.n_paths())).collect();
+    let numberings = meta.numberings().unwrap();
+    let n_paths: Vec<u64> = (0..numberings.n_functions() as u32).map(|f| numberings.get(FuncIdx(f)).map_or(0, |n| n.n_paths())).collect();
     let nf = meta.functions.len();
     let random_event = |rng: &mut Rng| {
         let f = [rng.below(nf + 2) as u32, u32::MAX - 1, ESCAPE_FUNC, 0][rng.below(4)];
@@ -1019,7 +1003,7 @@ fn fuzz_any_bytes_give_a_value_or_an_error() {
     let fx = fixture(&dir);
     let base = fx.bytes.clone();
     let mut run = Runner::new(dir.clone());
-    let mut rng = Rng(0x00dd_ba11_5eed);
+    let mut rng = Rng::new(0x00dd_ba11_5eed);
 
     // The valid file itself is accepted.
     assert!(matches!(run.run("valid", &base), Outcome::Accepted));
@@ -1207,7 +1191,7 @@ fn with_values(dir: &Path, name: &str, meta: &Meta, counts: &[PathCount], events
 fn counts_and_events_must_name_existing_paths() {
     let dir = scratch("bad_counts");
     let fx = fixture(&dir);
-    let n_paths = |f: u32| fx.meta.numberings()[f as usize].as_ref().unwrap().n_paths();
+    let n_paths = |f: u32| fx.meta.numberings().unwrap()[FuncIdx(f)].n_paths();
     let bad = [
         (PathCount { func: FuncIdx(0), path: PathId(0), count: 1 }, "which has no code"),
         (PathCount { func: FuncIdx(5), path: PathId(0), count: 1 }, "which has no code"),

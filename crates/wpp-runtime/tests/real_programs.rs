@@ -8,18 +8,28 @@
 //! * counts: trace-mode, array and hash counts, and the trace's order, equal the naive
 //!   block-log oracle's, which splits the log of every basic block entered into paths
 //!   using only the CFG.
-
-mod common;
+//!
+//! The programs are the manifest's, run by one test on a pool of threads; see
+//! `wpp_test_support::workloads` for how to run some of them and when they are skipped.
 
 use sha2::{Digest, Sha256};
 use wpp_runtime::{Outcome, RunConfig, Stdio};
+use wpp_test_support::agree::check_all_ways;
+use wpp_test_support::workloads;
+use wpp_workloads::Manifest;
 
-fn check(name: &str) {
-    let manifest = wpp_workloads::Manifest::in_tree().unwrap();
+/// Every program of the manifest (at least 8 of them), checked by [`check`].
+#[test]
+fn all_programs() {
+    assert!(workloads::manifest().programs.len() >= 8);
+    workloads::for_each_program("real_programs", |m, _, p| check(m, &p.name));
+}
+
+fn check(manifest: &Manifest, name: &str) {
     let dir = manifest.dir.clone();
     let (p, run) = manifest.run(name, "test").unwrap();
     let wasm_path = dir.join(&p.wasm);
-    let wasm = std::fs::read(&wasm_path).unwrap_or_else(|e| panic!("{}: {e}; build the workloads first with `bash workloads/build.sh`", wasm_path.display()));
+    let wasm = std::fs::read(&wasm_path).unwrap_or_else(|e| panic!("{}: {e}", wasm_path.display()));
 
     // Numbering oracle on every function small enough to enumerate.
     let program = wpp_wasm::decode(&wasm).unwrap();
@@ -45,7 +55,7 @@ fn check(name: &str) {
         stdio: Stdio::Capture { stdin },
         ..Default::default()
     };
-    let agreed = common::check_all_ways(name, &wasm, &cfg, false, false).unwrap();
+    let agreed = check_all_ways(name, &wasm, &cfg, false, false).unwrap();
     assert_eq!(agreed.plain.outcome, Outcome::Exited(0), "{name}: {}", String::from_utf8_lossy(&agreed.plain.stderr));
     if let Some(want) = &run.stdout_sha256 {
         let got: String = Sha256::digest(&agreed.plain.stdout).iter().map(|b| format!("{b:02x}")).collect();
@@ -53,32 +63,4 @@ fn check(name: &str) {
     }
     assert!(agreed.n_events > 10_000, "{name}: only {} path events", agreed.n_events);
     eprintln!("{name}: {checked}/{n_defined} functions enumerated; {} events, {} distinct paths agree", agreed.n_events, agreed.counts.len());
-}
-
-macro_rules! programs {
-    ($($test:ident => $name:literal),* $(,)?) => {
-        $(#[test] fn $test() { check($name) })*
-
-        /// Every program in the manifest has a test above.
-        #[test]
-        fn manifest_is_covered() {
-            let m = wpp_workloads::Manifest::in_tree().unwrap();
-            assert_eq!(m.untested(&[$($name),*]), Vec::<&str>::new(), "programs without a test");
-            assert!(m.programs.len() >= 8);
-        }
-    };
-}
-
-programs! {
-    bzip2 => "bzip2",
-    bzip2_decompress => "bzip2-d",
-    zlib => "zlib",
-    zstd => "zstd",
-    lz4 => "lz4",
-    xz => "xz",
-    lua => "lua",
-    sqlite => "sqlite",
-    tree_sitter_c => "tree-sitter-c",
-    pcre2 => "pcre2",
-    cjpeg => "cjpeg",
 }

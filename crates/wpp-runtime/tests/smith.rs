@@ -23,6 +23,7 @@ use std::time::Instant;
 use arbitrary::Unstructured;
 use wasmtime::{Caller, Engine, Extern, ExternType, Instance, Linker, Module, Store, Trap, Val};
 use wpp_model::{EventDecoder, FuncIdx, PathId};
+use wpp_test_support::Rng;
 use wpp_wasm::{abi, CounterKind, Instrumented, Mode, Options};
 
 /// Seeds run by default: enough for variety, few enough for well under a minute.
@@ -36,30 +37,6 @@ const FUEL_EXPORT: &str = "__smith_fuel";
 
 /// Path counts by (function, path).
 type Counts = HashMap<(FuncIdx, PathId), u64>;
-
-/// xorshift64*: a tiny deterministic byte source.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        // Never zero; spread nearby seeds apart.
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03 | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        let mut v = Vec::with_capacity(n + 8);
-        while v.len() < n {
-            v.extend_from_slice(&self.next().to_le_bytes());
-        }
-        v.truncate(n);
-        v
-    }
-}
 
 /// Features wpp handles, everything it refuses turned off, every module self-contained
 /// (no imports), bounded (small memories and tables with maxima) and fully exported. The
@@ -344,7 +321,7 @@ impl Run {
                         }
                         CounterKind::Ppp { base, slots } => {
                             // What the hash table counted so far is residual: no path with a slot.
-                            let ppp = inst.ppp[func.idx()].as_ref().expect("functions with slots have PPP numbers");
+                            let ppp = inst.ppp.get(func).expect("functions with slots have PPP numbers");
                             for &(path, id) in ppp.ids() {
                                 anyhow::ensure!(
                                     id >= slots as i128 || !counts.contains_key(&(func, path)),
@@ -453,7 +430,7 @@ fn compare_state(exports: &[(String, ExternType)], a: &mut Run, b: &mut Run) -> 
 /// Every recorded path must exist in its function's numbering and decode to blocks.
 fn check_paths(what: &str, counts: &Counts, inst: &Instrumented) -> Result<(), String> {
     for &(f, p) in counts.keys() {
-        let Some(Some(num)) = inst.numberings.get(f.idx()) else {
+        let Some(num) = inst.numberings.get(f) else {
             return Err(format!("{what} recorded path {p} of function {f}, which has no numbering"));
         };
         if p.0 >= num.n_paths() {
@@ -542,7 +519,7 @@ fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut St
             Err(e) => return Err(format!("{what}: instrument: {e}")),
         };
         let module = Module::new(engine, &inst.wasm).map_err(|e| format!("{what}: wasmtime rejects the rewritten module: {e:?}"))?;
-        for num in inst.numberings.iter().flatten() {
+        for num in inst.numberings.values() {
             match opts.max_paths {
                 u64::MAX if opts.mode == Mode::Trace => {
                     stats.max_paths = stats.max_paths.max(num.n_paths());

@@ -1,17 +1,17 @@
 //! Small WebAssembly programs written to exercise one control-flow shape each (see the
-//! header comment of each file in `tests/wat/`), run every way wpp can run them.
-
-mod common;
+//! header comment of each file in `wpp-test-support`'s `wat/`), run every way wpp can run
+//! them.
 
 use wpp_runtime::{Outcome, RunConfig, Stdio};
+use wpp_test_support::agree::{check_all_ways, Agreed};
+use wpp_test_support::corpus;
 
-fn run(name: &str) -> common::Agreed {
-    let path = format!("{}/tests/wat/{name}.wat", env!("CARGO_MANIFEST_DIR"));
-    let wasm = wat::parse_file(&path).unwrap();
+fn run(name: &str) -> Agreed {
+    let wasm = corpus::bytes(name);
     let cfg = RunConfig { program_name: name.into(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
     // Once with tiny buffers (many flushes), once with the defaults.
-    common::check_all_ways(name, &wasm, &cfg, false, true).unwrap();
-    common::check_all_ways(name, &wasm, &cfg, true, true).unwrap()
+    check_all_ways(name, &wasm, &cfg, false, true).unwrap();
+    check_all_ways(name, &wasm, &cfg, true, true).unwrap()
 }
 
 #[test]

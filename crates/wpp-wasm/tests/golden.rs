@@ -192,11 +192,9 @@ fn header(program: &Program, opts: &Options, inst: &Instrumented) -> String {
         };
         writeln!(s, ";; counters of {}: {kind} ({n_paths} paths)", name(program, func)).unwrap();
     }
-    for (i, p) in inst.ppp.iter().enumerate() {
-        if let Some(p) = p {
-            let ids = list(p.ids().iter().map(|(path, id)| format!("{}:{id}", path.0)));
-            writeln!(s, ";; PPP ids of {} (path:id): {ids}", name(program, FuncIdx(i as u32))).unwrap();
-        }
+    for (func, p) in inst.ppp.iter() {
+        let ids = list(p.ids().iter().map(|(path, id)| format!("{}:{id}", path.0)));
+        writeln!(s, ";; PPP ids of {} (path:id): {ids}", name(program, func)).unwrap();
     }
     s
 }

@@ -4,7 +4,7 @@
 use wpp_wasm::{decode, instrument, instrument_block_log, Mode, Options};
 
 fn programs() -> Vec<(String, Vec<u8>)> {
-    let dir = format!("{}/../wpp-runtime/tests/wat", env!("CARGO_MANIFEST_DIR"));
+    let dir = wpp_test_support::corpus::dir();
     let mut v: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

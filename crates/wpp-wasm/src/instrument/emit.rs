@@ -8,8 +8,8 @@ use std::borrow::Cow;
 use wasm_encoder::reencode::Reencode;
 use wasm_encoder::{BlockType, Function, Instruction as I, ValType};
 use wasmparser::{FunctionBody, Operator};
-use wpp_model::{BlockIdx, EdgeIdx, FuncIdx, ESCAPE_FUNC};
 use wpp_model::FuncMap;
+use wpp_model::{BlockIdx, EdgeIdx, FuncIdx, ESCAPE_FUNC};
 use wpp_paths::{EdgeAction, Numbering, PppAction, PppNumbering, ProgramNumbering};
 
 use super::additions::{CarryTypes, Env};

@@ -1,9 +1,7 @@
-//! Runs one module every way wpp can and checks that the ways agree:
-//! the uninstrumented run, trace mode, count mode with arrays, count mode with the hash
-//! table only, preferential path profiling of a subset of the paths, and the naive
-//! block-log oracle.
-
-#![allow(dead_code)]
+//! Runs one module every way wpp can and checks that the ways agree: the uninstrumented
+//! run, trace mode, count mode with arrays, count mode with the hash table only,
+//! preferential path profiling of a subset of the paths, and the naive block-log oracle.
+//! Used on the `.wat` programs and the real programs (feature `runtime`).
 
 use anyhow::{ensure, Context as _};
 use wpp_paths::split::{PathSplitter, SplitFunc};
@@ -78,11 +76,10 @@ pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: b
     same_behaviour(name, "count mode (hash table)", &plain, &hashed_run.result)?;
 
     let oracle_wasm = instrument_block_log(wasm, &program)?;
-    let funcs = trace
-        .numberings
+    let funcs = program
+        .functions
         .iter()
-        .zip(&program.functions)
-        .map(|(n, f)| n.as_ref().map(|n| SplitFunc { cfg: f.cfg.clone().expect("defined"), numbering: n.clone() }))
+        .map(|f| trace.numberings.get(f.index).map(|n| SplitFunc { cfg: f.cfg.clone().expect("defined"), numbering: n.clone() }))
         .collect();
     let (oracle_run, oracle) = run_block_log(&engine, &oracle_wasm, cfg, PathSplitter::new(funcs, keep_events))?;
     same_behaviour(name, "the block-log oracle", &plain, &oracle_run)?;
@@ -96,7 +93,7 @@ pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: b
     ensure!(stats.n_events == oracle.n_events, "{name}: {} trace events, oracle {}", stats.n_events, oracle.n_events);
     ensure!(stats.sequence_hash == Some(oracle.sequence_hash), "{name}: trace order differs from the oracle's");
     for &(f, p) in oracle.counts.keys() {
-        let num = trace.numberings[f.idx()].as_ref().expect("defined");
+        let num = trace.numberings.get(f).expect("defined");
         num.decode(p).with_context(|| format!("{name}: function {f}"))?;
     }
     if keep_events {
@@ -152,7 +149,7 @@ fn check_ppp(
         // A path escapes the hash table if its function counts in a Ball-Larus array, or if
         // it is interesting, its function has slots and its id is in range.
         let kinds: std::collections::HashMap<_, _> = inst.layout.counters.iter().map(|&(f, k, _)| (f, k)).collect();
-        let in_slot = |f: wpp_model::FuncIdx, p: wpp_model::PathId| match (&inst.ppp[f.idx()], kinds.get(&f)) {
+        let in_slot = |f: wpp_model::FuncIdx, p: wpp_model::PathId| match (inst.ppp.get(f), kinds.get(&f)) {
             (Some(ppp), Some(&CounterKind::Ppp { slots, .. })) => ppp.ids().iter().any(|&(q, id)| q == p && id < slots as i128),
             _ => false,
         };

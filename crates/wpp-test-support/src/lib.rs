@@ -1,0 +1,48 @@
+//! Scaffolding shared by wpp's tests, said once: the `.wat` test programs, a seeded PRNG,
+//! the proptest strategies several suites use, the check that runs one module every way wpp
+//! can run it, and the runner of the real-program suites.
+//!
+//! * [`corpus`]: the `.wat` programs in `wat/`, each exercising one control-flow shape, by
+//!   name: path, compiled bytes, or a `.wasm` file written for the command line;
+//! * [`rng`]: [`Rng`], a seeded xorshift64* generator for fuzz-style loops;
+//! * [`strategies`] (features `cfg`, `grammar`): random CFGs and random grammars;
+//! * [`agree`] (feature `runtime`): [`agree::check_all_ways`], the uninstrumented run
+//!   against every recording mode and the block-log oracle;
+//! * [`workloads`]: the real programs of `workloads/workloads.json`, run on a small pool of
+//!   threads, skipped or failed when they are not built.
+//!
+//! # Only a dev-dependency, in layers
+//!
+//! Every wpp crate may use this crate in its tests, including crates this crate depends
+//! on: `wpp-grammar`'s tests use [`strategies::arb_grammar`], which builds a
+//! `wpp_grammar::Grammar`. Cargo allows such a dev-dependency cycle, and an integration
+//! test (`tests/*.rs`) then sees one `wpp_grammar`: the test and this crate link the same
+//! library. A unit test inside a crate's `src/` would not: there the crate is compiled a
+//! second time, as the test, and its types differ from the ones this crate was built
+//! against. So the shared pieces are for integration tests only.
+//!
+//! Each layer is a cargo feature, so that a crate's tests build no more of wpp than they
+//! use: `cfg` needs only `wpp-model`, `grammar` only `wpp-grammar`, and `runtime` pulls in
+//! `wpp-runtime` and with it wasmtime, which `wpp-paths`' or `wpp-grammar`'s tests alone
+//! should not have to compile. The rest ([`corpus`], [`rng`], [`workloads`]) depends on no
+//! wpp crate but `wpp-workloads`.
+//!
+//! # The real programs: a fast and a full suite
+//!
+//! The real-program suites read their programs from the manifest, never from a copied
+//! list, and run them from one `#[test]` per suite on a pool of threads (see
+//! [`workloads::for_each_program`]). Plain `cargo test` is the fast suite: a program whose
+//! module or inputs are not built is skipped with a one-line note on stderr.
+//! `scripts/test.sh` is the full suite: it builds the workloads and sets
+//! `WPP_FULL_SUITE=1`, under which anything missing is a failure, so a real-program test
+//! never passes without having run.
+
+pub mod corpus;
+pub mod rng;
+pub mod strategies;
+pub mod workloads;
+
+#[cfg(feature = "runtime")]
+pub mod agree;
+
+pub use rng::Rng;

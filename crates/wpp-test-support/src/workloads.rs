@@ -1,0 +1,159 @@
+//! The real programs of `workloads/workloads.json` (built by `workloads/build.sh`) for the
+//! suites that run them, and what a test does when something it needs is not there.
+//!
+//! # One test per suite, programs on a pool
+//!
+//! A suite is one `#[test]` calling [`for_each_program`] with its check. The program list
+//! is the manifest's, read when the test runs, so a program added to the manifest is
+//! tested by every suite without touching a test file. The programs run on a pool of
+//! `RUST_TEST_THREADS` threads (default: one per core), as the test harness would run one
+//! `#[test]` per program; each runs on a thread named after it, so a panic says which
+//! program it is about, and the test fails at the end naming every program that failed,
+//! with its message. `WPP_PROGRAMS=lua,sqlite` runs only those programs.
+//!
+//! (The alternative, a build script turning the manifest into one `#[test]` per program,
+//! would put a build script into each crate with such a suite for the sake of its tests,
+//! and `cargo test` would re-run it whenever the manifest changes; the pool keeps all of
+//! it here.)
+//!
+//! # Fast suite and full suite
+//!
+//! Plain `cargo test` must pass on a fresh checkout, where nothing is built: a program
+//! whose module or inputs are missing is skipped with a one-line note on stderr (written
+//! past the harness's capture, so it shows). `scripts/test.sh` builds the workloads and
+//! sets [`FULL_SUITE`]`=1`: then anything missing fails the test, so the full suite never
+//! passes a real-program test that did not run. [`skip_or_fail`] applies the same rule to
+//! other prerequisites (a C compiler for wasm32-wasi, one workload module).
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use wpp_workloads::{Manifest, Program};
+
+/// The environment variable that makes this the full suite (`scripts/test.sh` sets it).
+pub const FULL_SUITE: &str = "WPP_FULL_SUITE";
+
+/// The environment variable that restricts the real programs to a comma-separated list.
+pub const ONLY_PROGRAMS: &str = "WPP_PROGRAMS";
+
+/// Whether this is the full suite: `WPP_FULL_SUITE` set to anything but empty or `0`.
+pub fn full_suite() -> bool {
+    std::env::var_os(FULL_SUITE).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The manifest of this source tree (its directory made canonical, for readable paths).
+pub fn manifest() -> Manifest {
+    let mut m = Manifest::in_tree().unwrap_or_else(|e| panic!("the workloads manifest: {e}"));
+    m.dir = m.dir.canonicalize().unwrap_or(m.dir);
+    m
+}
+
+/// Prints a one-line note on stderr even while the test harness captures output.
+pub fn note(line: &str) {
+    let _ = writeln!(std::io::stderr(), "note: {line}");
+}
+
+/// Something `test` needs is missing (`why`): under the full suite this panics; in the fast
+/// suite it prints a note, and the caller returns without running it.
+pub fn skip_or_fail(test: &str, why: &str) {
+    if full_suite() {
+        panic!("{test}: {why}, and {FULL_SUITE} is set: the full suite runs everything");
+    }
+    note(&format!("{test} skipped: {why}; `scripts/test.sh` builds everything and runs the full suite"));
+}
+
+/// The built module of workload program `name`, or `None` (after [`skip_or_fail`]) when it
+/// is not built.
+pub fn module(test: &str, name: &str) -> Option<PathBuf> {
+    let m = manifest();
+    let p = m.program(name).unwrap_or_else(|e| panic!("{test}: {e}"));
+    let path = m.path(&p.wasm);
+    if path.exists() {
+        Some(path)
+    } else {
+        skip_or_fail(test, &format!("the workloads are not built ({} is missing)", path.display()));
+        None
+    }
+}
+
+/// Runs `check(manifest, index, program)` on every program of the manifest (or of
+/// `WPP_PROGRAMS`), `index` being the program's position in the manifest, on a pool of
+/// threads; panics at the end naming every program whose check panicked. Programs not
+/// built are skipped, or fail the suite under the full suite. `suite` names the suite in
+/// notes and failures.
+pub fn for_each_program(suite: &str, check: impl Fn(&Manifest, usize, &Program) + Sync) {
+    let m = manifest();
+    let selected = selection(&m);
+    let (todo, unbuilt): (Vec<(usize, &Program)>, Vec<(usize, &Program)>) = selected.into_iter().partition(|(_, p)| missing_files(&m, p).is_empty());
+    if let Some(&(_, first)) = unbuilt.first() {
+        let missing = missing_files(&m, first)[0].display().to_string();
+        if todo.is_empty() {
+            skip_or_fail(suite, &format!("the workloads are not built ({missing} is missing)"));
+        } else {
+            let names: Vec<&str> = unbuilt.iter().map(|(_, p)| p.name.as_str()).collect();
+            skip_or_fail(&format!("{suite} on {}", names.join(", ")), &format!("not built ({missing} is missing)"));
+        }
+    }
+    let failures = run_pool(&m, &todo, &check);
+    if !failures.is_empty() {
+        let list: Vec<String> = failures.iter().map(|(name, msg)| format!("{name}: {msg}")).collect();
+        let names: Vec<&str> = failures.iter().map(|(name, _)| name.as_str()).collect();
+        panic!("{suite}: {} of {} programs failed (rerun with {ONLY_PROGRAMS}={}):\n{}", failures.len(), todo.len(), names.join(","), list.join("\n"));
+    }
+}
+
+/// The manifest's programs with their positions, restricted to `WPP_PROGRAMS` when set.
+fn selection(m: &Manifest) -> Vec<(usize, &Program)> {
+    let all = m.programs.iter().enumerate();
+    let Some(only) = std::env::var(ONLY_PROGRAMS).ok().filter(|s| !s.is_empty()) else { return all.collect() };
+    let names: Vec<&str> = only.split(',').map(str::trim).collect();
+    for n in &names {
+        m.program(n).unwrap_or_else(|e| panic!("{ONLY_PROGRAMS}: {e}"));
+    }
+    all.filter(|(_, p)| names.contains(&p.name.as_str())).collect()
+}
+
+/// The files of `p` that do not exist: its module and the inputs of its runs.
+fn missing_files(m: &Manifest, p: &Program) -> Vec<PathBuf> {
+    let runs = p.runs.values();
+    let inputs = runs.flat_map(|r| r.stdin.iter().chain(&r.dirs));
+    std::iter::once(&p.wasm).chain(inputs).map(|f| m.path(f)).filter(|f| !f.exists()).collect()
+}
+
+/// Runs the checks on `RUST_TEST_THREADS` threads (default: one per core), each program on
+/// a thread of its own named after it; the programs whose check panicked, in manifest
+/// order, with the panic's message.
+fn run_pool(m: &Manifest, todo: &[(usize, &Program)], check: &(impl Fn(&Manifest, usize, &Program) + Sync)) -> Vec<(String, String)> {
+    let n_threads = std::env::var("RUST_TEST_THREADS")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, todo.len().max(1));
+    let next = AtomicUsize::new(0);
+    let failures = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..n_threads {
+            s.spawn(|| {
+                while let Some(&(index, p)) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let run = std::thread::Builder::new().name(p.name.clone()).spawn_scoped(s, move || check(m, index, p)).unwrap();
+                    if let Err(payload) = run.join() {
+                        failures.lock().unwrap().push((index, p.name.clone(), panic_message(&*payload)));
+                    }
+                }
+            });
+        }
+    });
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
+    failures.into_iter().map(|(_, name, msg)| (name, msg)).collect()
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
+        (Some(s), _) => s.to_string(),
+        (_, Some(s)) => s.clone(),
+        _ => "panicked".into(),
+    }
+}
