@@ -12,6 +12,9 @@ use wpp_test_support::workloads;
 mod common;
 use common::{json, ok, run, scratch, wpp};
 
+/// The paths (function, path id) before and after an execution.
+type Context = (Vec<(u32, u64)>, Vec<(u32, u64)>);
+
 fn record(wasm: &Path, profile: &Path, args: &[&str]) {
     ok(wpp().arg("record").args(args).arg("-o").arg(profile).arg(wasm));
 }
@@ -149,7 +152,7 @@ fn queries_match_a_scan() {
             assert_eq!((v["first_p"].as_u64().unwrap(), v["last_q"].as_u64().unwrap()), (first_p as u64, last_q as u64));
         }
         for k in [1usize, 2] {
-            let mut expected: HashMap<(Vec<(u32, u64)>, Vec<(u32, u64)>), u64> = HashMap::new();
+            let mut expected: HashMap<Context, u64> = HashMap::new();
             for (i, &e) in events.iter().enumerate() {
                 if e == p {
                     let before = events[i.saturating_sub(k)..i].to_vec();
@@ -158,7 +161,7 @@ fn queries_match_a_scan() {
                 }
             }
             let v = json(wpp().arg("query").arg(&g).args(["context", &spec(p), "--k", &k.to_string(), "--top", "0", "--json"]));
-            let got: HashMap<(Vec<(u32, u64)>, Vec<(u32, u64)>), u64> = v["contexts"]
+            let got: HashMap<Context, u64> = v["contexts"]
                 .as_array()
                 .unwrap()
                 .iter()

@@ -17,6 +17,9 @@ use wpp_workloads::Manifest;
 mod common;
 
 /// Event count and order hash of a profile's trace or grammar.
+/// A reported subpath: its paths (function, path id), frequency and cost.
+type Subpath = (Vec<(u32, u64)>, u64, u64);
+
 fn fingerprint(path: &Path) -> (u64, u64) {
     let p = Profile::open(path).unwrap();
     let (mut n, mut h) = (0u64, wpp_paths::split::HASH_START);
@@ -79,7 +82,7 @@ fn check_hot(name: &str, profile: &Path) {
         .unwrap();
     assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let reported: Vec<(Vec<(u32, u64)>, u64, u64)> = v["subpaths"]
+    let reported: Vec<Subpath> = v["subpaths"]
         .as_array()
         .unwrap()
         .iter()

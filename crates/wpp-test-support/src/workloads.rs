@@ -86,7 +86,8 @@ pub fn module(test: &str, name: &str) -> Option<PathBuf> {
 pub fn for_each_program(suite: &str, check: impl Fn(&Manifest, usize, &Program) + Sync) {
     let m = manifest();
     let selected = selection(&m);
-    let (todo, unbuilt): (Vec<(usize, &Program)>, Vec<(usize, &Program)>) = selected.into_iter().partition(|(_, p)| missing_files(&m, p).is_empty());
+    type Numbered<'a> = Vec<(usize, &'a Program)>;
+    let (todo, unbuilt): (Numbered<'_>, Numbered<'_>) = selected.into_iter().partition(|(_, p)| missing_files(&m, p).is_empty());
     if let Some(&(_, first)) = unbuilt.first() {
         let missing = missing_files(&m, first)[0].display().to_string();
         if todo.is_empty() {
