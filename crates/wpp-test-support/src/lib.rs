@@ -6,7 +6,7 @@
 //!   name: path, compiled bytes, or a `.wasm` file written for the command line;
 //! * [`rng`]: [`Rng`], a seeded xorshift64* generator for fuzz-style loops;
 //! * [`strategies`] (features `cfg`, `grammar`): random CFGs and random grammars;
-//! * [`agree`] (feature `runtime`): [`agree::check_all_ways`], the uninstrumented run
+//! * `agree` (feature `runtime`): `agree::check_all_ways`, the uninstrumented run
 //!   against every recording mode and the block-log oracle;
 //! * [`workloads`]: the real programs of `workloads/workloads.json`, run on a small pool of
 //!   threads, skipped or failed when they are not built.
@@ -14,7 +14,7 @@
 //! # Only a dev-dependency, in layers
 //!
 //! Every wpp crate may use this crate in its tests, including crates this crate depends
-//! on: `wpp-grammar`'s tests use [`strategies::arb_grammar`], which builds a
+//! on: `wpp-grammar`'s tests use `strategies::arb_grammar`, which builds a
 //! `wpp_grammar::Grammar`. Cargo allows such a dev-dependency cycle, and an integration
 //! test (`tests/*.rs`) then sees one `wpp_grammar`: the test and this crate link the same
 //! library. A unit test inside a crate's `src/` would not: there the crate is compiled a
