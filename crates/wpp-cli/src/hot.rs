@@ -64,11 +64,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         Cost::Paths => wpp_report::Cost::Paths,
     };
     let params = HotParams { max_len: o.max_len, min_len: o.min_len, min_cost: o.min_cost };
-    let mut rows = wpp_report::hot_subpaths(&dag, cost, &params);
-    let total = rows.len();
-    if o.top > 0 {
-        rows.truncate(o.top);
-    }
+    let (total, rows) = wpp_report::hot_subpaths(&dag, cost, &params, o.top);
     if o.json {
         return crate::print_json(&Report { subpaths: rows });
     }

@@ -70,11 +70,8 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             writeln!(out, "first {p}: {}; last {q}: {}", pos(r.first_p), pos(r.last_q))?;
         }
         Question::Context { p, k, top } => {
-            let mut r = wpp_report::contexts(&dag, &p, k)?;
-            let total = r.contexts.len();
-            if top > 0 {
-                r.contexts.truncate(top);
-            }
+            let r = wpp_report::contexts(&dag, &p, k, top)?;
+            let total = r.total;
             if o.json {
                 return crate::print_json(&r);
             }

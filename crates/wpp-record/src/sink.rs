@@ -37,12 +37,7 @@ impl TraceStats {
 
     /// Counts with dense arrays sized from the functions' numberings.
     pub fn for_numberings(numberings: &wpp_paths::ProgramNumbering) -> Self {
-        let dense = (0..numberings.n_functions() as u32)
-            .map(|f| match numberings.get(FuncIdx(f)) {
-                Some(n) if n.n_paths() <= STATS_DENSE_MAX_PATHS => vec![0; n.n_paths() as usize],
-                _ => Vec::new(),
-            })
-            .collect();
+        let dense = dense_arrays(numberings, STATS_DENSE_MAX_PATHS, 0);
         TraceStats { dense, ..Default::default() }
     }
 
@@ -95,6 +90,17 @@ impl EventSink for TraceStats {
     }
 }
 
+/// Per function, `fill` for each of its paths if it has at most `max_paths`, else nothing
+/// (its paths go to a hash map).
+fn dense_arrays<T: Clone>(numberings: &wpp_paths::ProgramNumbering, max_paths: u64, fill: T) -> Vec<Vec<T>> {
+    (0..numberings.n_functions() as u32)
+        .map(|f| match numberings.get(FuncIdx(f)) {
+            Some(n) if n.n_paths() <= max_paths => vec![fill.clone(); n.n_paths() as usize],
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
 /// Writes event words into the profile's trace section while counting them.
 pub struct ProfileSink {
     pub writer: Writer,
@@ -138,12 +144,7 @@ const SYMBOLS_DENSE_MAX_PATHS: u64 = 1 << 12;
 impl SymbolTable {
     /// A table with direct lookup arrays sized from the functions' numberings.
     pub fn for_numberings(numberings: &wpp_paths::ProgramNumbering) -> Self {
-        let dense = (0..numberings.n_functions() as u32)
-            .map(|f| match numberings.get(FuncIdx(f)) {
-                Some(n) if n.n_paths() <= SYMBOLS_DENSE_MAX_PATHS => vec![NONE; n.n_paths() as usize],
-                _ => Vec::new(),
-            })
-            .collect();
+        let dense = dense_arrays(numberings, SYMBOLS_DENSE_MAX_PATHS, NONE);
         SymbolTable { dense, sparse: FxHashMap::default(), paths: Vec::new() }
     }
 

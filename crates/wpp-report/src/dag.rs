@@ -53,14 +53,7 @@ impl Dag {
 
     /// Instructions executed by one run of each terminal's path.
     pub fn instruction_costs(&self) -> Vec<u64> {
-        self.paths
-            .iter()
-            .map(|e| {
-                let cfg = self.profile.meta.functions[e.func.idx()].cfg.as_ref();
-                let blocks = self.profile.path_blocks(e.func, e.path).unwrap_or_default();
-                cfg.map_or(0, |cfg| blocks.iter().map(|b| cfg.blocks[b.idx()].n_instrs as u64).sum())
-            })
-            .collect()
+        self.paths.iter().map(|&e| crate::row::path_instructions(&self.profile, e)).collect()
     }
 
     /// A path given as `FUNCTION:PATH_ID` (function name or index), and its terminal, or

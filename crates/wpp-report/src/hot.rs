@@ -1,5 +1,7 @@
 //! Minimal hot subpaths of a whole program path, as report rows.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 use wpp_grammar::HotParams;
 
@@ -37,14 +39,25 @@ pub struct HotRow {
 }
 
 /// The minimal hot subpaths the DAG search finds (see [`wpp_grammar::hot_subpaths`]), in
-/// its order, each with its exact frequency and cost.
-pub fn hot_subpaths(dag: &Dag, cost: Cost, params: &HotParams) -> Vec<HotRow> {
+/// its order, each with its exact frequency and cost: how many there are, and the first
+/// `top` described (all if `top` is 0).
+pub fn hot_subpaths(dag: &Dag, cost: Cost, params: &HotParams, top: usize) -> (usize, Vec<HotRow>) {
     let costs = match cost {
         Cost::Instructions => dag.instruction_costs(),
         Cost::Paths => vec![1; dag.paths.len()],
     };
-    wpp_grammar::hot_subpaths(&dag.grammar, &costs, params)
+    let found = wpp_grammar::hot_subpaths(&dag.grammar, &costs, params);
+    let shown = if top == 0 { found.len() } else { found.len().min(top) };
+    // A subpath repeats few paths many times: describe each path once.
+    let mut described: HashMap<u32, PathRow> = HashMap::new();
+    let rows = found[..shown]
         .iter()
-        .map(|h| HotRow { frequency: h.frequency, cost: h.cost, length: h.symbols.len(), paths: h.symbols.iter().map(|&t| dag.describe(t)).collect() })
-        .collect()
+        .map(|h| HotRow {
+            frequency: h.frequency,
+            cost: h.cost,
+            length: h.symbols.len(),
+            paths: h.symbols.iter().map(|&t| described.entry(t).or_insert_with(|| dag.describe(t)).clone()).collect(),
+        })
+        .collect();
+    (found.len(), rows)
 }

@@ -39,6 +39,9 @@ pub struct ContextRow {
 pub struct Contexts {
     pub path: String,
     pub executions: u64,
+    /// Distinct contexts, described or not.
+    #[serde(skip)]
+    pub total: usize,
     pub contexts: Vec<ContextRow>,
 }
 
@@ -61,12 +64,13 @@ pub fn before(dag: &Dag, p: &str, q: &str) -> Result<Before, Error> {
 }
 
 /// The `k` paths before and after every execution of path `p`, aggregated, most frequent
-/// first.
-pub fn contexts(dag: &Dag, p: &str, k: usize) -> Result<Contexts, Error> {
+/// first; the first `top` contexts described (all if `top` is 0).
+pub fn contexts(dag: &Dag, p: &str, k: usize, top: usize) -> Result<Contexts, Error> {
     let t = dag.parse_path(p)?.1;
     let all = t.map(|t| wpp_grammar::contexts(&dag.grammar, t, k)).unwrap_or_default();
     let executions = all.iter().map(|c| c.1).sum();
-    let contexts = all
+    let shown = if top == 0 { all.len() } else { all.len().min(top) };
+    let contexts = all[..shown]
         .iter()
         .map(|((b, a), count)| ContextRow {
             count: *count,
@@ -74,5 +78,5 @@ pub fn contexts(dag: &Dag, p: &str, k: usize) -> Result<Contexts, Error> {
             after: a.iter().map(|&t| dag.describe(t)).collect(),
         })
         .collect();
-    Ok(Contexts { path: p.to_string(), executions, contexts })
+    Ok(Contexts { path: p.to_string(), executions, total: all.len(), contexts })
 }

@@ -1,7 +1,7 @@
 //! One path as every report shows it.
 
 use serde::ser::{Serialize, SerializeStruct, Serializer};
-use wpp_model::PathEvent;
+use wpp_model::{BlockIdx, Cfg, PathEvent};
 use wpp_profile::Profile;
 
 use crate::source::source_of;
@@ -42,9 +42,9 @@ impl PathRow {
     /// The row of path `e` of `p`'s program (a path its functions have), with `count`.
     pub fn new(p: &Profile, e: PathEvent, count: Option<u64>) -> PathRow {
         let f = &p.meta.functions[e.func.idx()];
-        let blocks = p.path_blocks(e.func, e.path).unwrap_or_default();
+        let path = p.path_blocks(e.func, e.path).unwrap_or_default();
         let blocks: Vec<BlockRow> = match &f.cfg {
-            Some(cfg) => blocks
+            Some(cfg) => path
                 .iter()
                 .map(|b| {
                     let bl = &cfg.blocks[b.idx()];
@@ -53,10 +53,7 @@ impl PathRow {
                 .collect(),
             None => Vec::new(),
         };
-        let instructions = match &f.cfg {
-            Some(cfg) => blocks.iter().map(|b| cfg.blocks[b.index as usize].n_instrs as u64).sum(),
-            None => 0,
-        };
+        let instructions = f.cfg.as_ref().map_or(0, |cfg| instructions(cfg, &path));
         PathRow { function: f.name.clone(), function_index: e.func.0, path_id: e.path.0, count, instructions, blocks, source: source_of(p, e.func, e.path) }
     }
 
@@ -74,6 +71,17 @@ impl PathRow {
     pub fn brief(&self) -> Brief<'_> {
         Brief(self)
     }
+}
+
+/// Instructions executed by one run of path `e` of `p`'s program (0 for a path it has not).
+pub fn path_instructions(p: &Profile, e: PathEvent) -> u64 {
+    let cfg = p.meta.functions.get(e.func.idx()).and_then(|f| f.cfg.as_ref());
+    cfg.map_or(0, |cfg| instructions(cfg, &p.path_blocks(e.func, e.path).unwrap_or_default()))
+}
+
+/// Instructions of the blocks `path` of `cfg`.
+fn instructions(cfg: &Cfg, path: &[BlockIdx]) -> u64 {
+    path.iter().map(|b| cfg.blocks[b.idx()].n_instrs as u64).sum()
 }
 
 /// `FUNCTION:PATH_ID  SOURCE...`.
