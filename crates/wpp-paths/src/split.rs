@@ -32,8 +32,11 @@ pub struct PathSplitter {
     /// Number of events and an order-sensitive hash of the sequence.
     pub n_events: u64,
     pub sequence_hash: u64,
-    /// The first inconsistency between the log and the CFG.
+    /// The first inconsistency between the log and the CFG, or the first path the
+    /// numbering does not identify.
     pub error: Option<String>,
+    /// Per path number seen so far: a hash of its blocks (see [`PathSplitter::emit`]).
+    seen: HashMap<(FuncIdx, wpp_model::PathId), u64>,
 }
 
 /// FNV-1a style hash step over one event, shared with whoever compares sequences.
@@ -79,6 +82,7 @@ impl PathSplitter {
             n_events: 0,
             sequence_hash: HASH_START,
             error: None,
+            seen: HashMap::new(),
         }
     }
 
@@ -88,6 +92,12 @@ impl PathSplitter {
         }
     }
 
+    /// Counts the path through `blocks`. Its number comes from the numbering's
+    /// [`Numbering::encode`]; the splitter also checks that the numbering identifies the
+    /// path: the first time a number is seen, it must decode to exactly these blocks, and
+    /// every later path with that number must have the same blocks (compared by hash). So
+    /// a numbering that gives two executed paths one number, or a number its decoder reads
+    /// differently, is an error here, without trusting the numbering's own arithmetic.
     fn emit(&mut self, func: u32, blocks: &[BlockIdx]) {
         let Some(f) = self.funcs.get(func as usize).and_then(|f| f.as_ref()) else {
             return self.fail(format!("path in unknown function {func}"));
@@ -96,6 +106,19 @@ impl PathSplitter {
             return self.fail(format!("function {func}: blocks {blocks:?} are not a path of the numbering"));
         };
         let e = PathEvent { func: FuncIdx(func), path };
+        let hash = blocks.iter().fold(HASH_START, |h, b| (h ^ b.0 as u64).wrapping_mul(0x100_0000_01b3));
+        match self.seen.get(&(e.func, path)) {
+            Some(&h) if h == hash => {}
+            Some(_) => return self.fail(format!("function {func}: path {path} numbers two different paths, one of them {blocks:?}")),
+            None => {
+                match f.numbering.decode(path) {
+                    Ok(decoded) if decoded == blocks => {}
+                    Ok(decoded) => return self.fail(format!("function {func}: blocks {blocks:?} encode to path {path}, which decodes to {decoded:?}")),
+                    Err(err) => return self.fail(format!("function {func}: blocks {blocks:?} encode to path {path}: {err}")),
+                }
+                self.seen.insert((e.func, path), hash);
+            }
+        }
         *self.counts.entry((e.func, e.path)).or_default() += 1;
         self.n_events += 1;
         self.sequence_hash = hash_event(self.sequence_hash, e);

@@ -7,7 +7,8 @@
 //!   the same stdout, stderr and exit status as the plain run, and the expected stdout;
 //! * counts: trace-mode, array and hash counts, and the trace's order, equal the naive
 //!   block-log oracle's, which splits the log of every basic block entered into paths
-//!   using only the CFG.
+//!   using only the CFG (and checks that the numbering identifies each path); the same
+//!   again under a numbering with a small `max_paths`, so that functions get cut points.
 //!
 //! The programs are the manifest's, run by one test on a pool of threads; see
 //! `wpp_test_support::workloads` for how to run some of them and when they are skipped.
@@ -62,5 +63,14 @@ fn check(manifest: &Manifest, name: &str) {
         assert_eq!(&got, want, "{name}: unexpected output");
     }
     assert!(agreed.n_events > 10_000, "{name}: only {} path events", agreed.n_events);
-    eprintln!("{name}: {checked}/{n_defined} functions enumerated; {} events, {} distinct paths agree", agreed.n_events, agreed.counts.len());
+    assert!(agreed.cut_functions > 0, "{name}: no function has cut points at max_paths {}", agreed.cut_limit);
+    eprintln!(
+        "{name}: {checked}/{n_defined} functions enumerated; {} events, {} distinct paths agree; \
+         at max_paths {}, {} functions have cut points and {} events agree",
+        agreed.n_events,
+        agreed.counts.len(),
+        agreed.cut_limit,
+        agreed.cut_functions,
+        agreed.cut_events
+    );
 }

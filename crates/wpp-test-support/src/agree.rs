@@ -1,20 +1,86 @@
 //! Runs one module every way wpp can and checks that the ways agree: the uninstrumented
 //! run, trace mode, count mode with arrays, count mode with the hash table only,
-//! preferential path profiling of a subset of the paths, and the naive block-log oracle.
-//! Used on the `.wat` programs and the real programs (feature `runtime`).
+//! preferential path profiling of a subset of the paths, trace and count modes with a
+//! small `max_paths` (so that many functions get cut points), and the naive block-log
+//! oracle, whose one log is split into paths under both numberings. Used on the `.wat`
+//! programs and the real programs (feature `runtime`).
 
 use anyhow::{ensure, Context as _};
 use wpp_paths::split::{PathSplitter, SplitFunc};
 use wpp_record::TraceStats;
-use wpp_runtime::{run_block_log, run_paths, run_plain, Outcome, PathCounts, RunConfig, RunResult};
-use wpp_wasm::{decode, instrument, instrument_block_log, CounterKind, Interesting, Mode, Options};
+use wpp_runtime::{run_block_log, run_paths, run_plain, BlockSink, Outcome, PathCounts, RunConfig, RunResult};
+use wpp_wasm::{decode, instrument, instrument_block_log, CounterKind, Instrumented, Interesting, Mode, Options, Program};
 
 /// What every way of running agreed on.
 pub struct Agreed {
     pub plain: RunResult,
+    /// Path counts and events under the default numbering.
     pub counts: PathCounts,
     pub n_events: u64,
     pub events: Option<Vec<wpp_model::PathEvent>>,
+    /// The `max_paths` of the numbering with cut points ([`cut_limit`]).
+    pub cut_limit: u64,
+    /// Functions with cut points under it.
+    pub cut_functions: usize,
+    /// Events under it (more than `n_events` when a cut point ran).
+    pub cut_events: u64,
+}
+
+/// The smallest `max_paths` among 64, 256, 1024, ... under which every function of
+/// `program` can be numbered (with cut points where needed).
+pub fn cut_limit(program: &Program) -> u64 {
+    let fits = |limit: u64| {
+        program.functions.iter().filter_map(|f| f.cfg.as_ref()).all(|cfg| wpp_paths::number(cfg, &wpp_paths::Options { max_paths: limit }).is_ok())
+    };
+    let mut limit = 64;
+    while !fits(limit) {
+        limit *= 2;
+    }
+    limit
+}
+
+/// Feeds one block log to several splitters.
+struct Splitters(Vec<PathSplitter>);
+
+impl BlockSink for Splitters {
+    fn enter(&mut self, func: u32) {
+        self.0.iter_mut().for_each(|s| s.enter(func));
+    }
+    fn block(&mut self, func: u32, block: u32) {
+        self.0.iter_mut().for_each(|s| s.block(func, block));
+    }
+    fn exit(&mut self, func: u32) {
+        self.0.iter_mut().for_each(|s| s.exit(func));
+    }
+    fn leave(&mut self, func: u32) {
+        self.0.iter_mut().for_each(|s| s.leave(func));
+    }
+}
+
+/// The splitter for the numbering `inst` was instrumented with.
+fn splitter(program: &Program, inst: &Instrumented, keep_events: bool) -> PathSplitter {
+    let funcs = program
+        .functions
+        .iter()
+        .map(|f| inst.numberings.get(f.index).map(|n| SplitFunc { cfg: f.cfg.clone().expect("defined"), numbering: n.clone() }))
+        .collect();
+    PathSplitter::new(funcs, keep_events)
+}
+
+/// Trace mode under one numbering, checked against the oracle's split of the block log
+/// under the same numbering: counts, number and order of events (and the events
+/// themselves, if kept).
+fn same_trace(name: &str, what: &str, stats: &TraceStats, oracle: &PathSplitter) -> anyhow::Result<()> {
+    if let Some(e) = &oracle.error {
+        anyhow::bail!("{name}: oracle ({what}): {e}");
+    }
+    same_counts(name, what, &stats.counts(), &oracle.counts)?;
+    ensure!(stats.n_events == oracle.n_events, "{name}: {what}: {} events, oracle {}", stats.n_events, oracle.n_events);
+    ensure!(stats.sequence_hash == Some(oracle.sequence_hash), "{name}: {what}: event order differs from the oracle's");
+    if oracle.events.is_some() {
+        ensure!(stats.events == oracle.events, "{name}: {what}: events differ from the oracle's");
+    }
+    Ok(())
 }
 
 fn same_behaviour(name: &str, what: &str, plain: &RunResult, other: &RunResult) -> anyhow::Result<()> {
@@ -50,8 +116,10 @@ fn same_counts(name: &str, what: &str, got: &PathCounts, oracle: &PathCounts) ->
     anyhow::bail!("{name}: {what} counts differ from the oracle's:\n  {}", diff.join("\n  "))
 }
 
-/// Runs `wasm` five ways and checks that behaviour, counts and the event sequence agree.
-/// `small_buffers` makes the event buffer and hash table tiny so their flushes run often.
+/// Runs `wasm` every way and checks that behaviour, counts and the event sequence agree
+/// with the uninstrumented run and the block-log oracle, under the default numbering and
+/// under one with cut points ([`cut_limit`]). `small_buffers` makes the event buffer and
+/// hash table tiny so their flushes run often.
 pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: bool, keep_events: bool) -> anyhow::Result<Agreed> {
     let engine = wpp_runtime::engine()?;
     let program = decode(wasm).with_context(|| format!("{name}: decode"))?;
@@ -62,45 +130,51 @@ pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: b
         opts.buffer_bytes = 256;
         opts.hash_entries = 16;
     }
-    let trace = instrument(wasm, &program, &opts).with_context(|| format!("{name}: instrument trace"))?;
-    let (run, stats) = run_paths(&engine, &trace, cfg, TraceStats::for_numberings(&trace.numberings).checking_order(keep_events))?;
-    same_behaviour(name, "trace mode", &plain, &run.result)?;
-    ensure!(!stats.is_truncated(), "{name}: trace ends inside an event");
+    let trace_run = |what: &str, opts: &Options| -> anyhow::Result<(Instrumented, TraceStats)> {
+        let inst = instrument(wasm, &program, opts).with_context(|| format!("{name}: instrument {what}"))?;
+        let (run, stats) = run_paths(&engine, &inst, cfg, TraceStats::for_numberings(&inst.numberings).checking_order(keep_events))?;
+        same_behaviour(name, what, &plain, &run.result)?;
+        ensure!(!stats.is_truncated(), "{name}: {what}: the trace ends inside an event");
+        Ok((inst, stats))
+    };
+    let count_run = |what: &str, opts: &Options| -> anyhow::Result<PathCounts> {
+        let inst = instrument(wasm, &program, opts).with_context(|| format!("{name}: instrument {what}"))?;
+        let (run, ()) = run_paths(&engine, &inst, cfg, ())?;
+        same_behaviour(name, what, &plain, &run.result)?;
+        Ok(run.counts)
+    };
 
-    let count = instrument(wasm, &program, &Options { mode: Mode::Count, ..opts.clone() })?;
-    let (counted, ()) = run_paths(&engine, &count, cfg, ())?;
-    same_behaviour(name, "count mode", &plain, &counted.result)?;
-
-    let hashed = instrument(wasm, &program, &Options { mode: Mode::Count, force_hash: true, ..opts.clone() })?;
-    let (hashed_run, ()) = run_paths(&engine, &hashed, cfg, ())?;
-    same_behaviour(name, "count mode (hash table)", &plain, &hashed_run.result)?;
+    let (trace, stats) = trace_run("trace mode", &opts)?;
+    let counted = count_run("count mode", &Options { mode: Mode::Count, ..opts.clone() })?;
+    let hashed = count_run("count mode (hash table)", &Options { mode: Mode::Count, force_hash: true, ..opts.clone() })?;
+    let limit = cut_limit(&program);
+    let cut_opts = Options { max_paths: limit, ..opts.clone() };
+    let (cut_trace, cut_stats) = trace_run("trace mode (cut points)", &cut_opts)?;
+    let cut_counted = count_run("count mode (cut points)", &Options { mode: Mode::Count, ..cut_opts.clone() })?;
 
     let oracle_wasm = instrument_block_log(wasm, &program)?;
-    let funcs = program
-        .functions
-        .iter()
-        .map(|f| trace.numberings.get(f.index).map(|n| SplitFunc { cfg: f.cfg.clone().expect("defined"), numbering: n.clone() }))
-        .collect();
-    let (oracle_run, oracle) = run_block_log(&engine, &oracle_wasm, cfg, PathSplitter::new(funcs, keep_events))?;
+    let sinks = Splitters(vec![splitter(&program, &trace, keep_events), splitter(&program, &cut_trace, keep_events)]);
+    let (oracle_run, Splitters(mut oracles)) = run_block_log(&engine, &oracle_wasm, cfg, sinks)?;
     same_behaviour(name, "the block-log oracle", &plain, &oracle_run)?;
-    if let Some(e) = &oracle.error {
-        anyhow::bail!("{name}: oracle: {e}");
-    }
+    let cut_oracle = oracles.pop().expect("two splitters");
+    let oracle = oracles.pop().expect("two splitters");
 
-    same_counts(name, "trace mode", &stats.counts(), &oracle.counts)?;
-    same_counts(name, "count mode", &counted.counts, &oracle.counts)?;
-    same_counts(name, "count mode (hash table)", &hashed_run.counts, &oracle.counts)?;
-    ensure!(stats.n_events == oracle.n_events, "{name}: {} trace events, oracle {}", stats.n_events, oracle.n_events);
-    ensure!(stats.sequence_hash == Some(oracle.sequence_hash), "{name}: trace order differs from the oracle's");
-    for &(f, p) in oracle.counts.keys() {
-        let num = trace.numberings.get(f).expect("defined");
-        num.decode(p).with_context(|| format!("{name}: function {f}"))?;
-    }
-    if keep_events {
-        ensure!(stats.events == oracle.events, "{name}: trace events differ from the oracle's");
-    }
+    same_trace(name, "trace mode", &stats, &oracle)?;
+    same_counts(name, "count mode", &counted, &oracle.counts)?;
+    same_counts(name, "count mode (hash table)", &hashed, &oracle.counts)?;
+    same_trace(name, &format!("trace mode (cut points, max_paths {limit})"), &cut_stats, &cut_oracle)?;
+    same_counts(name, &format!("count mode (cut points, max_paths {limit})"), &cut_counted, &cut_oracle.counts)?;
     check_ppp(name, wasm, &program, cfg, &opts, &plain, &oracle.counts)?;
-    Ok(Agreed { plain, counts: oracle.counts, n_events: oracle.n_events, events: oracle.events })
+    let cut_functions = cut_trace.numberings.values().filter(|n| !n.cut_points().is_empty()).count();
+    Ok(Agreed {
+        plain,
+        counts: oracle.counts,
+        n_events: oracle.n_events,
+        events: oracle.events,
+        cut_limit: limit,
+        cut_functions,
+        cut_events: cut_oracle.n_events,
+    })
 }
 
 /// Preferential path profiling with about two thirds of the executed paths interesting,
@@ -110,15 +184,7 @@ pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: b
 /// recorded by default (Ball-Larus arrays where they fit), with PPP slots in every
 /// function, and with PPP everywhere and one slot per interesting path, so that functions
 /// with wider PPP id ranges overflow.
-fn check_ppp(
-    name: &str,
-    wasm: &[u8],
-    program: &wpp_wasm::Program,
-    cfg: &RunConfig,
-    opts: &Options,
-    plain: &RunResult,
-    oracle: &PathCounts,
-) -> anyhow::Result<()> {
+fn check_ppp(name: &str, wasm: &[u8], program: &Program, cfg: &RunConfig, opts: &Options, plain: &RunResult, oracle: &PathCounts) -> anyhow::Result<()> {
     let mut keys: Vec<_> = oracle.keys().copied().collect();
     keys.sort();
     let mut interesting = Interesting::new();
