@@ -6,11 +6,14 @@
 //! counter is part of the module, so every version of the module runs out of fuel at the
 //! same point. The harness exports that counter and refills it before each call, so one
 //! export that loops until the fuel is gone does not starve the others. Each module runs
-//! six ways in a small wasmtime harness of its own (the modules are not WASI commands):
+//! eight ways in a small wasmtime harness of its own (the modules are not WASI commands):
 //! as it is; instrumented in trace mode (with a tiny event buffer, so that it flushes
 //! often); in count mode with per-function counter arrays; in count mode with a tiny hash
-//! table only (so that it flushes too); and in trace and count modes with a small
-//! `max_paths`, so that many functions get cut points.
+//! table only (so that it flushes too); with preferential path profiling; in trace and
+//! count modes with a small `max_paths`, so that many functions get cut points; and
+//! rewritten by the naive block-log oracle, whose log of every block entered is split into
+//! paths under each numbering using only the CFG. Every recording must equal the oracle's
+//! paths of its numbering: counts, and for trace mode the order of events.
 //!
 //! Environment knobs for investigating a failure:
 //! * `WPP_SMITH_SEED=N` runs only seed `N` (and prints its module);
@@ -23,6 +26,7 @@ use std::time::Instant;
 use arbitrary::Unstructured;
 use wasmtime::{Caller, Engine, Extern, ExternType, Instance, Linker, Module, Store, Trap, Val};
 use wpp_model::{EventDecoder, FuncIdx, PathId};
+use wpp_paths::split::{hash_event, PathSplitter, SplitFunc, HASH_START};
 use wpp_test_support::Rng;
 use wpp_wasm::{abi, CounterKind, Instrumented, Mode, Options};
 
@@ -180,6 +184,10 @@ struct Rec {
     /// Trace mode: events by (function, path); count mode: what hash flushes drained.
     counts: Counts,
     n_events: u64,
+    /// Trace mode: [`hash_event`] over the events in order.
+    sequence_hash: u64,
+    /// The block-log oracle: one splitter per numbering.
+    splitters: Vec<PathSplitter>,
     event_flushes: u64,
     hash_flushes: u64,
     hash_base: usize,
@@ -190,10 +198,11 @@ impl Rec {
     fn drain_events(&mut self, data: &[u8], bytes: usize) -> anyhow::Result<()> {
         anyhow::ensure!(bytes.is_multiple_of(8) && bytes <= data.len(), "event flush of {bytes} bytes");
         let words: Vec<u64> = data[..bytes].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
-        let (counts, n) = (&mut self.counts, &mut self.n_events);
+        let (counts, n, h) = (&mut self.counts, &mut self.n_events, &mut self.sequence_hash);
         self.decoder.feed(&words, |e| {
             *counts.entry((e.func, e.path)).or_default() += 1;
             *n += 1;
+            *h = hash_event(*h, e);
         });
         Ok(())
     }
@@ -238,6 +247,12 @@ fn linker(engine: &Engine) -> Linker<Rec> {
         Ok(())
     })
     .expect("define flush");
+    let oracle = abi::ORACLE_MODULE;
+    l.func_wrap(oracle, "enter", |mut c: Caller<'_, Rec>, f: i32| c.data_mut().splitters.iter_mut().for_each(|s| s.enter(f as u32))).expect("define enter");
+    l.func_wrap(oracle, "block", |mut c: Caller<'_, Rec>, f: i32, b: i32| c.data_mut().splitters.iter_mut().for_each(|s| s.block(f as u32, b as u32)))
+        .expect("define block");
+    l.func_wrap(oracle, "leave", |mut c: Caller<'_, Rec>, f: i32| c.data_mut().splitters.iter_mut().for_each(|s| s.leave(f as u32))).expect("define leave");
+    l.func_wrap(oracle, "exit", |mut c: Caller<'_, Rec>, f: i32| c.data_mut().splitters.iter_mut().for_each(|s| s.exit(f as u32))).expect("define exit");
     l
 }
 
@@ -250,10 +265,13 @@ struct Run {
 }
 
 impl Run {
-    fn new(engine: &Engine, linker: &Linker<Rec>, what: &str, module: &Module, inst: Option<Instrumented>) -> (Run, Outcome) {
+    /// `splitters` are the oracle's, for the block-log rewrite (empty otherwise).
+    fn new(engine: &Engine, linker: &Linker<Rec>, what: &str, module: &Module, inst: Option<Instrumented>, splitters: Vec<PathSplitter>) -> (Run, Outcome) {
         let rec = Rec {
             hash_base: inst.as_ref().map_or(0, |i| i.layout.hash_base as usize),
             hash_entries: inst.as_ref().map_or(0, |i| i.layout.hash_entries as usize),
+            sequence_hash: HASH_START,
+            splitters,
             ..Rec::default()
         };
         let mut store = Store::new(engine, rec);
@@ -285,8 +303,8 @@ impl Run {
     }
 
     /// Collects what is left in the instrumented module's memory: the rest of the event
-    /// buffer (trace mode) or every counter (count mode). Returns (counts, events).
-    fn finish(&mut self) -> anyhow::Result<(Counts, u64)> {
+    /// buffer (trace mode) or every counter (count mode).
+    fn finish(&mut self) -> anyhow::Result<Recorded> {
         let inst = self.inst.as_ref().expect("instrumented");
         let instance = self.instance.expect("instantiated");
         let mem = instance.get_memory(&mut self.store, abi::EXPORT_MEMORY).ok_or_else(|| anyhow::anyhow!("no {}", abi::EXPORT_MEMORY))?;
@@ -300,7 +318,7 @@ impl Run {
                 rec.drain_events(data, ptr as u32 as usize)?;
                 anyhow::ensure!(!rec.decoder.is_mid_event(), "the trace ends inside a two-word event");
                 anyhow::ensure!(rec.hash_flushes == 0, "trace mode flushed a hash table");
-                Ok((std::mem::take(&mut rec.counts), rec.n_events))
+                Ok(Recorded { counts: std::mem::take(&mut rec.counts), events: rec.n_events, sequence_hash: Some(rec.sequence_hash) })
             }
             Mode::Count => {
                 let (data, rec) = mem.data_and_store_mut(&mut self.store);
@@ -339,11 +357,30 @@ impl Run {
                         CounterKind::Hash => {}
                     }
                 }
-                let total = counts.values().sum();
-                Ok((counts, total))
+                let events = counts.values().sum();
+                Ok(Recorded { counts, events, sequence_hash: None })
             }
         }
     }
+}
+
+/// What one instrumented run recorded.
+struct Recorded {
+    counts: Counts,
+    /// Events (trace mode) or the sum of the counts (count mode).
+    events: u64,
+    /// Trace mode: [`hash_event`] over the events in order.
+    sequence_hash: Option<u64>,
+}
+
+/// The oracle's splitter for the numbering `inst` was instrumented with.
+fn splitter(program: &wpp_wasm::Program, inst: &Instrumented) -> PathSplitter {
+    let funcs = program
+        .functions
+        .iter()
+        .map(|f| inst.numberings.get(f.index).map(|n| SplitFunc { cfg: f.cfg.clone().expect("numbered functions are defined"), numbering: n.clone() }))
+        .collect();
+    PathSplitter::new(funcs, false)
 }
 
 /// What happened to one seed.
@@ -441,6 +478,7 @@ fn check_paths(what: &str, counts: &Counts, inst: &Instrumented) -> Result<(), S
     Ok(())
 }
 
+/// Per-path differences between two count maps, for a failure message.
 fn diff_counts(a_what: &str, a: &Counts, b_what: &str, b: &Counts) -> String {
     let mut keys: Vec<_> = a.keys().chain(b.keys()).copied().collect();
     keys.sort();
@@ -502,7 +540,7 @@ fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut St
     variants.insert(3, ("preferential path profiling", ppp));
 
     // 1. Every version validates, compiles and instantiates alike.
-    let (mut orig, orig_out) = Run::new(engine, linker, "original", &orig_module, None);
+    let (mut orig, orig_out) = Run::new(engine, linker, "original", &orig_module, None, Vec::new());
     let mut runs = Vec::new();
     for i in 0.. {
         let Some((what, opts)) = variants.get(i) else { break };
@@ -532,11 +570,21 @@ fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut St
         if opts.mode == Mode::Count && opts.max_paths == u64::MAX && !opts.force_hash && opts.interesting.is_none() {
             stats.hashed_functions += inst.layout.counters.iter().filter(|c| c.1 == CounterKind::Hash).count() as u64;
         }
-        let (run, out) = Run::new(engine, linker, what, &module, Some(inst));
+        let (run, out) = Run::new(engine, linker, what, &module, Some(inst), Vec::new());
         if out != orig_out && !(out.is_stack_overflow() || orig_out.is_stack_overflow()) {
             return Err(format!("instantiation: original {orig_out:?}, {what} {out:?}"));
         }
         runs.push(run);
+    }
+    // The oracle: one block log, split under the numbering of each trace-mode variant
+    // (`numbered[k]` is the variant whose numbering splitter `k` uses).
+    let numbered: Vec<usize> = (0..runs.len()).filter(|&i| variants[i].1.mode == Mode::Trace).collect();
+    let splitters = numbered.iter().map(|&i| splitter(&program, runs[i].inst.as_ref().expect("instrumented"))).collect();
+    let oracle_wasm = wpp_wasm::instrument_block_log(wasm, &program).map_err(|e| format!("block-log oracle: instrument: {e}"))?;
+    let oracle_module = Module::new(engine, &oracle_wasm).map_err(|e| format!("wasmtime rejects the block-log oracle: {e:?}"))?;
+    let (mut oracle, out) = Run::new(engine, linker, "the block-log oracle", &oracle_module, None, splitters);
+    if out != orig_out && !(out.is_stack_overflow() || orig_out.is_stack_overflow()) {
+        return Err(format!("instantiation: original {orig_out:?}, the block-log oracle {out:?}"));
     }
     stats.functions += program.functions.len() as u64;
     match orig_out {
@@ -545,9 +593,8 @@ fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut St
         Outcome::Trap(_) => return Ok(Verdict::StartTrapped),
         Outcome::Error(e) => return Err(format!("instantiation of the original failed: {e}")),
     }
-    if let Some(r) = runs.iter().find(|r| r.instance.is_none()) {
+    if runs.iter().chain([&oracle]).any(|r| r.instance.is_none()) {
         // The original instantiated; only a stack overflow may differ.
-        let _ = r;
         return Ok(Verdict::StackOverflow);
     }
 
@@ -560,13 +607,13 @@ fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut St
             continue;
         }
         let want = orig.call(name);
-        let got: Vec<Outcome> = runs.iter_mut().map(|r| r.call(name)).collect();
+        let got: Vec<Outcome> = runs.iter_mut().chain([&mut oracle]).map(|r| r.call(name)).collect();
         stats.calls += 1;
         if want.is_stack_overflow() || got.iter().any(Outcome::is_stack_overflow) {
             overflowed = true;
             break;
         }
-        for (r, g) in runs.iter().zip(&got) {
+        for (r, g) in runs.iter().chain([&oracle]).zip(&got) {
             if *g != want {
                 return Err(format!("call of export `{name}`: original {want:?}, {} {g:?}", r.what));
             }
@@ -578,37 +625,44 @@ fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut St
         }
     }
     if !overflowed {
-        for r in runs.iter_mut() {
+        for r in runs.iter_mut().chain([&mut oracle]) {
             compare_state(&exports, &mut orig, r)?;
         }
     }
 
-    // 3. The recorded paths exist, and the counts agree with the trace.
+    // 3. The recorded paths exist, and each recording equals the oracle's paths under its
+    // numbering: the counts, and in trace mode the number and order of events.
     let mut collected = Vec::new();
     for r in runs.iter_mut() {
-        let (counts, events) = r.finish().map_err(|e| format!("{}: {e:#}", r.what))?;
-        check_paths(&r.what, &counts, r.inst.as_ref().unwrap())?;
+        let rec = r.finish().map_err(|e| format!("{}: {e:#}", r.what))?;
+        check_paths(&r.what, &rec.counts, r.inst.as_ref().unwrap())?;
         stats.event_flushes += r.store.data().event_flushes;
         stats.hash_flushes += r.store.data().hash_flushes;
-        collected.push((r.what.clone(), counts, events));
+        collected.push(rec);
     }
     if overflowed {
         return Ok(Verdict::StackOverflow);
     }
-    for (i, (w, c, n)) in collected.iter().enumerate() {
-        let (_, opts) = &variants[i];
+    let splitters = std::mem::take(&mut oracle.store.data_mut().splitters);
+    for (i, rec) in collected.iter().enumerate() {
+        let (w, opts) = &variants[i];
+        let k = numbered.iter().position(|&t| variants[t].1.max_paths == opts.max_paths).expect("a trace of each numbering");
+        let o = &splitters[k];
+        if let Some(e) = &o.error {
+            return Err(format!("the block-log oracle, split for {}: {e}", variants[numbered[k]].0));
+        }
         if opts.mode == Mode::Trace {
-            stats.events += n;
-            stats.distinct_paths += c.len() as u64;
-            continue;
+            stats.events += rec.events;
+            stats.distinct_paths += rec.counts.len() as u64;
         }
-        let t = variants.iter().position(|(_, o)| o.mode == Mode::Trace && o.max_paths == opts.max_paths).expect("a trace of each numbering");
-        let (tw, tc, tn) = &collected[t];
-        if n != tn {
-            return Err(format!("{w} counted {n} paths in all, {tw} recorded {tn} events; {}", diff_counts(tw, tc, w, c)));
+        if rec.events != o.n_events {
+            return Err(format!("{w} recorded {} paths in all, the oracle {}; {}", rec.events, o.n_events, diff_counts("oracle", &o.counts, w, &rec.counts)));
         }
-        if c != tc {
-            return Err(format!("{w} counts differ from {tw}'s events: {}", diff_counts(tw, tc, w, c)));
+        if rec.counts != o.counts {
+            return Err(format!("{w} counts differ from the oracle's: {}", diff_counts("oracle", &o.counts, w, &rec.counts)));
+        }
+        if rec.sequence_hash.is_some_and(|h| h != o.sequence_hash) {
+            return Err(format!("{w}: the order of events differs from the oracle's"));
         }
     }
     Ok(Verdict::Exercised)
@@ -632,9 +686,10 @@ fn print_module(wasm: &[u8]) -> String {
 /// paths per function, and trace and count modes with cut points) instantiate alike (or their start functions trap alike); every
 /// exported function, called in export order with default arguments, returns
 /// bit-identical results or traps with the same code in all of them; afterwards every
-/// exported global, memory and table is the same. Every path recorded in any mode is one of
-/// its function's numbered paths and decodes to blocks, and the per-path counts of each
-/// count mode equal the event counts of the trace with the same numbering (so their totals equal the number of events).
+/// exported global, memory and table is the same (the block-log oracle's rewrite included).
+/// Every path recorded in any mode is one of its function's numbered paths, and the
+/// per-path counts of every mode equal the oracle's split of the block log under the same
+/// numbering, in trace mode with the same order of events.
 /// At least 60% of the seeds must be exercised that way.
 #[test]
 fn instrumentation_preserves_behaviour_of_random_modules() {
