@@ -7,6 +7,7 @@ use std::process::Command;
 use serde_json::Value;
 use wpp_grammar::{hot_subpaths_brute, HotParams};
 use wpp_test_support::corpus::wat_program;
+use wpp_test_support::operators::Operators;
 use wpp_test_support::workloads;
 
 mod common;
@@ -32,14 +33,22 @@ fn trace(profile: &Path) -> Vec<(u32, u64)> {
         .collect()
 }
 
-/// Instructions per path, from `wpp paths --json`.
-fn instructions(profile: &Path) -> HashMap<(u32, u64), u64> {
+/// Instructions per path, counted independently of wpp's CFG: the operators wasmparser
+/// reads in the byte ranges of the path's blocks (from `wpp paths --json`) in `wasm`. The
+/// `instructions` that `wpp paths` reports must be the same.
+fn instructions(profile: &Path, wasm: &Path) -> HashMap<(u32, u64), u64> {
+    let ops = Operators::of(&std::fs::read(wasm).unwrap()).unwrap();
     let v = json(wpp().args(["paths", "--json", "--top", "0"]).arg(profile));
     v["paths"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|p| ((p["function_index"].as_u64().unwrap() as u32, p["path_id"].as_u64().unwrap()), p["instructions"].as_u64().unwrap()))
+        .map(|p| {
+            let n: u64 =
+                p["blocks"].as_array().unwrap().iter().map(|b| ops.count(b["start"].as_u64().unwrap() as u32, b["end"].as_u64().unwrap() as u32)).sum();
+            assert_eq!(p["instructions"].as_u64().unwrap(), n, "instructions of {p}");
+            (path_of(p), n)
+        })
         .collect()
 }
 
@@ -50,7 +59,7 @@ fn path_of(p: &Value) -> (u32, u64) {
 /// Every subpath `wpp hot` reports is a minimal hot subpath of the expanded trace with
 /// the frequency and cost the brute force gives it; trace and grammar profiles of one
 /// run give the same report. Returns how many were reported.
-fn check_hot(profile: &Path, trace_profile: &Path, cost: &str, max_len: usize, min_len: usize, min_cost: u64) -> usize {
+fn check_hot(wasm: &Path, profile: &Path, trace_profile: &Path, cost: &str, max_len: usize, min_len: usize, min_cost: u64) -> usize {
     let events = trace(profile);
     let mut symbol: HashMap<(u32, u64), u32> = HashMap::new();
     let mut paths = Vec::new();
@@ -66,7 +75,7 @@ fn check_hot(profile: &Path, trace_profile: &Path, cost: &str, max_len: usize, m
     let costs: Vec<u64> = match cost {
         "paths" => vec![1; paths.len()],
         _ => {
-            let instrs = instructions(profile);
+            let instrs = instructions(profile, wasm);
             paths.iter().map(|e| instrs[e]).collect()
         }
     };
@@ -110,7 +119,7 @@ fn hot_subpaths_match_the_brute_force() {
         for (cost, max_len, min_len, min_cost) in
             [("paths", 4, 2, n / 20), ("paths", 8, 1, n / 5), ("instructions", 6, 2, 5 * n), ("instructions", 3, 1, n), ("paths", 1, 1, 1)]
         {
-            found += check_hot(&g, &t, cost, max_len, min_len, min_cost.max(1));
+            found += check_hot(&wasm, &g, &t, cost, max_len, min_len, min_cost.max(1));
         }
         assert!(found > 0, "{name}: no hot subpath at all");
     }

@@ -6,6 +6,8 @@
 //!   name: path, compiled bytes, or a `.wasm` file written for the command line;
 //! * [`rng`]: [`Rng`], a seeded xorshift64* generator for fuzz-style loops;
 //! * [`strategies`] (features `cfg`, `grammar`): random CFGs and random grammars;
+//! * `operators` (feature `wasm`): instructions counted from wasmparser's operator
+//!   stream, independently of the CFG builder;
 //! * `agree` (feature `runtime`): `agree::check_all_ways`, the uninstrumented run
 //!   against every recording mode and the block-log oracle;
 //! * [`workloads`]: the real programs of `workloads/workloads.json`, run on a small pool of
@@ -44,5 +46,7 @@ pub mod workloads;
 
 #[cfg(feature = "runtime")]
 pub mod agree;
+#[cfg(feature = "wasm")]
+pub mod operators;
 
 pub use rng::Rng;

@@ -1,0 +1,52 @@
+//! An independent count of instructions: the byte offset of every operator in a module's
+//! code, read from wasmparser's operator stream, so that a test can count the
+//! instructions in any byte range without the CFG builder's bookkeeping.
+
+use std::ops::Range;
+
+use wasmparser::{Parser, Payload};
+
+/// Every operator of a module's function bodies, by offset.
+pub struct Operators {
+    /// Offsets of all operators, ascending.
+    offsets: Vec<u32>,
+    /// Per defined function, in order: the offsets of its operators (from its first
+    /// operator to just past its final `end`).
+    bodies: Vec<Range<u32>>,
+}
+
+impl Operators {
+    /// Reads the code section of `wasm`.
+    pub fn of(wasm: &[u8]) -> Result<Operators, wasmparser::BinaryReaderError> {
+        let mut offsets = Vec::new();
+        let mut bodies = Vec::new();
+        for payload in Parser::new(0).parse_all(wasm) {
+            if let Payload::CodeSectionEntry(body) = payload? {
+                let mut ops = body.get_operators_reader()?;
+                let first = offsets.len();
+                while !ops.eof() {
+                    let (_, offset) = ops.read_with_offset()?;
+                    offsets.push(offset as u32);
+                }
+                let end = body.range().end as u32;
+                bodies.push(offsets.get(first).copied().unwrap_or(end)..end);
+            }
+        }
+        Ok(Operators { offsets, bodies })
+    }
+
+    /// Operators starting in `start..end`.
+    pub fn count(&self, start: u32, end: u32) -> u64 {
+        (self.offsets.partition_point(|&o| o < end) - self.offsets.partition_point(|&o| o < start)) as u64
+    }
+
+    /// The byte range of the `i`th defined function's operators.
+    pub fn body(&self, i: usize) -> Range<u32> {
+        self.bodies[i].clone()
+    }
+
+    /// Number of defined functions.
+    pub fn n_bodies(&self) -> usize {
+        self.bodies.len()
+    }
+}
