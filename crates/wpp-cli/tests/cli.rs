@@ -132,7 +132,7 @@ fn guest_is_sandboxed() {
     let script = "local f = io.open('/data/secret.txt'); print(f and f:read('l') or 'no file'); print(os.getenv('WPP_TEST_VAR') or 'no var')\n";
     let go = |extra: &[&str]| {
         let mut c = wpp();
-        c.args(["record", "-o"]).arg(d.join("s.wpp")).args(extra).arg(&lua);
+        c.args(["record", "-o"]).arg(d.join("s.wpp")).args(extra).arg(&lua).env("WPP_TEST_VAR", "from the host");
         let mut child = c.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         use std::io::Write;
         child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
@@ -140,7 +140,6 @@ fn guest_is_sandboxed() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).unwrap()
     };
-    std::env::set_var("WPP_TEST_VAR", "from the host");
     assert_eq!(go(&[]), "no file\nno var\n");
     let dir = format!("{}::/data", d.display());
     assert_eq!(go(&["--dir", &dir, "--env", "WPP_TEST_VAR"]), "hello from the host\nfrom the host\n");

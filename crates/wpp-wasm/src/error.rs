@@ -19,4 +19,8 @@ pub enum Error {
     /// The rewritten module failed to encode or validate: a bug in wpp.
     #[error("internal error while rewriting {place}: {message}")]
     Rewrite { place: String, message: String },
+    /// The rewritten module does not validate: a bug in wpp. `module` is that module, for
+    /// inspection.
+    #[error("internal error: the rewritten module does not validate: {message}")]
+    InvalidRewrite { message: String, module: Vec<u8> },
 }

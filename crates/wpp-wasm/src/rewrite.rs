@@ -107,7 +107,7 @@ where
         if let Some(path) = std::env::var_os("WPP_DUMP_INVALID") {
             let _ = std::fs::write(path, &out);
         }
-        return Err(Error::Rewrite { place: "the rewritten module".into(), message: e.to_string() });
+        return Err(Error::InvalidRewrite { message: e.to_string(), module: out });
     }
     Ok(out)
 }
