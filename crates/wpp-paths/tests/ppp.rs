@@ -1,25 +1,31 @@
 //! PPP numbering against enumeration: on random CFGs and random sets of interesting paths,
 //! the identifiers are distinct, are the sums of the edge weights along each path, start
-//! at 0, and ρ is what they give.
+//! at 0, and ρ is what they give; the weights are the least Fig. 10 may give.
 
 use proptest::prelude::*;
 use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeIdx, EdgeKind, PathId, Target};
 use wpp_paths::{number, ppp_number, EdgeAction, Numbering, Options, PppAction, PppError, PppNumbering};
 use wpp_test_support::strategies::arb_cfg;
 
-/// The PPP identifier of path `p` as the sum of the weights along its DAG edges, or `None`
-/// if one of them has no weight.
-fn id_along(n: &Numbering, ppp: &PppNumbering, p: PathId) -> Option<i128> {
+/// The DAG edges of path `p`, from ENTRY to EXIT, each as (node, index among the node's
+/// outgoing edges).
+fn dag_path(n: &Numbering, p: PathId) -> Vec<(u32, usize)> {
     let dag = n.dag_edges();
-    let (mut node, mut rem, mut sum) = (0usize, p.0, 0i128);
+    let (mut node, mut rem, mut edges) = (0usize, p.0, Vec::new());
     while node != dag.len() - 1 {
         let i = dag[node].partition_point(|&(val, _)| val <= rem) - 1;
         let (val, next) = dag[node][i];
-        sum += ppp.weight(node as u32, i)?;
+        edges.push((node as u32, i));
         rem -= val;
         node = next as usize;
     }
-    Some(sum)
+    edges
+}
+
+/// The PPP identifier of path `p` as the sum of the weights along its DAG edges, or `None`
+/// if one of them has no weight.
+fn id_along(n: &Numbering, ppp: &PppNumbering, p: PathId) -> Option<i128> {
+    dag_path(n, p).into_iter().map(|(node, i)| ppp.weight(node, i)).sum()
 }
 
 /// The PPP register at the end of a path run the way the instrumentation runs it: the
@@ -70,6 +76,7 @@ fn check(n: &Numbering, interesting: &[PathId]) -> Result<(), TestCaseError> {
     let before = ids.len();
     ids.dedup();
     prop_assert_eq!(ids.len(), before, "two interesting paths share an id: {:?}", ppp.ids());
+    least_weights(n, &ppp)?;
     if let (Some(&min), Some(&max)) = (ids.first(), ids.last()) {
         prop_assert_eq!(min, 0);
         prop_assert_eq!(ppp.id_range(), Some((min, max)));
@@ -78,6 +85,49 @@ fn check(n: &Numbering, interesting: &[PathId]) -> Result<(), TestCaseError> {
         prop_assert!(rho >= 1.0);
     } else {
         prop_assert_eq!(ppp.rho(), None);
+    }
+    Ok(())
+}
+
+/// PPP's weights are the least that keep Lemma 5's invariant in edge order, as Fig. 10
+/// computes them (Section 3.3: "the smallest weights such that the interesting paths are
+/// assigned unique identifiers"): at every node, for every prefix reaching it, the partial
+/// ids of its paths through each outgoing edge start after those through the edges before
+/// (at 0 or later through the first), and every weighted edge starts right there for some
+/// prefix.
+fn least_weights(n: &Numbering, ppp: &PppNumbering) -> Result<(), TestCaseError> {
+    use std::collections::{BTreeMap, HashMap};
+    // Prefixes by number (0 is the empty one): a prefix and its next edge name the next.
+    let mut prefixes: HashMap<(usize, (u32, usize)), usize> = HashMap::new();
+    // For each node, prefix reaching it and outgoing edge: the least and greatest partial
+    // id of the interesting paths taking them.
+    let mut range: BTreeMap<(u32, usize, usize), (i128, i128)> = BTreeMap::new();
+    for &(p, _) in ppp.ids() {
+        let edges = dag_path(n, p);
+        let mut prefix = vec![0];
+        for &e in &edges {
+            let next = prefixes.len() + 1;
+            prefix.push(*prefixes.entry((*prefix.last().unwrap(), e)).or_insert(next));
+        }
+        let mut partial = 0;
+        for (j, &(node, i)) in edges.iter().enumerate().rev() {
+            partial += ppp.weight(node, i).expect("edges of interesting paths have weights");
+            let r = range.entry((node, prefix[j], i)).or_insert((partial, partial));
+            *r = (r.0.min(partial), r.1.max(partial));
+        }
+    }
+    let mut tight: BTreeMap<(u32, usize), bool> = BTreeMap::new();
+    let mut start = (u32::MAX, usize::MAX, 0);
+    for (&(node, q, i), &(least, greatest)) in &range {
+        if (start.0, start.1) != (node, q) {
+            start = (node, q, 0);
+        }
+        prop_assert!(least >= start.2, "node {}, edge {}: a prefix's paths start at {}, before {}", node, i, least, start.2);
+        *tight.entry((node, i)).or_default() |= least == start.2;
+        start.2 = start.2.max(greatest + 1);
+    }
+    for ((node, i), tight) in tight {
+        prop_assert!(tight, "node {}, edge {}: the weight {:?} is more than any prefix needs", node, i, ppp.weight(node, i));
     }
     Ok(())
 }
