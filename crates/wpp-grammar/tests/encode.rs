@@ -1,6 +1,7 @@
 //! The grammar encoding: exact round trips (SEQUITUR grammars, hand-made and random DAG
 //! grammars in any numbering), and a decoder that turns damaged or random bytes into an
-//! error or a valid grammar of bounded size, never a panic.
+//! error or a valid grammar of bounded size, never a panic; each kind of damage gives its
+//! own error.
 
 use proptest::prelude::*;
 use wpp_grammar::{decode_grammar, encode_grammar, Grammar, GrammarDecodeError, Sequitur, Sym, GRAMMAR_FORMAT_VERSION, MAX_SYMBOLS_PER_BYTE};
@@ -347,24 +348,75 @@ fn symbols_per_byte_bound() {
     // Padding must be zeros.
     let mut dirty = bytes.clone();
     *dirty.last_mut().unwrap() = 1;
-    assert!(matches!(decode_grammar(&dirty), Err(GrammarDecodeError::Corrupt(_))));
+    assert_eq!(decode_grammar(&dirty), Err(GrammarDecodeError::Corrupt("bytes after the grammar")));
 }
 
+/// `bytes` with the counts of its header replaced.
+fn with_header(bytes: &[u8], n_terminals: u64, n_rules: u64, n_symbols: u64) -> Vec<u8> {
+    let (_, _, _, pos) = header(bytes);
+    let mut out = vec![bytes[0]];
+    put_varint(&mut out, n_terminals);
+    put_varint(&mut out, n_rules);
+    put_varint(&mut out, n_symbols);
+    out.extend(&bytes[pos..]);
+    out
+}
+
+/// Each kind of damage gives the error that says what is wrong.
 #[test]
 fn errors() {
-    assert_eq!(decode_grammar(&[]), Err(GrammarDecodeError::Truncated));
-    assert_eq!(decode_grammar(&[GRAMMAR_FORMAT_VERSION + 1, 0, 0, 0]), Err(GrammarDecodeError::UnsupportedVersion(GRAMMAR_FORMAT_VERSION + 1)));
-    assert_eq!(decode_grammar(&[GRAMMAR_FORMAT_VERSION, 0x80]), Err(GrammarDecodeError::Truncated));
-    let bytes = encode_grammar(&build(&[1, 2, 1, 2, 3]), 4);
-    assert!(decode_grammar(&bytes[..bytes.len() - 3]).is_err());
-    for e in [
-        GrammarDecodeError::Truncated,
-        GrammarDecodeError::UnsupportedVersion(9),
-        GrammarDecodeError::TooLarge { symbols: 1, bytes: 0 },
-        GrammarDecodeError::Corrupt("x"),
-    ] {
-        assert!(!e.to_string().is_empty());
-    }
+    use GrammarDecodeError::{Corrupt, TooLarge, Truncated, UnsupportedVersion};
+    let v = GRAMMAR_FORMAT_VERSION;
+    let decode = decode_grammar;
+    // The header.
+    assert_eq!(decode(&[]), Err(Truncated));
+    assert_eq!(decode(&[v + 1, 0, 0, 0]), Err(UnsupportedVersion(v + 1)));
+    assert_eq!(decode(&[v, 0x80]), Err(Truncated));
+    assert_eq!(decode(&[v, 4, 2]), Err(Truncated));
+    assert_eq!(decode(&[v, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0]), Err(Corrupt("a number overflows 64 bits")));
+    assert_eq!(decode(&[v, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 0]), Err(Corrupt("a number overflows 64 bits")));
+    let mut h = vec![v];
+    put_varint(&mut h, 1 << 32);
+    h.extend([0, 0]);
+    assert_eq!(decode(&h), Err(Corrupt("more than 2^32 - 1 terminals")));
+    // 65 symbols in 4 bytes, 16 a byte at most.
+    assert_eq!(decode(&[v, 0, 1, 65]), Err(TooLarge { symbols: 65, bytes: 4 }));
+    assert_eq!(decode(&[v, 0, 0, 1]), Err(Corrupt("a grammar without rules holds something")));
+    assert_eq!(decode(&[v, 0, 0, 0, 0]), Err(Corrupt("a grammar without rules holds something")));
+    assert_eq!(decode(&[v, 0, 3, 1, 0, 0, 0, 0, 0, 0]), Err(Corrupt("more rules than symbols allow")));
+    // The numbering flag and the start of the range-coded stream.
+    assert_eq!(decode(&[v, 0, 1, 0]), Err(Truncated));
+    assert_eq!(decode(&[v, 0, 1, 0, 2, 0, 0, 0, 0, 0]), Err(Corrupt("unknown numbering")));
+    assert_eq!(decode(&[v, 0, 1, 0, 0, 0, 0, 0, 0]), Err(Truncated));
+    assert_eq!(decode(&[v, 0, 1, 0, 0, 1, 0, 0, 0, 0]), Err(Corrupt("the range-coded stream does not start with 0")));
+
+    // A valid encoding, damaged: S → CC3, C → AA2, A → 01 over 4 terminals, 8 symbols.
+    let g = build(&[0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 3]);
+    assert_eq!((g.rules.len(), g.n_symbols()), (3, 8));
+    let bytes = encode_grammar(&g, 4);
+    assert_eq!(decode(&bytes), Ok(g));
+    // The terminal 3 beyond a declared 3 terminals.
+    assert_eq!(decode(&with_header(&bytes, 3, 3, 8)), Err(Corrupt("terminal out of range")));
+    // Counts that do not match the stream.
+    assert_eq!(decode(&with_header(&bytes, 4, 3, 9)), Err(Corrupt("fewer symbols than declared")));
+    assert_eq!(decode(&with_header(&bytes, 4, 3, 7)), Err(Corrupt("more symbols than declared")));
+    assert_eq!(decode(&with_header(&bytes, 4, 2, 8)), Err(Corrupt("more rules than declared")));
+    // The stream cut short, or followed by something other than zeros.
+    assert_eq!(decode(&bytes[..bytes.len() - 1]), Err(Truncated));
+    let mut longer = bytes.clone();
+    longer.extend([0, 0, 1]);
+    assert_eq!(decode(&longer), Err(Corrupt("bytes after the grammar")));
+    longer.pop();
+    assert!(decode(&longer).is_ok(), "zeros after the stream are padding");
+
+    // Messages name what is wrong and where.
+    let message = UnsupportedVersion(9).to_string();
+    assert!(message.contains("version 9") && message.contains(&format!("version {v}")), "{message}");
+    let message = TooLarge { symbols: 1000, bytes: 7 }.to_string();
+    assert!(message.contains("1000 symbols in 7 bytes") && message.contains(&MAX_SYMBOLS_PER_BYTE.to_string()), "{message}");
+    let message = Corrupt("unknown numbering").to_string();
+    assert!(message.ends_with(": unknown numbering"), "{message}");
+    assert!(Truncated.to_string().contains("truncated"));
 }
 
 #[test]
