@@ -45,7 +45,8 @@
 //! forms again, and the loop stops only when no pair occurs twice. Inlining adds digrams
 //! only where an inlined body meets its neighbours; the most frequent pair having been
 //! replaced first, these did not repeat in any case the property tests generated, which
-//! check every result with [`Grammar::check_sequitur_properties`].
+//! check every result with [`Grammar::check_sequitur_properties`], nor in the grammars of
+//! the real programs' path traces, which `wpp-cli`'s tests check the same way.
 //!
 //! [`RePairBlocks`] bounds memory for long traces by cutting them into blocks; see there.
 
