@@ -23,8 +23,10 @@
 //! What comes out are minimal hot subpaths with their exact frequency and cost. It is a
 //! subset of all of them: Larus's scan weighs a string by the frequency of one rule, and a
 //! string whose occurrences are spread over many rules, or that overlaps one already
-//! reported, may not be found. [`hot_subpaths_brute`] is the oracle: every minimal hot
-//! subpath, by counting every substring of the expanded sequence.
+//! reported, may not be found. What is found is stated in [`hot_subpaths`]: near every
+//! subpath hot by the frequency of one rule, something is reported.
+//! [`hot_subpaths_brute`] is the oracle: every minimal hot subpath, by counting every
+//! substring of the expanded sequence.
 
 use std::collections::VecDeque;
 
@@ -66,6 +68,31 @@ fn sort(out: &mut [HotSubpath]) {
 /// Minimal hot subpaths of `g`'s expansion found on the DAG (see the module doc), largest
 /// cost first. `costs[t]` is the cost of terminal `t`; `g` must be valid over
 /// `costs.len()` terminals.
+///
+/// Each subpath returned is a minimal hot subpath, with its exact frequency and cost. Not
+/// every one is returned; what is guaranteed is this. Call a subpath `u` of the expansion
+/// of a rule `r` (reached from the start rule) *hot by `r`* if `min_len <= |u| <= max_len`
+/// and `r`'s frequency × `u`'s cost is at least `min_cost`. Then a returned subpath occurs
+/// in `r`'s expansion starting at most `max_len - 1` symbols before `u` and no later than
+/// `u`'s last symbol. So the result is empty exactly when no rule holds a subpath hot by
+/// it — for the start rule, of frequency 1, when no stretch of at most `max_len` symbols
+/// costs `min_cost` on its own.
+///
+/// Why: take the lowest rule `q` below `r` whose expansion holds this `u` (its frequency
+/// is at least `r`'s). Its scan sees every symbol of `u` in one stretch of its window,
+/// unless some candidate ends inside `u` (in a rule below, cutting the suffix `q` sees,
+/// or in `q` itself, clearing the window) or starts inside it (cutting a prefix `q`
+/// sees). If none does, the window at `u`'s last symbol holds `u` and is hot. A candidate
+/// of at most `max_len` symbols that ends inside `u` starts at most `max_len - 1` before
+/// it, and its shortest hot prefix, which is what is returned for it, starts there too.
+///
+/// Nothing stronger holds in general. The costliest minimal hot subpath is missed when
+/// its occurrences are spread over rules none of which is frequent enough: in
+/// `0 1 0 2 0 3 0 4` (one rule, no digram repeats) with cost 1 per symbol, `max_len = 1`
+/// and `min_cost = 4`, `0` is hot and nothing is returned. A subpath hot by one rule can
+/// be missed when it overlaps what is reported: in Larus's Fig. 5, `bb` is hot by
+/// `A → BC` (`ab·bc`, 3 times), but the scans of `B` and `C` report `ab` and `bc`, which
+/// overlap it, and leave `A`'s scan nothing of them to join.
 pub fn hot_subpaths(g: &Grammar, costs: &[u64], p: &HotParams) -> Vec<HotSubpath> {
     let max_len = p.max_len.max(1);
     let min_len = p.min_len.max(1);

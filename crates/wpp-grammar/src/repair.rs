@@ -8,7 +8,8 @@
 //! has a record: its count, a doubly linked list of its occurrences threaded through the
 //! array (the list links live beside each symbol and double as the hole pointers), and
 //! links into a priority queue. The queue has one FIFO list per count `2..b` and one
-//! unordered list for counts `>= b`, where `b = ⌈√n⌉`; a hash table maps pairs to records.
+//! unordered list for counts `>= b`, where `b = max(⌈√n⌉, 2)`; a hash table maps pairs to
+//! records.
 //!
 //! Counting invariants, restored after every replacement:
 //! - for a pair `xy` with `x != y`, every occurrence is on the list;
@@ -26,7 +27,13 @@
 //! pair of maximal count. Pairs that enter together enter in order of first appearance:
 //! in the input for the initial count, during the pass for the new pairs of a
 //! replacement pass. Occurrence lists are kept in sequence order, so each pass runs left
-//! to right.
+//! to right, and the moves happen in that order: at each occurrence replaced, the pair
+//! ending at its first symbol loses an occurrence before the pair starting at its second
+//! symbol, and the new pair ending at the new symbol appears before the one starting
+//! there. So a pair's place depends on the occurrence at which its count last moved it,
+//! and the new pairs enter in the order the pass first made them, which need not be the
+//! order of their first occurrences in the result (one made early may lose that
+//! occurrence to the next replacement).
 //!
 //! Afterwards, rule utility: a rule used once is inlined into its user, so every rule but
 //! the start rule is used at least twice, and rules are renumbered breadth-first from the
@@ -38,7 +45,8 @@
 //! forms again, and the loop stops only when no pair occurs twice. Inlining adds digrams
 //! only where an inlined body meets its neighbours; the most frequent pair having been
 //! replaced first, these did not repeat in any case the property tests generated, which
-//! check every result with [`Grammar::check_sequitur_properties`].
+//! check every result with [`Grammar::check_sequitur_properties`], nor in the grammars of
+//! the real programs' path traces, which `wpp-cli`'s tests check the same way.
 //!
 //! [`RePairBlocks`] bounds memory for long traces by cutting them into blocks; see there.
 

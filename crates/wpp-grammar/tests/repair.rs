@@ -1,6 +1,10 @@
 //! Re-Pair against its oracles: expanding the grammar gives back the input exactly, the
 //! grammar has SEQUITUR's two properties (the blocked builder: the weaker set it
-//! documents), and Tallam & Gupta's example gives their grammar.
+//! documents), Tallam & Gupta's example gives their grammar, and on small inputs the
+//! grammar is exactly the one a brute-force Re-Pair builds by recounting every pair
+//! after every replacement ([`brute_repair`]).
+
+use std::collections::HashMap;
 
 use proptest::prelude::*;
 use wpp_grammar::{repair, repair_with_stats, Grammar, RePairBlocks, Sequitur, Sym};
@@ -65,6 +69,170 @@ fn check_blocks(input: &[u32], block_len: usize) -> Result<Grammar, String> {
     expansion_matches(&g, input)?;
     check_blocked_properties(&g).map_err(|e| format!("block length {block_len}: {e}"))?;
     Ok(g)
+}
+
+type Pair = (Sym, Sym);
+
+/// Pair counts without overlap: every occurrence of `xy` with `x != y`, and `⌊L/2⌋` for
+/// `xx` per maximal run `x^L`.
+fn pair_counts(seq: &[Sym]) -> HashMap<Pair, usize> {
+    let mut counts = HashMap::new();
+    let mut i = 0;
+    while i + 1 < seq.len() {
+        if seq[i] == seq[i + 1] {
+            let end = i + seq[i..].iter().take_while(|&&s| s == seq[i]).count();
+            *counts.entry((seq[i], seq[i])).or_default() += (end - i) / 2;
+            // The run's last symbol starts the next pair.
+            i = end - 1;
+        } else {
+            *counts.entry((seq[i], seq[i + 1])).or_default() += 1;
+            i += 1;
+        }
+    }
+    counts
+}
+
+/// Re-Pair by brute force: the pair counts are recounted from scratch after every
+/// occurrence replaced, and the pair to replace next is the most frequent one (count at
+/// least 2), ties broken as the module documentation of `wpp_grammar::repair` says.
+///
+/// That tie order needs more than a recount per pass. The queue holds one list per
+/// count below `b = max(⌈√n⌉, 2)` and one for counts `>= b`; a pair's place is the time
+/// it last entered its list, and the choice is the largest count, then the earliest
+/// entry. An old pair's count only falls during a pass, and it re-enters a list each
+/// time a fall moves it to another one, so its place depends on *which* occurrence of
+/// the pass took its last move: a recount after the whole pass cannot tell. Hence the
+/// recount after each occurrence, which times every fall; within one occurrence the pair
+/// on its left falls before the pair on its right. Pairs with the new symbol enter at
+/// the end of the pass, in the order the pass first made them (left before right within
+/// an occurrence), if they then occur at least twice.
+///
+/// Finalisation is reimplemented simply: rules used once (counting uses in the rules the
+/// start sequence reaches) are inlined, the others numbered in order of first use,
+/// breadth-first from the start rule.
+fn brute_repair(input: &[u32]) -> Grammar {
+    let high = ((input.len() as f64).sqrt().ceil() as usize).max(2);
+    let list_of = |count: usize| count.min(high);
+    let mut seq: Vec<Sym> = input.iter().map(|&t| Sym::T(t)).collect();
+    // Queued pairs: count and entry time.
+    let mut queue: HashMap<Pair, (usize, u64)> = HashMap::new();
+    let mut clock = 0u64;
+    let counts = pair_counts(&seq);
+    let mut first_seen: Vec<Pair> = Vec::new();
+    for w in seq.windows(2) {
+        let pair = (w[0], w[1]);
+        if counts[&pair] >= 2 && !first_seen.contains(&pair) {
+            first_seen.push(pair);
+            queue.insert(pair, (counts[&pair], clock));
+            clock += 1;
+        }
+    }
+    let mut rules: Vec<[Sym; 2]> = Vec::new();
+    while let Some((&pair, _)) = queue.iter().max_by_key(|(_, &(count, entered))| (count, std::cmp::Reverse(entered))) {
+        queue.remove(&pair);
+        let new = Sym::N(rules.len() as u32);
+        rules.push([pair.0, pair.1]);
+        // One pass, left to right, an occurrence at a time.
+        let mut made: Vec<Pair> = Vec::new();
+        let mut before = pair_counts(&seq);
+        let mut i = 0;
+        while i + 1 < seq.len() {
+            if (seq[i], seq[i + 1]) != pair {
+                i += 1;
+                continue;
+            }
+            let left = (i > 0).then(|| (seq[i - 1], pair.0));
+            let right = (i + 2 < seq.len()).then(|| (pair.1, seq[i + 2]));
+            seq.splice(i..i + 2, [new]);
+            let after = pair_counts(&seq);
+            let mut fallen = [left, right];
+            if left == right {
+                fallen[0] = None;
+            }
+            for p in fallen.into_iter().flatten() {
+                let Some(&(old, entered)) = queue.get(&p) else { continue };
+                let count = after.get(&p).copied().unwrap_or(0);
+                if count < 2 {
+                    queue.remove(&p);
+                } else {
+                    let entered = if list_of(count) != list_of(old) { clock } else { entered };
+                    clock += 1;
+                    queue.insert(p, (count, entered));
+                }
+            }
+            // Only the two neighbouring pairs can have lost an occurrence.
+            for (p, &(count, _)) in &queue {
+                assert_eq!(after.get(p), Some(&count), "{p:?} changed away from the occurrence replaced");
+            }
+            let left_new = (i > 0).then(|| (seq[i - 1], new));
+            let right_new = (i + 1 < seq.len()).then(|| (new, seq[i + 1]));
+            for p in [left_new, right_new].into_iter().flatten() {
+                if !made.contains(&p) {
+                    made.push(p);
+                }
+            }
+            before = after;
+            i += 1;
+        }
+        for p in made {
+            let count = before.get(&p).copied().unwrap_or(0);
+            if count >= 2 {
+                queue.insert(p, (count, clock));
+                clock += 1;
+            }
+        }
+        let active: HashMap<Pair, usize> = before.into_iter().filter(|&(_, c)| c >= 2).collect();
+        assert_eq!(active, queue.iter().map(|(&p, &(c, _))| (p, c)).collect(), "the oracle's queue after replacing {pair:?}");
+    }
+    finalize(&rules, &seq)
+}
+
+/// Rule utility and renumbering, simply: inline every rule used at most once among the
+/// rules `start` reaches, then number rules by first use, breadth-first from the start.
+fn finalize(rules: &[[Sym; 2]], start: &[Sym]) -> Grammar {
+    let mut uses = vec![0usize; rules.len()];
+    let mut reached = vec![false; rules.len()];
+    let mut todo: Vec<Sym> = start.to_vec();
+    while let Some(s) = todo.pop() {
+        if let Sym::N(r) = s {
+            uses[r as usize] += 1;
+            if !reached[r as usize] {
+                reached[r as usize] = true;
+                todo.extend(rules[r as usize]);
+            }
+        }
+    }
+    fn inline(body: &[Sym], rules: &[[Sym; 2]], uses: &[usize], out: &mut Vec<Sym>) {
+        for &s in body {
+            match s {
+                Sym::N(r) if uses[r as usize] < 2 => inline(&rules[r as usize], rules, uses, out),
+                s => out.push(s),
+            }
+        }
+    }
+    let mut old_of_new: Vec<Option<u32>> = vec![None];
+    let mut number: HashMap<u32, u32> = HashMap::new();
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < old_of_new.len() {
+        let mut body = Vec::new();
+        match old_of_new[k] {
+            None => inline(start, rules, &uses, &mut body),
+            Some(r) => inline(&rules[r as usize], rules, &uses, &mut body),
+        }
+        for s in &mut body {
+            if let Sym::N(r) = *s {
+                let n = *number.entry(r).or_insert_with(|| {
+                    old_of_new.push(Some(r));
+                    old_of_new.len() as u32 - 1
+                });
+                *s = Sym::N(n);
+            }
+        }
+        out.push(body);
+        k += 1;
+    }
+    Grammar { rules: out }
 }
 
 /// A path trace with loop and call structure: an outer loop whose body runs an inner
@@ -164,6 +332,41 @@ proptest! {
     #[test]
     fn one_block_is_repair(input in proptest::collection::vec(0u32..4, 0..300)) {
         prop_assert_eq!(build_blocks(&input, 300), repair(&input));
+    }
+}
+
+fn runs(parts: Vec<(u32, usize)>) -> Vec<u32> {
+    parts.into_iter().flat_map(|(t, len)| std::iter::repeat_n(t, len)).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Exactly the brute force's grammar: small alphabets, many ties.
+    #[test]
+    fn brute_force_small_alphabet(input in proptest::collection::vec(0u32..3, 0..160)) {
+        prop_assert_eq!(repair(&input), brute_repair(&input));
+    }
+
+    /// Runs of two symbols: pairs `xx` counted and replaced without overlap, runs that
+    /// shrink from either side.
+    #[test]
+    fn brute_force_runs(parts in proptest::collection::vec((0u32..2, 1usize..7), 0..40)) {
+        let input = runs(parts);
+        prop_assert_eq!(repair(&input), brute_repair(&input));
+    }
+
+    /// Repeated blocks with mutations: deep rules, counts above `⌈√n⌉` (the top list).
+    #[test]
+    fn brute_force_repeated_blocks(block in proptest::collection::vec(0u32..5, 1..8), reps in 1usize..30, noise in proptest::collection::vec((0usize..200, 0u32..5), 0..6)) {
+        let input = with_noise(&block, reps, &noise);
+        prop_assert_eq!(repair(&input), brute_repair(&input));
+    }
+
+    /// Terminals near `u32::MAX`, which the builder renumbers densely.
+    #[test]
+    fn brute_force_huge_terminals(input in proptest::collection::vec(u32::MAX - 2..=u32::MAX, 0..100)) {
+        prop_assert_eq!(repair(&input), brute_repair(&input));
     }
 }
 
@@ -302,9 +505,15 @@ fn scale_two_million() {
     let (bg, bstats) = b.finish_with_stats();
     expansion_matches(&bg, &input).unwrap();
     assert_eq!(bstats.n_blocks, 31);
-    // Blocks bound the memory: the whole-trace builder holds the sequence (12 bytes a
-    // symbol at least), the blocked one a block of 65,536 symbols plus the grammar.
-    println!("peak bytes: whole {}, blocks {}", stats.peak_bytes, bstats.peak_bytes);
-    assert!(stats.peak_bytes >= 12 * input.len());
+    // The whole-trace builder holds 12 bytes a symbol: the symbol and its two occurrence
+    // links (see `wpp_grammar::repair`). The rest (records and hash entries of the pairs,
+    // the rules, the final sequence) grows with the active pairs and the grammar: a few
+    // thousand rules on this trace, well under half a byte a symbol. One more array per
+    // symbol, wider links or a copy of the input would break the bound.
+    let n = input.len();
+    println!("peak bytes: whole {} ({:.2} a symbol), blocks {}", stats.peak_bytes, stats.peak_bytes as f64 / n as f64, bstats.peak_bytes);
+    assert!(stats.peak_bytes <= 12 * n + n / 2, "{} bytes for {n} symbols", stats.peak_bytes);
+    // Blocks bound the memory: the blocked builder holds a block of 65,536 symbols plus
+    // the grammar.
     assert!(bstats.peak_bytes * 4 < stats.peak_bytes, "{} vs {}", bstats.peak_bytes, stats.peak_bytes);
 }
