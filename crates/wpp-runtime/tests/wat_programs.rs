@@ -11,12 +11,15 @@ fn run(name: &str) -> Agreed {
     let cfg = RunConfig { program_name: name.into(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
     // Once with tiny buffers (many flushes), once with the defaults.
     check_all_ways(name, &wasm, &cfg, false, true).unwrap();
-    check_all_ways(name, &wasm, &cfg, true, true).unwrap()
+    let a = check_all_ways(name, &wasm, &cfg, true, true).unwrap();
+    eprintln!("{name}: {} events; cut as far as it goes, {} functions have cut points and {} events agree", a.n_events, a.cut_functions, a.cut_events);
+    a
 }
 
 #[test]
 fn loops() {
     let a = run("loops");
+    assert!(a.cut_functions > 0 && a.cut_events > a.n_events, "no cut point ran");
     assert_eq!(a.plain.outcome, Outcome::Exited(0));
     assert_eq!(a.plain.stdout.len(), 4);
     assert!(a.n_events > 500, "only {} events", a.n_events);
@@ -25,6 +28,7 @@ fn loops() {
 #[test]
 fn br_table() {
     let a = run("br_table");
+    assert!(a.cut_functions > 0 && a.cut_events > a.n_events, "no cut point ran");
     assert_eq!(a.plain.outcome, Outcome::Exited(0));
     // Many distinct paths through the switch, including ones ending at `continue`.
     assert!(a.counts.len() >= 8, "only {} distinct paths", a.counts.len());

@@ -1,15 +1,16 @@
 //! Runs one module every way wpp can and checks that the ways agree: the uninstrumented
 //! run, trace mode, count mode with arrays, count mode with the hash table only,
-//! preferential path profiling of a subset of the paths, trace and count modes with a
-//! small `max_paths` (so that many functions get cut points), and the naive block-log
-//! oracle, whose one log is split into paths under both numberings. Used on the `.wat`
+//! preferential path profiling of a subset of the paths, trace and count modes under a
+//! numbering that cuts every function as far as it goes ([`cut_numbering`]), and the
+//! naive block-log oracle, whose one log is split into paths under both numberings. Used on the `.wat`
 //! programs and the real programs (feature `runtime`).
 
 use anyhow::{ensure, Context as _};
 use wpp_paths::split::{PathSplitter, SplitFunc};
+use wpp_paths::ProgramNumbering;
 use wpp_record::TraceStats;
 use wpp_runtime::{run_block_log, run_paths, run_plain, BlockSink, Outcome, PathCounts, RunConfig, RunResult};
-use wpp_wasm::{decode, instrument, instrument_block_log, CounterKind, Instrumented, Interesting, Mode, Options, Program};
+use wpp_wasm::{decode, instrument, instrument_block_log, instrument_numbered, CounterKind, Instrumented, Interesting, Mode, Options, Program};
 
 /// What every way of running agreed on.
 pub struct Agreed {
@@ -18,25 +19,26 @@ pub struct Agreed {
     pub counts: PathCounts,
     pub n_events: u64,
     pub events: Option<Vec<wpp_model::PathEvent>>,
-    /// The `max_paths` of the numbering with cut points ([`cut_limit`]).
-    pub cut_limit: u64,
-    /// Functions with cut points under it.
+    /// Functions with cut points under [`cut_numbering`].
     pub cut_functions: usize,
     /// Events under it (more than `n_events` when a cut point ran).
     pub cut_events: u64,
 }
 
-/// The smallest `max_paths` among 64, 256, 1024, ... under which every function of
-/// `program` can be numbered (with cut points where needed).
-pub fn cut_limit(program: &Program) -> u64 {
-    let fits = |limit: u64| {
-        program.functions.iter().filter_map(|f| f.cfg.as_ref()).all(|cfg| wpp_paths::number(cfg, &wpp_paths::Options { max_paths: limit }).is_ok())
+/// Every function of `program` cut as far as its numbering goes: numbered under the
+/// smallest `max_paths` it can meet among the powers of two below its own number of paths
+/// and that number less one. A function gets no cut points only if cutting cannot lower
+/// its number of paths (paths from every start count, so cutting a small function often
+/// adds paths).
+pub fn cut_numbering(program: &Program) -> ProgramNumbering {
+    let number = |cfg: &wpp_model::Cfg| {
+        let default = wpp_paths::number(cfg, &wpp_paths::Options::default()).expect("a numbering without a limit");
+        let n = default.n_paths();
+        let limits =
+            std::iter::successors(Some(1u64), |l| l.checked_mul(2)).take_while(|&l| l < n.saturating_sub(1)).chain(n.checked_sub(1).filter(|&l| l > 0));
+        limits.into_iter().find_map(|max_paths| wpp_paths::number(cfg, &wpp_paths::Options { max_paths }).ok()).unwrap_or(default)
     };
-    let mut limit = 64;
-    while !fits(limit) {
-        limit *= 2;
-    }
-    limit
+    program.functions.iter().map(|f| f.cfg.as_ref().map(number)).collect()
 }
 
 /// Feeds one block log to several splitters.
@@ -118,7 +120,7 @@ fn same_counts(name: &str, what: &str, got: &PathCounts, oracle: &PathCounts) ->
 
 /// Runs `wasm` every way and checks that behaviour, counts and the event sequence agree
 /// with the uninstrumented run and the block-log oracle, under the default numbering and
-/// under one with cut points ([`cut_limit`]). `small_buffers` makes the event buffer and
+/// under one with cut points ([`cut_numbering`]). `small_buffers` makes the event buffer and
 /// hash table tiny so their flushes run often.
 pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: bool, keep_events: bool) -> anyhow::Result<Agreed> {
     let engine = wpp_runtime::engine()?;
@@ -130,27 +132,34 @@ pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: b
         opts.buffer_bytes = 256;
         opts.hash_entries = 16;
     }
-    let trace_run = |what: &str, opts: &Options| -> anyhow::Result<(Instrumented, TraceStats)> {
-        let inst = instrument(wasm, &program, opts).with_context(|| format!("{name}: instrument {what}"))?;
+    // `numbering`: the cut one, or `None` for the default.
+    let rewrite = |what: &str, opts: &Options, numbering: Option<&ProgramNumbering>| -> anyhow::Result<Instrumented> {
+        match numbering {
+            None => instrument(wasm, &program, opts),
+            Some(n) => instrument_numbered(wasm, &program, n.clone(), opts),
+        }
+        .with_context(|| format!("{name}: instrument {what}"))
+    };
+    let trace_run = |what: &str, opts: &Options, numbering: Option<&ProgramNumbering>| -> anyhow::Result<(Instrumented, TraceStats)> {
+        let inst = rewrite(what, opts, numbering)?;
         let (run, stats) = run_paths(&engine, &inst, cfg, TraceStats::for_numberings(&inst.numberings).checking_order(keep_events))?;
         same_behaviour(name, what, &plain, &run.result)?;
         ensure!(!stats.is_truncated(), "{name}: {what}: the trace ends inside an event");
         Ok((inst, stats))
     };
-    let count_run = |what: &str, opts: &Options| -> anyhow::Result<PathCounts> {
-        let inst = instrument(wasm, &program, opts).with_context(|| format!("{name}: instrument {what}"))?;
+    let count_run = |what: &str, opts: &Options, numbering: Option<&ProgramNumbering>| -> anyhow::Result<PathCounts> {
+        let inst = rewrite(what, opts, numbering)?;
         let (run, ()) = run_paths(&engine, &inst, cfg, ())?;
         same_behaviour(name, what, &plain, &run.result)?;
         Ok(run.counts)
     };
 
-    let (trace, stats) = trace_run("trace mode", &opts)?;
-    let counted = count_run("count mode", &Options { mode: Mode::Count, ..opts.clone() })?;
-    let hashed = count_run("count mode (hash table)", &Options { mode: Mode::Count, force_hash: true, ..opts.clone() })?;
-    let limit = cut_limit(&program);
-    let cut_opts = Options { max_paths: limit, ..opts.clone() };
-    let (cut_trace, cut_stats) = trace_run("trace mode (cut points)", &cut_opts)?;
-    let cut_counted = count_run("count mode (cut points)", &Options { mode: Mode::Count, ..cut_opts.clone() })?;
+    let (trace, stats) = trace_run("trace mode", &opts, None)?;
+    let counted = count_run("count mode", &Options { mode: Mode::Count, ..opts.clone() }, None)?;
+    let hashed = count_run("count mode (hash table)", &Options { mode: Mode::Count, force_hash: true, ..opts.clone() }, None)?;
+    let cut = cut_numbering(&program);
+    let (cut_trace, cut_stats) = trace_run("trace mode (cut points)", &opts, Some(&cut))?;
+    let cut_counted = count_run("count mode (cut points)", &Options { mode: Mode::Count, ..opts.clone() }, Some(&cut))?;
 
     let oracle_wasm = instrument_block_log(wasm, &program)?;
     let sinks = Splitters(vec![splitter(&program, &trace, keep_events), splitter(&program, &cut_trace, keep_events)]);
@@ -162,19 +171,11 @@ pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: b
     same_trace(name, "trace mode", &stats, &oracle)?;
     same_counts(name, "count mode", &counted, &oracle.counts)?;
     same_counts(name, "count mode (hash table)", &hashed, &oracle.counts)?;
-    same_trace(name, &format!("trace mode (cut points, max_paths {limit})"), &cut_stats, &cut_oracle)?;
-    same_counts(name, &format!("count mode (cut points, max_paths {limit})"), &cut_counted, &cut_oracle.counts)?;
+    same_trace(name, "trace mode (cut points)", &cut_stats, &cut_oracle)?;
+    same_counts(name, "count mode (cut points)", &cut_counted, &cut_oracle.counts)?;
     check_ppp(name, wasm, &program, cfg, &opts, &plain, &oracle.counts)?;
     let cut_functions = cut_trace.numberings.values().filter(|n| !n.cut_points().is_empty()).count();
-    Ok(Agreed {
-        plain,
-        counts: oracle.counts,
-        n_events: oracle.n_events,
-        events: oracle.events,
-        cut_limit: limit,
-        cut_functions,
-        cut_events: cut_oracle.n_events,
-    })
+    Ok(Agreed { plain, counts: oracle.counts, n_events: oracle.n_events, events: oracle.events, cut_functions, cut_events: cut_oracle.n_events })
 }
 
 /// Preferential path profiling with about two thirds of the executed paths interesting,
