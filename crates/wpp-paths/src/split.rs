@@ -9,6 +9,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use wpp_model::{BlockIdx, Cfg, FuncIdx, PathEvent, Target};
 
 use crate::Numbering;
@@ -36,7 +38,7 @@ pub struct PathSplitter {
     /// numbering does not identify.
     pub error: Option<String>,
     /// Per path number seen so far: a hash of its blocks (see [`PathSplitter::emit`]).
-    seen: HashMap<(FuncIdx, wpp_model::PathId), u64>,
+    seen: FxHashMap<(FuncIdx, wpp_model::PathId), u64>,
 }
 
 /// FNV-1a style hash step over one event, shared with whoever compares sequences.
@@ -82,7 +84,7 @@ impl PathSplitter {
             n_events: 0,
             sequence_hash: HASH_START,
             error: None,
-            seen: HashMap::new(),
+            seen: FxHashMap::default(),
         }
     }
 
