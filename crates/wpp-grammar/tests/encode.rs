@@ -3,11 +3,9 @@
 //! error or a valid grammar of bounded size, never a panic, holding heap memory linear in
 //! its input whatever the input declares; each kind of damage gives its own error.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use proptest::prelude::*;
 use wpp_grammar::{decode_grammar, encode_grammar, Grammar, GrammarDecodeError, Sequitur, Sym, GRAMMAR_FORMAT_VERSION, MAX_SYMBOLS_PER_BYTE};
+use wpp_test_support::alloc::{measure, AllocStats, Counting};
 
 fn build(input: &[u32]) -> Grammar {
     let mut s = Sequitur::new();
@@ -118,72 +116,8 @@ fn expansion_len(g: &Grammar, order: &[usize]) -> u64 {
     len.first().copied().unwrap_or(0)
 }
 
-/// The system allocator, counting what each thread holds, so that a test can bound what
-/// one call allocates while other tests run on other threads.
-struct Counting;
-
-thread_local! {
-    /// Bytes allocated minus bytes freed on this thread.
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    /// The most `LIVE` has been since the last [`heap_use`] began.
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-    /// Bytes allocated since the last [`heap_use`] began.
-    static TOTAL: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count(delta: isize) {
-    let _ = LIVE.try_with(|live| {
-        live.set(live.get() + delta);
-        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(live.get())));
-        let _ = TOTAL.try_with(|total| total.set(total.get() + delta.max(0) as usize));
-    });
-}
-
-// SAFETY: every call goes to the system allocator unchanged; the counting touches only
-// const-initialised thread-locals, which do not allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            count(layout.size() as isize);
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            count(layout.size() as isize);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        count(-(layout.size() as isize));
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            count(new_size as isize - layout.size() as isize);
-        }
-        p
-    }
-}
-
 #[global_allocator]
 static COUNTING: Counting = Counting;
-
-/// `f`'s result, the most heap bytes it held at once (its result included) and the bytes
-/// it allocated in all.
-fn heap_use<T>(f: impl FnOnce() -> T) -> (T, usize, usize) {
-    let base = LIVE.get();
-    PEAK.set(base);
-    TOTAL.set(0);
-    let out = f();
-    (out, (PEAK.get() - base) as usize, TOTAL.get())
-}
 
 /// Heap bytes the decoder may hold, and allocate in all, per input byte. An input byte
 /// carries at most [`MAX_SYMBOLS_PER_BYTE`] symbols, and per symbol the decoder keeps at
@@ -198,7 +132,7 @@ const DECODER_HEAP_BASE: usize = 64 << 10;
 /// Decodes `bytes`, checking that the decoder's heap use is linear in the input's length
 /// however large the counts its header declares.
 fn decode_within_bounds(bytes: &[u8]) -> Result<Grammar, GrammarDecodeError> {
-    let (out, peak, total) = heap_use(|| decode_grammar(bytes));
+    let (out, AllocStats { peak_live: peak, total, .. }) = measure(|| decode_grammar(bytes));
     let bound = DECODER_HEAP_BASE + DECODER_HEAP_PER_BYTE * bytes.len();
     assert!(peak <= bound, "decoding {} bytes held {peak} heap bytes, more than {bound} ({out:?})", bytes.len());
     assert!(total <= 2 * bound, "decoding {} bytes allocated {total} heap bytes, more than {} ({out:?})", bytes.len(), 2 * bound);

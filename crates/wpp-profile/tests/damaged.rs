@@ -12,8 +12,6 @@
 //! `catch_unwind` with a time limit, so a panic or a hang names the input that caused it
 //! (the input is also saved under `CARGO_TARGET_TMPDIR`).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -21,86 +19,14 @@ use std::time::{Duration, Instant};
 
 use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, FuncIdx, Function, PathEvent, PathId, Target, ESCAPE_FUNC};
 use wpp_profile::{section, Ending, Error, Meta, PathCount, Profile, RecordMode, Writer, MAGIC, VERSION};
+use wpp_test_support::alloc::{measure, Counting};
 use wpp_test_support::Rng;
 
 // ---------------------------------------------------------------------------------------
 // Counting allocator
 
-struct Counting;
-
-thread_local! {
-    static ARMED: Cell<bool> = const { Cell::new(false) };
-    static LARGEST: Cell<usize> = const { Cell::new(0) };
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-    static TOTAL: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note_alloc(size: usize) {
-    let _ = ARMED.try_with(|armed| {
-        if armed.get() {
-            let _ = LARGEST.try_with(|l| l.set(l.get().max(size)));
-            let _ = TOTAL.try_with(|t| t.set(t.get().saturating_add(size)));
-            let _ = LIVE.try_with(|live| {
-                live.set(live.get() + size as isize);
-                let _ = PEAK.try_with(|p| p.set(p.get().max(live.get())));
-            });
-        }
-    });
-}
-
-fn note_free(size: usize) {
-    let _ = ARMED.try_with(|armed| {
-        if armed.get() {
-            let _ = LIVE.try_with(|live| live.set(live.get() - size as isize));
-        }
-    });
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note_alloc(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note_alloc(layout.size());
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        note_free(layout.size());
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note_free(layout.size());
-        note_alloc(new_size);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
 static ALLOC: Counting = Counting;
-
-/// Allocation statistics of one measured closure, on the current thread.
-#[derive(Clone, Copy, Debug, Default)]
-struct AllocStats {
-    largest: usize,
-    peak_live: usize,
-    /// Bytes allocated in all (a bound on work: an algorithm that rebuilds a structure
-    /// over and over allocates it over and over).
-    total: usize,
-}
-
-fn measure<R>(f: impl FnOnce() -> R) -> (R, AllocStats) {
-    LARGEST.with(|l| l.set(0));
-    LIVE.with(|l| l.set(0));
-    PEAK.with(|p| p.set(0));
-    TOTAL.with(|t| t.set(0));
-    ARMED.with(|a| a.set(true));
-    let r = f();
-    ARMED.with(|a| a.set(false));
-    let stats = AllocStats { largest: LARGEST.with(Cell::get), peak_live: PEAK.with(Cell::get).max(0) as usize, total: TOTAL.with(Cell::get) };
-    (r, stats)
-}
 
 /// What reading a file of `size` bytes may allocate (the trace reader alone buffers 1 MiB).
 fn alloc_budget(size: usize) -> usize {

@@ -26,7 +26,8 @@ use std::time::Instant;
 use arbitrary::Unstructured;
 use wasmtime::{Caller, Engine, Extern, ExternType, Instance, Linker, Module, Store, Trap, Val};
 use wpp_model::{EventDecoder, FuncIdx, PathId};
-use wpp_paths::split::{hash_event, PathSplitter, SplitFunc, HASH_START};
+use wpp_paths::split::{hash_event, PathSplitter, HASH_START};
+use wpp_test_support::agree::splitter;
 use wpp_test_support::Rng;
 use wpp_wasm::{abi, CounterKind, Instrumented, Mode, Options};
 
@@ -373,16 +374,6 @@ struct Recorded {
     sequence_hash: Option<u64>,
 }
 
-/// The oracle's splitter for the numbering `inst` was instrumented with.
-fn splitter(program: &wpp_wasm::Program, inst: &Instrumented) -> PathSplitter {
-    let funcs = program
-        .functions
-        .iter()
-        .map(|f| inst.numberings.get(f.index).map(|n| SplitFunc { cfg: f.cfg.clone().expect("numbered functions are defined"), numbering: n.clone() }))
-        .collect();
-    PathSplitter::new(funcs, false)
-}
-
 /// What happened to one seed.
 enum Verdict {
     /// Instantiated and every exported function called: every check ran.
@@ -579,7 +570,7 @@ fn check_seed(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut St
     // The oracle: one block log, split under the numbering of each trace-mode variant
     // (`numbered[k]` is the variant whose numbering splitter `k` uses).
     let numbered: Vec<usize> = (0..runs.len()).filter(|&i| variants[i].1.mode == Mode::Trace).collect();
-    let splitters = numbered.iter().map(|&i| splitter(&program, runs[i].inst.as_ref().expect("instrumented"))).collect();
+    let splitters = numbered.iter().map(|&i| splitter(&program, runs[i].inst.as_ref().expect("instrumented"), false)).collect();
     let oracle_wasm = wpp_wasm::instrument_block_log(wasm, &program).map_err(|e| format!("block-log oracle: instrument: {e}"))?;
     let oracle_module = Module::new(engine, &oracle_wasm).map_err(|e| format!("wasmtime rejects the block-log oracle: {e:?}"))?;
     let (mut oracle, out) = Run::new(engine, linker, "the block-log oracle", &oracle_module, None, splitters);

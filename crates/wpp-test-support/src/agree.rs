@@ -29,16 +29,16 @@ pub struct Agreed {
 /// smallest `max_paths` it can meet among the powers of two below its own number of paths
 /// and that number less one. A function gets no cut points only if cutting cannot lower
 /// its number of paths (paths from every start count, so cutting a small function often
-/// adds paths).
-pub fn cut_numbering(program: &Program) -> ProgramNumbering {
-    let number = |cfg: &wpp_model::Cfg| {
-        let default = wpp_paths::number(cfg, &wpp_paths::Options::default()).expect("a numbering without a limit");
-        let n = default.n_paths();
-        let limits =
+/// adds paths). `default` is the program's numbering without a limit.
+pub fn cut_numbering(program: &Program, default: &ProgramNumbering) -> ProgramNumbering {
+    let number = |f: &wpp_model::Function| {
+        let (cfg, uncut) = (f.cfg.as_ref()?, default.get(f.index)?);
+        let n = uncut.n_paths();
+        let mut limits =
             std::iter::successors(Some(1u64), |l| l.checked_mul(2)).take_while(|&l| l < n.saturating_sub(1)).chain(n.checked_sub(1).filter(|&l| l > 0));
-        limits.into_iter().find_map(|max_paths| wpp_paths::number(cfg, &wpp_paths::Options { max_paths }).ok()).unwrap_or(default)
+        Some(limits.find_map(|max_paths| wpp_paths::number(cfg, &wpp_paths::Options { max_paths }).ok()).unwrap_or_else(|| uncut.clone()))
     };
-    program.functions.iter().map(|f| f.cfg.as_ref().map(number)).collect()
+    program.functions.iter().map(number).collect()
 }
 
 /// Feeds one block log to several splitters.
@@ -59,8 +59,8 @@ impl BlockSink for Splitters {
     }
 }
 
-/// The splitter for the numbering `inst` was instrumented with.
-fn splitter(program: &Program, inst: &Instrumented, keep_events: bool) -> PathSplitter {
+/// The block-log oracle's splitter for the numbering `inst` was instrumented with.
+pub fn splitter(program: &Program, inst: &Instrumented, keep_events: bool) -> PathSplitter {
     let funcs = program
         .functions
         .iter()
@@ -157,7 +157,7 @@ pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: b
     let (trace, stats) = trace_run("trace mode", &opts, None)?;
     let counted = count_run("count mode", &Options { mode: Mode::Count, ..opts.clone() }, None)?;
     let hashed = count_run("count mode (hash table)", &Options { mode: Mode::Count, force_hash: true, ..opts.clone() }, None)?;
-    let cut = cut_numbering(&program);
+    let cut = cut_numbering(&program, &trace.numberings);
     let (cut_trace, cut_stats) = trace_run("trace mode (cut points)", &opts, Some(&cut))?;
     let cut_counted = count_run("count mode (cut points)", &Options { mode: Mode::Count, ..opts.clone() }, Some(&cut))?;
 

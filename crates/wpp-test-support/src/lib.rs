@@ -5,6 +5,8 @@
 //! * [`corpus`]: the `.wat` programs in `wat/`, each exercising one control-flow shape, by
 //!   name: path, compiled bytes, or a `.wasm` file written for the command line;
 //! * [`rng`]: [`Rng`], a seeded xorshift64* generator for fuzz-style loops;
+//! * [`alloc`]: a counting global allocator and `measure`, for tests that bound what a
+//!   call allocates;
 //! * [`strategies`] (features `cfg`, `grammar`): random CFGs and random grammars;
 //! * `operators` (feature `wasm`): instructions counted from wasmparser's operator
 //!   stream, independently of the CFG builder;
@@ -39,6 +41,7 @@
 //! `WPP_FULL_SUITE=1`, under which anything missing is a failure, so a real-program test
 //! never passes without having run.
 
+pub mod alloc;
 pub mod corpus;
 pub mod rng;
 pub mod strategies;
