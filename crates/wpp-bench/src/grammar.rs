@@ -12,7 +12,8 @@ use crate::workloads::{synthetic_trace, workload_trace, WorkloadArgs};
 /// Build grammars of path traces with every builder and report throughput, size and memory.
 ///
 /// Builders: SEQUITUR and SEQUITUR(1), each symbol by symbol and with rule prediction
-/// (+p, what `wpp record` uses), and Re-Pair in blocks. For each: build time and symbols
+/// (+p), and Re-Pair in blocks; each also behind the run-length front end (+r: runs of one
+/// symbol reach the builder as one stand-in symbol). For each: build time and symbols
 /// per second, peak builder memory, rules, grammar symbols, the encoded grammar section in
 /// bytes, `xz -9` and `zstd -19 --long=27` of the same trace as 4-byte little-endian
 /// symbols, the grammar's size relative to xz's, and the compression ratio against the
@@ -35,7 +36,8 @@ pub struct Opts {
     /// Skip xz and zstd.
     #[arg(long)]
     no_external: bool,
-    /// Only these builders (sequitur, sequitur1, sequitur+p, sequitur1+p, repair).
+    /// Only these builders (sequitur, sequitur1, sequitur+p, sequitur1+p, repair, and +r for
+    /// each with the run-length front end).
     #[arg(long, value_delimiter = ',')]
     builders: Vec<String>,
 }
@@ -50,7 +52,7 @@ struct BuildRow {
     encoded: usize,
 }
 
-const BUILDERS: [&str; 5] = ["sequitur", "sequitur1", "sequitur+p", "sequitur1+p", "repair"];
+const BUILDERS: [&str; 9] = ["sequitur", "sequitur1", "sequitur+p", "sequitur1+p", "repair", "sequitur+r", "sequitur1+r", "sequitur1+p+r", "repair+r"];
 
 /// Builds a grammar of `input` with every builder.
 fn build_all(input: &[u32], only: &[String]) -> Vec<BuildRow> {
@@ -59,17 +61,19 @@ fn build_all(input: &[u32], only: &[String]) -> Vec<BuildRow> {
         .iter()
         .filter(|b| only.is_empty() || only.iter().any(|o| o == *b))
         .map(|&builder| {
-            let kind = match builder.trim_end_matches("+p") {
+            let runs = builder.ends_with("+r");
+            let predict = builder.trim_end_matches("+r").ends_with("+p");
+            let kind = match builder.split('+').next().expect("a name") {
                 "sequitur" => wpp_profile::Builder::Sequitur,
                 "sequitur1" => wpp_profile::Builder::Sequitur1,
                 _ => wpp_profile::Builder::RePair,
             };
             let t = Instant::now();
-            let mut b = wpp_record::GrammarBuilder::new(kind, builder.ends_with("+p"));
+            let mut b = wpp_record::GrammarBuilder::new(kind, predict).collapsing_runs(runs);
             for &x in input {
-                b.push(x);
+                b.push(x).expect("a test trace fits a grammar");
             }
-            let (g, peak_bytes) = b.finish_measured();
+            let (g, peak_bytes) = b.finish_measured().expect("a test trace fits a grammar");
             let seconds = t.elapsed().as_secs_f64();
             let encoded = wpp_grammar::encode_grammar(&g, n_terminals).len();
             BuildRow { builder, seconds, peak_bytes, rules: g.rules.len(), symbols: g.n_symbols(), encoded }

@@ -139,7 +139,7 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
             let t = std::time::Instant::now();
             let n_terminals = sink.symbols.paths.len() as u32;
             let events = (sink.n_events, sink.symbols.paths.len());
-            let g = sink.builder.finish();
+            let g = sink.builder.finish()?;
             let bytes = wpp_grammar::encode_grammar(&g, n_terminals).len();
             Ok((r.result.guest_time + t.elapsed(), (bytes, events)))
         })?;

@@ -583,7 +583,7 @@ fn get_varint(bytes: &[u8], pos: &mut usize) -> Result<u64> {
 
 /// The canonical numbering (see the module docs): breadth-first by first use from rule 0,
 /// then from each rule of `roots` not yet numbered, in that order.
-fn canonical_numbering(rules: &[Vec<Sym>], roots: impl Iterator<Item = usize>) -> Vec<u32> {
+pub(crate) fn canonical_numbering(rules: &[Vec<Sym>], roots: impl Iterator<Item = usize>) -> Vec<u32> {
     let mut num = vec![NONE; rules.len()];
     let mut queue: Vec<usize> = Vec::with_capacity(rules.len());
     let mut head = 0;

@@ -38,6 +38,25 @@ impl Grammar {
         })
     }
 
+    /// Numbers the rules breadth-first by first use from rule 0 (rules that rule 0 does not
+    /// reach follow, in their old order): the numbering [`crate::Sequitur`] produces and
+    /// the grammar encoding stores for free. The derived sequence does not change.
+    pub fn renumber_by_first_use(&mut self) {
+        let num = crate::encode::canonical_numbering(&self.rules, 0..self.rules.len());
+        let mut rules = vec![Vec::new(); self.rules.len()];
+        for (r, body) in std::mem::take(&mut self.rules).into_iter().enumerate() {
+            rules[num[r] as usize] = body;
+        }
+        for body in &mut rules {
+            for s in body.iter_mut() {
+                if let Sym::N(x) = s {
+                    *x = num[*x as usize];
+                }
+            }
+        }
+        self.rules = rules;
+    }
+
     /// Number of symbols on all right sides.
     pub fn n_symbols(&self) -> usize {
         self.rules.iter().map(Vec::len).sum()

@@ -48,11 +48,11 @@ pub fn compress(input: impl Read, name: &Path, format: SymbolFormat, builder: Bu
             }
             terminals.push(v);
         }
-        b.push(t);
+        b.push(t).map_err(|e| Error::Invalid(format!("{}: {e}", name.display())))?;
         n += 1;
         Ok(())
     })?;
-    let grammar = b.finish();
+    let grammar = b.finish().map_err(|e| Error::Invalid(format!("{}: {e}", name.display())))?;
     let build_time = t.elapsed();
     let encoded = wpp_grammar::encode_grammar(&grammar, terminals.len() as u32);
     let meta = Meta {

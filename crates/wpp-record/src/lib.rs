@@ -235,7 +235,7 @@ impl Recorder {
                 }
                 let t = Instant::now();
                 let counts = sink.path_counts();
-                let grammar_built = sink.builder.finish();
+                let grammar_built = sink.builder.finish().map_err(|e| Error::Invalid(e.to_string()))?;
                 let encoded = wpp_grammar::encode_grammar(&grammar_built, sink.symbols.paths.len() as u32);
                 writer.write_value(section::SYMBOLS, &sink.symbols.paths)?;
                 writer.write_section(section::GRAMMAR, &encoded)?;

@@ -1,0 +1,307 @@
+//! Runs of one symbol: the cheapest repetition in a sequence, and the first thing taken out
+//! before a grammar builder sees it (a loop that takes the same path again and again).
+//!
+//! * [`RunLength`] turns a symbol stream into [`Token`]s, `(symbol, run)`;
+//! * [`encode_token`] and [`Tokens`]: the tokens' byte form (LEB128 varints), which is
+//!   how a recording keeps its symbol stream before the grammar is built;
+//! * [`RunTerminals`] lets any grammar builder take tokens: a run of two or more symbols
+//!   goes to the builder as one stand-in terminal, and [`RunTerminals::resolve`] replaces
+//!   the stand-ins of the finished grammar by rules that derive the runs by doubling
+//!   (`a⁴ → a² a²`, `a² → a a`, `a⁵ → a⁴ a`), shared between runs of one symbol.
+
+use rustc_hash::FxHashMap;
+
+use crate::{Grammar, Sym, MAX_TERMINAL};
+
+/// `run` repetitions of `symbol` (`run ≥ 1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Token {
+    pub symbol: u32,
+    pub run: u64,
+}
+
+/// Collapses runs of one symbol into tokens, online.
+#[derive(Default, Clone, Debug)]
+pub struct RunLength {
+    current: Option<Token>,
+}
+
+impl RunLength {
+    /// Appends `symbol`; returns the token it ended, if it started a new run.
+    #[inline]
+    pub fn push(&mut self, symbol: u32) -> Option<Token> {
+        match &mut self.current {
+            Some(t) if t.symbol == symbol => {
+                t.run += 1;
+                None
+            }
+            cur => cur.replace(Token { symbol, run: 1 }),
+        }
+    }
+
+    /// The run still open, which ends the stream.
+    pub fn finish(&mut self) -> Option<Token> {
+        self.current.take()
+    }
+
+    /// Symbols pushed but not yet returned in a token.
+    pub fn pending(&self) -> u64 {
+        self.current.map_or(0, |t| t.run)
+    }
+}
+
+#[inline]
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Appends the byte form of `t`: `varint(symbol << 1 | (run > 1))`, then `varint(run − 2)`
+/// when the run is longer than one.
+#[inline]
+pub fn encode_token(out: &mut Vec<u8>, t: Token) {
+    debug_assert!(t.run >= 1);
+    let long = t.run > 1;
+    put_varint(out, (t.symbol as u64) << 1 | long as u64);
+    if long {
+        put_varint(out, t.run - 2);
+    }
+}
+
+/// What is wrong with a token stream, and at which byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenError {
+    pub offset: usize,
+    pub what: &'static str,
+}
+
+impl std::fmt::Display for TokenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "symbol stream damaged at byte {}: {}", self.offset, self.what)
+    }
+}
+
+impl std::error::Error for TokenError {}
+
+/// Decodes the tokens of a byte string made by [`encode_token`]; never trusts it.
+pub struct Tokens<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Tokens<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Tokens { bytes, pos: 0 }
+    }
+
+    /// Bytes consumed so far.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    #[inline]
+    fn varint(&mut self) -> Result<u64, TokenError> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let Some(&b) = self.bytes.get(self.pos) else {
+                return Err(TokenError { offset: self.pos, what: "it ends inside a number" });
+            };
+            self.pos += 1;
+            if shift == 63 && b > 1 {
+                return Err(TokenError { offset: self.pos - 1, what: "a number overflows 64 bits" });
+            }
+            v |= ((b & 0x7f) as u64) << shift;
+            if b < 0x80 {
+                return Ok(v);
+            }
+        }
+        Err(TokenError { offset: self.pos, what: "a number overflows 64 bits" })
+    }
+}
+
+impl Iterator for Tokens<'_> {
+    type Item = Result<Token, TokenError>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.pos == self.bytes.len() {
+            return None;
+        }
+        let start = self.pos;
+        Some((|| {
+            let head = self.varint()?;
+            let symbol = head >> 1;
+            if symbol > MAX_TERMINAL as u64 {
+                return Err(TokenError { offset: start, what: "a symbol is out of range" });
+            }
+            let run = if head & 1 == 1 {
+                self.varint()?.checked_add(2).ok_or(TokenError { offset: start, what: "a run overflows 64 bits" })?
+            } else {
+                1
+            };
+            Ok(Token { symbol: symbol as u32, run })
+        })())
+    }
+}
+
+/// Dense terminals for tokens, so that a builder of plain symbols can take them.
+///
+/// Every distinct token gets the next builder terminal, in order of first appearance: a
+/// token with a run of one stands for its symbol, a longer run `(a, k)` for a rule deriving
+/// `a^k`. Builder terminals stay dense, as builders that index tables by terminal expect.
+#[derive(Default, Debug)]
+pub struct RunTerminals {
+    /// Per symbol, the builder terminal of a run of one (`NONE` if not seen yet).
+    single: Vec<u32>,
+    /// The builder terminals of longer runs.
+    runs: FxHashMap<(u32, u64), u32>,
+    /// What each builder terminal stands for.
+    meaning: Vec<Token>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl RunTerminals {
+    pub fn new() -> Self {
+        RunTerminals::default()
+    }
+
+    /// The builder terminal of `t`; `None` when there are more distinct tokens than
+    /// terminals.
+    #[inline]
+    pub fn terminal(&mut self, t: Token) -> Option<u32> {
+        let next = self.meaning.len() as u32;
+        let slot = if t.run == 1 {
+            let i = t.symbol as usize;
+            if i >= self.single.len() {
+                self.single.resize(i + 1, NONE);
+            }
+            &mut self.single[i]
+        } else {
+            self.runs.entry((t.symbol, t.run)).or_insert(NONE)
+        };
+        if *slot == NONE {
+            if next > MAX_TERMINAL {
+                return None;
+            }
+            *slot = next;
+            self.meaning.push(t);
+        }
+        Some(*slot)
+    }
+
+    /// Distinct tokens seen.
+    pub fn n_terminals(&self) -> usize {
+        self.meaning.len()
+    }
+
+    /// Bytes of heap used.
+    pub fn memory_bytes(&self) -> usize {
+        self.single.capacity() * 4 + self.runs.capacity() * 24 + self.meaning.capacity() * 16
+    }
+
+    /// `g`, built over builder terminals, as a grammar over the real symbols: every long
+    /// run becomes a rule. Doubling rules `a^(2^j)` are shared by all runs of `a`; a run
+    /// whose length is a power of two is its doubling rule. Rules are then numbered
+    /// breadth-first by first use ([`Grammar::renumber_by_first_use`]).
+    pub fn resolve(self, mut g: Grammar) -> Grammar {
+        if g.rules.is_empty() {
+            return g;
+        }
+        let built = g.rules.len();
+        // Per symbol, its doubling rules: doubling[a][j - 1] derives a^(2^j).
+        let mut doubling: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        let mut power = |g: &mut Grammar, a: u32, j: u32| -> Sym {
+            if j == 0 {
+                return Sym::T(a);
+            }
+            let d = doubling.entry(a).or_default();
+            while d.len() < j as usize {
+                let half = match d.last() {
+                    Some(&r) => Sym::N(r),
+                    None => Sym::T(a),
+                };
+                d.push(g.rules.len() as u32);
+                g.rules.push(vec![half, half]);
+            }
+            Sym::N(d[j as usize - 1])
+        };
+        let mut stands_for = Vec::with_capacity(self.meaning.len());
+        for &Token { symbol: a, run: k } in &self.meaning {
+            let top = 63 - k.leading_zeros();
+            if k.is_power_of_two() {
+                stands_for.push(power(&mut g, a, top));
+                continue;
+            }
+            let body: Vec<Sym> = (0..=top).rev().filter(|j| k >> j & 1 == 1).map(|j| power(&mut g, a, j)).collect();
+            stands_for.push(Sym::N(g.rules.len() as u32));
+            g.rules.push(body);
+        }
+        for rule in &mut g.rules[..built] {
+            for s in rule.iter_mut() {
+                if let Sym::T(t) = *s {
+                    *s = stands_for[t as usize];
+                }
+            }
+        }
+        g.renumber_by_first_use();
+        g
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens_of(s: &[u32]) -> Vec<Token> {
+        let mut rl = RunLength::default();
+        let mut out: Vec<Token> = s.iter().filter_map(|&x| rl.push(x)).collect();
+        out.extend(rl.finish());
+        out
+    }
+
+    #[test]
+    fn runs_collapse_and_round_trip_through_bytes() {
+        let s = [3, 3, 3, 1, 2, 2, 3];
+        let t = tokens_of(&s);
+        assert_eq!(t.iter().map(|t| (t.symbol, t.run)).collect::<Vec<_>>(), [(3, 3), (1, 1), (2, 2), (3, 1)]);
+        let mut bytes = Vec::new();
+        for &x in &t {
+            encode_token(&mut bytes, x);
+        }
+        assert_eq!(Tokens::new(&bytes).collect::<Result<Vec<_>, _>>().unwrap(), t);
+        let big = Token { symbol: MAX_TERMINAL, run: u64::MAX };
+        bytes.clear();
+        encode_token(&mut bytes, big);
+        assert_eq!(Tokens::new(&bytes).next().unwrap().unwrap(), big);
+    }
+
+    #[test]
+    fn damaged_streams_say_where() {
+        assert_eq!(Tokens::new(&[0x80]).next().unwrap().unwrap_err().offset, 1);
+        assert_eq!(Tokens::new(&[0x03]).next().unwrap().unwrap_err().what, "it ends inside a number");
+        let huge = [0xff; 11];
+        assert!(Tokens::new(&huge).next().unwrap().is_err());
+        let mut out_of_range = Vec::new();
+        put_varint(&mut out_of_range, (MAX_TERMINAL as u64 + 1) << 1);
+        assert_eq!(Tokens::new(&out_of_range).next().unwrap().unwrap_err().what, "a symbol is out of range");
+    }
+
+    #[test]
+    fn tokens_resolve_to_doubling_rules() {
+        let mut rt = RunTerminals::new();
+        let seq = [Token { symbol: 0, run: 5 }, Token { symbol: 1, run: 1 }, Token { symbol: 0, run: 4 }, Token { symbol: 0, run: 5 }];
+        let terms: Vec<u32> = seq.iter().map(|&t| rt.terminal(t).unwrap()).collect();
+        assert_eq!(terms, [0, 1, 2, 0]);
+        let g = Grammar { rules: vec![terms.iter().map(|&t| Sym::T(t)).collect()] };
+        let g = rt.resolve(g);
+        let expected: Vec<u32> = [0; 5].into_iter().chain([1]).chain([0; 4]).chain([0; 5]).collect();
+        assert_eq!(g.expand().collect::<Vec<_>>(), expected);
+        // a², a⁴ and the rule of a⁵; a⁴ is its doubling rule.
+        assert_eq!(g.rules.len(), 4);
+        g.validate(Some(2)).unwrap();
+    }
+}

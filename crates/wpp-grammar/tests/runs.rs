@@ -1,0 +1,103 @@
+//! The run-length front end against expansion: tokens of any sequence, given to any
+//! builder through stand-in terminals and resolved, derive exactly the sequence.
+
+use proptest::prelude::*;
+use wpp_grammar::{encode_token, Grammar, RePairBlocks, RunLength, RunTerminals, Sequitur, Token, Tokens};
+
+fn tokens(input: &[u32]) -> Vec<Token> {
+    let mut rl = RunLength::default();
+    let mut out: Vec<Token> = input.iter().filter_map(|&s| rl.push(s)).collect();
+    out.extend(rl.finish());
+    out
+}
+
+/// Builds through the front end with each builder and checks the expansion.
+fn check(input: &[u32]) -> Result<(), TestCaseError> {
+    let toks = tokens(input);
+    prop_assert_eq!(toks.iter().map(|t| t.run).sum::<u64>(), input.len() as u64);
+    prop_assert!(toks.windows(2).all(|w| w[0].symbol != w[1].symbol), "adjacent tokens of one symbol");
+    let mut bytes = Vec::new();
+    for &t in &toks {
+        encode_token(&mut bytes, t);
+    }
+    let decoded: Vec<Token> = Tokens::new(&bytes).collect::<Result<_, _>>().map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert_eq!(&decoded, &toks);
+    let n_symbols = input.iter().max().map_or(0, |&m| m + 1);
+    type Make = fn() -> Box<dyn FnMut(Option<u32>) -> Option<Grammar>>;
+    let builders: [(&str, Make); 3] = [
+        ("sequitur", || {
+            let mut s = Some(Sequitur::new());
+            Box::new(move |t| match t {
+                Some(t) => {
+                    s.as_mut().unwrap().push(t);
+                    None
+                }
+                None => Some(s.take().unwrap().finish()),
+            })
+        }),
+        ("sequitur1", || {
+            let mut s = Some(Sequitur::with_lookahead());
+            Box::new(move |t| match t {
+                Some(t) => {
+                    s.as_mut().unwrap().push(t);
+                    None
+                }
+                None => Some(s.take().unwrap().finish()),
+            })
+        }),
+        ("repair", || {
+            let mut s = Some(RePairBlocks::new(7));
+            Box::new(move |t| match t {
+                Some(t) => {
+                    s.as_mut().unwrap().push(t);
+                    None
+                }
+                None => Some(s.take().unwrap().finish()),
+            })
+        }),
+    ];
+    for (name, make) in builders {
+        let mut rt = RunTerminals::new();
+        let mut b = make();
+        for &t in &decoded {
+            b(Some(rt.terminal(t).expect("few symbols")));
+        }
+        let g = rt.resolve(b(None).unwrap());
+        let out: Vec<u32> = g.expand().collect();
+        prop_assert_eq!(&out, &input.to_vec(), "{}", name);
+        prop_assert!(g.rules.len() <= 1 || encode_is_canonical(&g), "{}: rules not numbered by first use", name);
+        g.validate(Some(n_symbols)).map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
+    }
+    Ok(())
+}
+
+/// Sequences made of runs: `(symbol, length)` pairs, lengths up to `max_run`.
+fn runs(alphabet: u32, max_run: usize) -> impl Strategy<Value = Vec<u32>> {
+    proptest::collection::vec((0..alphabet, 1..=max_run), 0..60).prop_map(|v| v.into_iter().flat_map(|(s, k)| std::iter::repeat_n(s, k)).collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn short_runs(input in runs(4, 5)) {
+        check(&input)?;
+    }
+
+    #[test]
+    fn long_runs(input in runs(3, 300)) {
+        check(&input)?;
+    }
+
+    #[test]
+    fn no_runs_to_speak_of(input in proptest::collection::vec(0u32..1000, 0..300)) {
+        check(&input)?;
+    }
+}
+
+/// Whether the rules are numbered breadth-first by first use from rule 0.
+fn encode_is_canonical(g: &Grammar) -> bool {
+    let mut renumbered = g.clone();
+    renumbered.renumber_by_first_use();
+    renumbered == *g
+}
