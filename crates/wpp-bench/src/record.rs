@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::Args;
-use wpp_record::{GrammarSink, ProfileSink, TraceStats};
+use wpp_record::{ProfileSink, TraceStats};
 use wpp_report::format::group;
 use wpp_runtime::{run_paths, run_plain};
 use wpp_wasm::{Mode, Options};
@@ -20,12 +20,13 @@ use crate::workloads::{geomean, load, WorkloadArgs};
 /// with too many paths), in count mode with the hash table for every function (the
 /// classic hashing path profiler), in trace mode with the events counted
 /// on the consumer thread, and in trace mode with the events also written to a file (as
-/// `wpp record --mode trace` does), and recording the whole program path as `wpp record`
-/// does by default (events compressed by SEQUITUR(1) on the consumer thread while the
-/// guest runs; a slower consumer makes the guest wait) and with `--predict`, under the same
-/// wasmtime engine. Times are the guest's run time (compilation excluded; for the grammar,
-/// plus finishing and encoding it after the run), the best of --repeat runs. Ratios are
-/// against the uninstrumented run.
+/// `wpp record --mode trace` does), and recording the whole program path exactly as
+/// `wpp record` does by default (events spooled on the consumer thread, the grammar built
+/// from the spool between buffers and after the guest ends) and with `--predict`, under
+/// the same wasmtime engine. Times are the guest's run time (compilation excluded), the
+/// best of --repeat runs; for the grammar two: the guest's (guest×) and the whole
+/// recording's, until the profile is written (gram×). Ratios are against the
+/// uninstrumented run.
 #[derive(Args)]
 pub struct Opts {
     #[command(flatten)]
@@ -62,8 +63,9 @@ struct Row {
     hash: Option<Duration>,
     trace: Option<Duration>,
     trace_file: Option<Duration>,
-    grammar: Option<Duration>,
-    grammar_p: Option<Duration>,
+    /// The guest's time, and the whole recording's (until the profile is written).
+    grammar: Option<(Duration, Duration)>,
+    grammar_p: Option<(Duration, Duration)>,
     grammar_bytes: Option<usize>,
     /// Events and distinct paths, from whichever measurement saw them.
     events: Option<(u64, usize)>,
@@ -133,20 +135,18 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
         if !wanted(m) {
             continue;
         }
-        let (t, (bytes, events)) = best(repeat, || {
-            let sink = GrammarSink::new(&trace.numberings, wpp_profile::Builder::Sequitur1, predict);
-            let (r, sink) = run_paths(engine, &trace, &cfg, sink)?;
-            let t = std::time::Instant::now();
-            let n_terminals = sink.symbols.paths.len() as u32;
-            let events = (sink.n_events, sink.symbols.paths.len());
-            let g = sink.builder.finish()?;
-            let bytes = wpp_grammar::encode_grammar(&g, n_terminals).len();
-            Ok((r.result.guest_time + t.elapsed(), (bytes, events)))
+        let tmp = std::env::temp_dir().join(format!("wpp-bench-{}.wpp", std::process::id()));
+        let recorder = wpp_record::Recorder::from_bytes(dir.join(&p.wasm), wasm.clone())?.run_config(cfg.clone()).predict(predict);
+        let (t, (guest, bytes, events)) = best(repeat, || {
+            let rec = recorder.record(&tmp)?;
+            let g = rec.grammar.as_ref().context("a grammar recording has a grammar")?;
+            Ok((rec.guest_time + rec.after_guest, (rec.guest_time, g.bytes as usize, (rec.events, rec.distinct as usize))))
         })?;
+        let _ = std::fs::remove_file(&tmp);
         if predict {
-            row.grammar_p = Some(t);
+            row.grammar_p = Some((guest, t));
         } else {
-            row.grammar = Some(t);
+            row.grammar = Some((guest, t));
             row.grammar_bytes = Some(bytes);
         }
         row.events = Some(events);
@@ -166,7 +166,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>13} {:>10} {:>9} {:>11}",
+        "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>7} {:>7} {:>8} {:>8} {:>13} {:>10} {:>9} {:>11}",
         "program",
         "plain s",
         "count s",
@@ -177,7 +177,9 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         "+file s",
         "+file×",
         "gram s",
+        "guest×",
         "gram×",
+        "guest+p×",
         "gram+p×",
         "events",
         "Mevents/s",
@@ -197,7 +199,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         };
         writeln!(
             out,
-            "{:<14} {:>8.3} {} {} {} {} {} {} {} {} {} {} {:>13} {:>10} {:>9} {:>11}",
+            "{:<14} {:>8.3} {} {} {} {} {} {} {} {} {} {} {} {} {:>13} {:>10} {:>9} {:>11}",
             r.name,
             r.plain.as_secs_f64(),
             secs(r.count, 8),
@@ -207,9 +209,11 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             ratio(r.trace, r.plain, 7),
             secs(r.trace_file, 8),
             ratio(r.trace_file, r.plain, 7),
-            secs(r.grammar, 8),
-            ratio(r.grammar, r.plain, 7),
-            ratio(r.grammar_p, r.plain, 8),
+            secs(r.grammar.map(|g| g.1), 8),
+            ratio(r.grammar.map(|g| g.0), r.plain, 7),
+            ratio(r.grammar.map(|g| g.1), r.plain, 7),
+            ratio(r.grammar_p.map(|g| g.0), r.plain, 8),
+            ratio(r.grammar_p.map(|g| g.1), r.plain, 8),
             events,
             rate,
             distinct,
@@ -226,7 +230,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     };
     writeln!(
         out,
-        "{:<14} {:>8} {:>8} {} {} {:>8} {} {:>8} {} {:>8} {} {}",
+        "{:<14} {:>8} {:>8} {} {} {:>8} {} {:>8} {} {:>8} {} {} {} {}",
         "geomean",
         "",
         "",
@@ -237,8 +241,10 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         "",
         g(|r| r.trace_file, 7),
         "",
-        g(|r| r.grammar, 7),
-        g(|r| r.grammar_p, 8)
+        g(|r| r.grammar.map(|g| g.0), 7),
+        g(|r| r.grammar.map(|g| g.1), 7),
+        g(|r| r.grammar_p.map(|g| g.0), 8),
+        g(|r| r.grammar_p.map(|g| g.1), 8)
     )?;
     Ok(())
 }

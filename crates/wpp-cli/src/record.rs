@@ -46,6 +46,11 @@ pub struct Opts {
     /// Give the guest an environment variable, as NAME=VALUE, or NAME to pass the host's.
     #[arg(long = "env", value_name = "NAME[=VALUE]")]
     envs: Vec<String>,
+    /// Grammar mode: memory for events waiting for the grammar builder (K, M or G
+    /// suffixes); beyond it they wait in a temporary file beside the output, which is
+    /// removed at once and never outlives the recording.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    spool_memory: usize,
     /// Path limit per function; functions with more paths get cut points.
     #[arg(long, default_value_t = u64::MAX, hide = true)]
     max_paths: u64,
@@ -84,7 +89,16 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
         (_, None) => {}
     }
     let output = o.output.clone().unwrap_or_else(|| o.program.with_extension("wpp"));
-    let mut recorder = Recorder::open(&o.program)?.mode(mode).predict(o.predict).max_paths(o.max_paths).ppp_everywhere(o.ppp_everywhere).args(&o.args);
+    let mut recorder = Recorder::open(&o.program)?
+        .mode(mode)
+        .predict(o.predict)
+        .max_paths(o.max_paths)
+        .ppp_everywhere(o.ppp_everywhere)
+        .spool_memory(o.spool_memory)
+        .args(&o.args);
+    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        recorder = recorder.on_progress(progress_bar());
+    }
     for d in &o.dirs {
         let (host, guest) = match d.split_once("::") {
             Some((h, g)) => (h, g.to_string()),
@@ -112,6 +126,43 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     Ok(r.exit_status())
 }
 
+/// A size in bytes, with an optional K, M or G suffix (powers of 1024).
+fn parse_size(s: &str) -> Result<usize, String> {
+    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => s.split_at(i),
+        None => (s, ""),
+    };
+    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        _ => return Err(format!("`{s}` is not a size (a number with an optional K, M or G suffix)")),
+    };
+    let n: usize = digits.parse().map_err(|_| format!("`{s}` is not a size (a number with an optional K, M or G suffix)"))?;
+    n.checked_mul(1 << shift).ok_or_else(|| format!("`{s}` is too large"))
+}
+
+/// A progress bar for building the grammar after the guest ended, shown once that
+/// starts, cleared when it is done.
+fn progress_bar() -> impl Fn(wpp_record::BuildProgress) + Send + Sync + 'static {
+    let bar = std::sync::OnceLock::<indicatif::ProgressBar>::new();
+    move |p| {
+        let bar = bar.get_or_init(|| {
+            let b = indicatif::ProgressBar::new(p.total);
+            b.set_style(
+                indicatif::ProgressStyle::with_template("wpp: building the grammar {bar:40} {percent:>3}% ({human_pos}/{human_len} paths, {eta} left)")
+                    .expect("a valid template"),
+            );
+            b
+        });
+        bar.set_position(p.built);
+        if p.built >= p.total {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// What happened, on stderr (stdout is the guest's).
 fn report(r: &Recording, output: &Path) {
     if let Outcome::Trapped { trap, backtrace } = &r.outcome {
@@ -126,15 +177,21 @@ fn report(r: &Recording, output: &Path) {
     let mut note = String::new();
     if let Some(g) = &r.grammar {
         note = format!(
-            "; grammar {} symbols, {} bytes (ratio {:.0}:1 against 4-byte symbols; finished in {:.2} s)",
+            "; grammar {} symbols, {} bytes (ratio {:.0}:1 against 4-byte symbols)",
             group(g.symbols),
             group(g.bytes),
             (4 * r.events) as f64 / g.bytes.max(1) as f64,
-            g.finish_time.as_secs_f64()
         );
     }
     if let Some(n) = r.residual {
         note = format!("; {} of them residual (`wpp ppp report` lists them)", group(n));
     }
-    eprintln!("wpp: {} paths in {:.2} s; {} distinct{note} -> {}", group(r.events), r.guest_time.as_secs_f64(), group(r.distinct), output.display());
+    eprintln!(
+        "wpp: {} paths in {:.2} s, {:.2} s more to write the profile; {} distinct{note} -> {}",
+        group(r.events),
+        r.guest_time.as_secs_f64(),
+        r.after_guest.as_secs_f64(),
+        group(r.distinct),
+        output.display()
+    );
 }

@@ -164,7 +164,7 @@ fn stats_json(profile: &Path) -> serde_json::Value {
 
 /// Grammar profiles from every builder hold exactly the trace a trace-mode recording
 /// holds: `wpp expand` prints the same events, decoded or not, and the counts agree. This
-/// includes a program that traps.
+/// includes a program that traps, and a spool kept on disk.
 #[test]
 fn grammar_profiles_expand_to_the_trace() {
     let d = scratch("grammar");
@@ -177,12 +177,16 @@ fn grammar_profiles_expand_to_the_trace() {
         let expected_decoded = expand(&trace, true);
         assert!(!expected.is_empty(), "{name}: empty trace");
         let n_events = expected.iter().filter(|&&b| b == b'\n').count() as u64;
-        for builder in ["sequitur", "sequitur1", "sequitur1+p", "repair"] {
+        for builder in ["sequitur", "sequitur1", "sequitur1+p", "repair", "sequitur1+disk"] {
             let g = d.join(format!("{name}-{builder}.wpp"));
             let mut cmd = wpp();
-            cmd.args(["record", "--grammar", builder.trim_end_matches("+p")]);
+            cmd.args(["record", "--grammar", builder.trim_end_matches("+p").trim_end_matches("+disk")]);
             if builder.ends_with("+p") {
                 cmd.arg("--predict");
+            }
+            if builder.ends_with("+disk") {
+                // The spool goes through its temporary file.
+                cmd.args(["--spool-memory", "0"]);
             }
             let out = run(cmd.arg("-o").arg(&g).arg(&wasm));
             let stderr = String::from_utf8_lossy(&out.stderr);

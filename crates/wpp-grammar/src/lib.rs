@@ -25,5 +25,5 @@ pub use hot::{hot_subpaths, hot_subpaths_brute, HotParams, HotSubpath};
 pub use occur::PatternCounts;
 pub use query::{contexts, contexts_brute, first_and_last, runs_before, Context};
 pub use repair::*;
-pub use runs::{encode_token, RunLength, RunTerminals, Token, TokenError, Tokens};
+pub use runs::{collapse_run_rules, encode_token, RunLength, RunTerminals, Token, TokenError, Tokens};
 pub use sequitur::{Sequitur, MAX_TERMINAL};

@@ -137,11 +137,7 @@ impl Iterator for Tokens<'_> {
             if symbol > MAX_TERMINAL as u64 {
                 return Err(TokenError { offset: start, what: "a symbol is out of range" });
             }
-            let run = if head & 1 == 1 {
-                self.varint()?.checked_add(2).ok_or(TokenError { offset: start, what: "a run overflows 64 bits" })?
-            } else {
-                1
-            };
+            let run = if head & 1 == 1 { self.varint()?.checked_add(2).ok_or(TokenError { offset: start, what: "a run overflows 64 bits" })? } else { 1 };
             Ok(Token { symbol: symbol as u32, run })
         })())
     }
@@ -252,6 +248,71 @@ impl RunTerminals {
     }
 }
 
+/// The grammar a builder saw behind the run-length front end, recovered from a resolved
+/// one: every rule deriving a run of one terminal (`a^k`, `k ≥ 1`) becomes a terminal of
+/// its own standing for `(a, k)`, and a terminal `a` outside such rules stands for
+/// `(a, 1)`. Returns that grammar (the start rule kept, other rules renumbered in order)
+/// and what each of its terminals stands for. Its properties are the builder's: for
+/// SEQUITUR, digram uniqueness and rule utility hold on it, while the resolved grammar's
+/// doubling rules need not keep them.
+pub fn collapse_run_rules(g: &Grammar) -> Result<(Grammar, Vec<Token>), crate::GrammarError> {
+    if g.rules.is_empty() {
+        return Ok((Grammar::default(), Vec::new()));
+    }
+    // Per rule, the run it derives, if it derives one.
+    let mut run: Vec<Option<Token>> = vec![None; g.rules.len()];
+    for r in g.topological_order()?.into_iter().rev() {
+        let mut acc: Option<Token> = None;
+        let mut is_run = true;
+        for s in &g.rules[r as usize] {
+            let piece = match *s {
+                Sym::T(a) => Some(Token { symbol: a, run: 1 }),
+                Sym::N(x) => run[x as usize],
+            };
+            match (piece, &mut acc) {
+                (Some(p), None) => acc = Some(p),
+                (Some(p), Some(a)) if a.symbol == p.symbol => a.run += p.run,
+                _ => {
+                    is_run = false;
+                    break;
+                }
+            }
+        }
+        if is_run {
+            run[r as usize] = acc;
+        }
+    }
+    let mut index: Vec<Option<u32>> = vec![None; g.rules.len()];
+    let kept: Vec<usize> = (0..g.rules.len()).filter(|&r| r == 0 || run[r].is_none()).collect();
+    for (i, &r) in kept.iter().enumerate() {
+        index[r] = Some(i as u32);
+    }
+    let mut terminal: FxHashMap<Token, u32> = FxHashMap::default();
+    let mut meaning = Vec::new();
+    let mut term = |t: Token| {
+        *terminal.entry(t).or_insert_with(|| {
+            meaning.push(t);
+            meaning.len() as u32 - 1
+        })
+    };
+    let rules = kept
+        .iter()
+        .map(|&r| {
+            g.rules[r]
+                .iter()
+                .map(|s| match *s {
+                    Sym::T(a) => Sym::T(term(Token { symbol: a, run: 1 })),
+                    Sym::N(x) => match run[x as usize] {
+                        Some(t) => Sym::T(term(t)),
+                        None => Sym::N(index[x as usize].expect("kept")),
+                    },
+                })
+                .collect()
+        })
+        .collect();
+    Ok((Grammar { rules }, meaning))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,5 +364,24 @@ mod tests {
         // a², a⁴ and the rule of a⁵; a⁴ is its doubling rule.
         assert_eq!(g.rules.len(), 4);
         g.validate(Some(2)).unwrap();
+    }
+
+    #[test]
+    fn run_rules_collapse_back_to_tokens() {
+        // a⁵ b a⁴ a⁵, resolved: a⁴ → a² a², a² → a a, a⁵ → a⁴ a.
+        let mut rt = RunTerminals::new();
+        let seq = [Token { symbol: 0, run: 5 }, Token { symbol: 1, run: 1 }, Token { symbol: 0, run: 4 }, Token { symbol: 0, run: 5 }];
+        let terms: Vec<u32> = seq.iter().map(|&t| rt.terminal(t).unwrap()).collect();
+        let g = rt.resolve(Grammar { rules: vec![terms.iter().map(|&t| Sym::T(t)).collect()] });
+        let (c, meaning) = collapse_run_rules(&g).unwrap();
+        assert_eq!(c.rules.len(), 1);
+        let back: Vec<Token> = c.rules[0]
+            .iter()
+            .map(|s| match s {
+                Sym::T(t) => meaning[*t as usize],
+                Sym::N(_) => panic!("a rule left"),
+            })
+            .collect();
+        assert_eq!(back, seq);
     }
 }

@@ -2,7 +2,7 @@
 //! builder through stand-in terminals and resolved, derive exactly the sequence.
 
 use proptest::prelude::*;
-use wpp_grammar::{encode_token, Grammar, RePairBlocks, RunLength, RunTerminals, Sequitur, Token, Tokens};
+use wpp_grammar::{collapse_run_rules, encode_token, Grammar, RePairBlocks, RunLength, RunTerminals, Sequitur, Token, Tokens};
 
 fn tokens(input: &[u32]) -> Vec<Token> {
     let mut rl = RunLength::default();
@@ -66,6 +66,14 @@ fn check(input: &[u32]) -> Result<(), TestCaseError> {
         let out: Vec<u32> = g.expand().collect();
         prop_assert_eq!(&out, &input.to_vec(), "{}", name);
         prop_assert!(g.rules.len() <= 1 || encode_is_canonical(&g), "{}: rules not numbered by first use", name);
+        // Behind the front end, the builder's own properties hold over the tokens.
+        let (c, meaning) = collapse_run_rules(&g).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let mut tokens_back = Vec::new();
+        expand_tokens(&c, &meaning, &mut tokens_back);
+        prop_assert_eq!(&tokens_back, &toks, "{}", name);
+        if name != "repair" {
+            c.check_sequitur_properties().map_err(|e| TestCaseError::fail(format!("{name} over tokens: {e}")))?;
+        }
         g.validate(Some(n_symbols)).map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
     }
     Ok(())
@@ -100,4 +108,8 @@ fn encode_is_canonical(g: &Grammar) -> bool {
     let mut renumbered = g.clone();
     renumbered.renumber_by_first_use();
     renumbered == *g
+}
+
+fn expand_tokens(g: &Grammar, meaning: &[Token], out: &mut Vec<Token>) {
+    out.extend(g.expand().map(|t| meaning[t as usize]));
 }

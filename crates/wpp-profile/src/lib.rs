@@ -43,10 +43,12 @@
 //!
 //! [postcard]: https://postcard.jamesmunns.com/wire-format
 
+mod build;
 mod error;
 mod read;
 mod write;
 
+pub use build::{GrammarBuilder, GrammarFull, REPAIR_BLOCK};
 pub use error::Error;
 pub use read::{Profile, TraceReader};
 pub use write::Writer;

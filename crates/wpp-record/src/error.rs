@@ -30,6 +30,10 @@ pub enum Error {
     /// The recorded event stream ended inside a two-word event.
     #[error("the trace ends inside an event")]
     TruncatedTrace,
+    /// Building the grammar failed (the spool could not be written or read back, or the
+    /// run had more distinct paths than a grammar can number).
+    #[error("building the grammar")]
+    Build(#[source] wpp_runtime::SinkError),
     /// Input that does not make sense, with where it is in the message.
     #[error("{0}")]
     Invalid(String),

@@ -46,6 +46,7 @@ mod compress;
 mod error;
 mod set;
 pub mod sink;
+pub mod spool;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -56,8 +57,9 @@ use wpp_runtime::{Outcome, PathCounts, RunConfig, Stdio};
 pub use compress::{compress, Compressed, SymbolFormat};
 pub use error::Error;
 pub use set::{ppp_record, PathSet, Selection, SetFunction, SetPath};
-pub use sink::{GrammarBuilder, GrammarSink, ProfileSink, SymbolTable, TraceStats};
-pub use wpp_profile::{Builder, RecordMode};
+pub use sink::{BuildProgress, BuiltGrammar, GrammarSink, ProfileSink, SymbolTable, TraceStats};
+pub use spool::Spool;
+pub use wpp_profile::{Builder, GrammarBuilder, GrammarFull, RecordMode};
 
 /// A module and how to record it.
 pub struct Recorder {
@@ -71,6 +73,8 @@ pub struct Recorder {
     ppp_everywhere: bool,
     max_paths: u64,
     config: RunConfig,
+    spool_memory: usize,
+    progress: Option<Box<dyn Fn(BuildProgress) + Send + Sync>>,
 }
 
 /// How a recorded run went.
@@ -83,6 +87,9 @@ pub struct Recording {
     pub distinct: u64,
     /// The guest's run time (compilation excluded).
     pub guest_time: Duration,
+    /// From the guest's end until the profile was written (finishing the grammar, encoding
+    /// it, writing every section).
+    pub after_guest: Duration,
     /// Grammar mode: the grammar built.
     pub grammar: Option<GrammarSummary>,
     /// PPP mode: the distinct paths that ran and were not interesting.
@@ -100,6 +107,10 @@ pub struct GrammarSummary {
     pub bytes: u64,
     /// Finishing the grammar after the guest returned, and encoding it.
     pub finish_time: Duration,
+    /// The spool's peak memory, and the peak size of its temporary file (0 if it needed
+    /// none).
+    pub spool_memory: u64,
+    pub spool_file: u64,
 }
 
 impl Recording {
@@ -131,6 +142,8 @@ impl Recorder {
             ppp_everywhere: false,
             max_paths: u64::MAX,
             config: RunConfig { program_name, ..RunConfig::default() },
+            spool_memory: spool::DEFAULT_MEMORY,
+            progress: None,
         })
     }
 
@@ -191,6 +204,26 @@ impl Recorder {
         self
     }
 
+    /// Grammar mode: memory for the spool of events waiting for the grammar builder;
+    /// beyond it they go to a temporary file beside the output.
+    pub fn spool_memory(mut self, bytes: usize) -> Self {
+        self.spool_memory = bytes;
+        self
+    }
+
+    /// Grammar mode: called as building the grammar after the guest ended goes on.
+    pub fn on_progress(mut self, f: impl Fn(BuildProgress) + Send + Sync + 'static) -> Self {
+        self.progress = Some(Box::new(f));
+        self
+    }
+
+    /// Everything the guest is given at once: its name, arguments, environment,
+    /// directories and standard streams.
+    pub fn run_config(mut self, config: RunConfig) -> Self {
+        self.config = config;
+        self
+    }
+
     /// The decoded module.
     pub fn program(&self) -> &wpp_wasm::Program {
         &self.program
@@ -226,25 +259,40 @@ impl Recorder {
         let mut writer = Writer::create(output)?;
         let mut grammar = None;
         let mut ppp = None;
+        let guest_end;
         let (run, counts, mut writer) = match self.mode {
             RecordMode::Grammar(builder) => {
-                let sink = GrammarSink::new(&inst.numberings, builder, self.predict);
+                let spool = Spool::new(output, self.spool_memory);
+                let sink = GrammarSink::new(&inst.numberings, builder, self.predict, spool);
                 let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink)?;
+                guest_end = Instant::now();
                 if sink.is_truncated() {
                     return Err(Error::TruncatedTrace);
                 }
                 let t = Instant::now();
-                let counts = sink.path_counts();
-                let grammar_built = sink.builder.finish().map_err(|e| Error::Invalid(e.to_string()))?;
-                let encoded = wpp_grammar::encode_grammar(&grammar_built, sink.symbols.paths.len() as u32);
-                writer.write_value(section::SYMBOLS, &sink.symbols.paths)?;
+                let progress = |p: BuildProgress| {
+                    if let Some(f) = &self.progress {
+                        f(p)
+                    }
+                };
+                let built = sink.finish(progress).map_err(Error::Build)?;
+                let counts = built.path_counts();
+                let encoded = wpp_grammar::encode_grammar(&built.grammar, built.paths.len() as u32);
+                writer.write_value(section::SYMBOLS, &built.paths)?;
                 writer.write_section(section::GRAMMAR, &encoded)?;
-                grammar = Some(GrammarSummary { symbols: grammar_built.n_symbols() as u64, bytes: encoded.len() as u64, finish_time: t.elapsed() });
+                grammar = Some(GrammarSummary {
+                    symbols: built.grammar.n_symbols() as u64,
+                    bytes: encoded.len() as u64,
+                    finish_time: t.elapsed(),
+                    spool_memory: built.spool_memory as u64,
+                    spool_file: built.spool_file,
+                });
                 (run, counts, writer)
             }
             RecordMode::Trace => {
                 let sink = ProfileSink::new(writer, TraceStats::for_numberings(&inst.numberings));
                 let (run, mut sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink)?;
+                guest_end = Instant::now();
                 sink.writer.end();
                 if sink.stats.is_truncated() {
                     return Err(Error::TruncatedTrace);
@@ -253,6 +301,7 @@ impl Recorder {
             }
             RecordMode::Paths | RecordMode::Ppp => {
                 let (run, ()) = wpp_runtime::run_paths(&engine, &inst, &self.config, ())?;
+                guest_end = Instant::now();
                 let counts = run.counts.clone();
                 if let Some((file, set)) = set {
                     ppp = Some(ppp_record(&file.display().to_string(), set, &inst, &run.hashed)?);
@@ -295,7 +344,16 @@ impl Recorder {
             writer.write_value(section::PPP, r)?;
         }
         writer.finish()?;
-        Ok(Recording { outcome: run.result.outcome, events, distinct: counts.len() as u64, guest_time: run.result.guest_time, grammar, residual, warnings })
+        Ok(Recording {
+            outcome: run.result.outcome,
+            events,
+            distinct: counts.len() as u64,
+            guest_time: run.result.guest_time,
+            after_guest: guest_end.elapsed(),
+            grammar,
+            residual,
+            warnings,
+        })
     }
 }
 

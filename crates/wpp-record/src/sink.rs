@@ -3,13 +3,16 @@
 //!
 //! * [`TraceStats`] decodes and counts them (and can keep them, for tests);
 //! * [`ProfileSink`] writes them to a profile's trace section while counting them;
-//! * [`GrammarSink`] numbers their paths as dense symbols ([`SymbolTable`]) and feeds a
-//!   grammar builder ([`GrammarBuilder`]).
+//! * [`GrammarSink`] numbers their paths as dense symbols ([`SymbolTable`]), spools them
+//!   run-length coded ([`Spool`]) and builds their grammar ([`GrammarBuilder`]) from the
+//!   spool whenever the consumer thread has nothing else to do, and after the guest ends.
 
 use rustc_hash::FxHashMap;
-use wpp_grammar::{Grammar, RunLength, RunTerminals, Sequitur, Token};
+use wpp_grammar::{Grammar, Token, Tokens};
+
+use crate::spool::Spool;
 use wpp_model::{EventDecoder, FuncIdx, PathEvent, PathId};
-use wpp_profile::{section, Builder, Writer};
+use wpp_profile::{section, Builder, GrammarBuilder, Writer};
 use wpp_runtime::{EventSink, PathCounts, SinkError};
 
 /// Decodes events and counts each path: in a dense array per function when its path count
@@ -164,184 +167,199 @@ impl SymbolTable {
     }
 }
 
-/// A running grammar builder of the kind a [`Builder`] names, with the run-length front
-/// end ([`wpp_grammar::RunTerminals`]) when asked: runs of one symbol reach the builder as
-/// one stand-in terminal each, resolved into doubling rules when the grammar is finished.
-pub struct GrammarBuilder {
-    inner: Inner,
-    runs: Option<Runs>,
-}
-
-enum Inner {
-    Online(Sequitur),
-    RePair(wpp_grammar::RePairBlocks),
-}
-
-struct Runs {
-    collapse: RunLength,
-    terminals: RunTerminals,
-}
-
-/// More distinct symbols and runs arrived than a grammar can number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GrammarFull;
-
-impl std::fmt::Display for GrammarFull {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "more than {} distinct paths and runs: too many for one grammar", wpp_grammar::MAX_TERMINAL)
-    }
-}
-
-impl std::error::Error for GrammarFull {}
-
-/// Re-Pair works on blocks of this many symbols, so its memory stays bounded.
-pub const REPAIR_BLOCK: usize = 1 << 24;
-
-impl GrammarBuilder {
-    /// A builder; the online ones with rule prediction if `predict`.
-    pub fn new(b: Builder, predict: bool) -> Self {
-        let online = |s: Sequitur| Inner::Online(if predict { s.predicting() } else { s });
-        let inner = match b {
-            Builder::Sequitur => online(Sequitur::new()),
-            Builder::Sequitur1 => online(Sequitur::with_lookahead()),
-            Builder::RePair => Inner::RePair(wpp_grammar::RePairBlocks::new(REPAIR_BLOCK)),
-        };
-        GrammarBuilder { inner, runs: None }
-    }
-
-    /// With the run-length front end if `yes`.
-    pub fn collapsing_runs(mut self, yes: bool) -> Self {
-        self.runs = yes.then(|| Runs { collapse: RunLength::default(), terminals: RunTerminals::new() });
-        self
-    }
-
-    #[inline]
-    fn push_inner(&mut self, t: u32) {
-        match &mut self.inner {
-            Inner::Online(s) => s.push(t),
-            Inner::RePair(r) => r.push(t),
-        }
-    }
-
-    /// Appends one symbol.
-    #[inline]
-    pub fn push(&mut self, t: u32) -> Result<(), GrammarFull> {
-        match &mut self.runs {
-            None => {
-                self.push_inner(t);
-                Ok(())
-            }
-            Some(r) => match r.collapse.push(t) {
-                Some(token) => self.push_token(token),
-                None => Ok(()),
-            },
-        }
-    }
-
-    /// Appends `token.run` repetitions of `token.symbol`.
-    #[inline]
-    pub fn push_token(&mut self, token: Token) -> Result<(), GrammarFull> {
-        match &mut self.runs {
-            None => {
-                for _ in 0..token.run {
-                    self.push_inner(token.symbol);
-                }
-                Ok(())
-            }
-            Some(r) => {
-                let t = r.terminals.terminal(token).ok_or(GrammarFull)?;
-                self.push_inner(t);
-                Ok(())
-            }
-        }
-    }
-
-    pub fn finish(self) -> Result<Grammar, GrammarFull> {
-        Ok(self.finish_measured()?.0)
-    }
-
-    /// The grammar and the builder's peak memory in bytes.
-    pub fn finish_measured(mut self) -> Result<(Grammar, usize), GrammarFull> {
-        if let Some(last) = self.runs.as_mut().and_then(|r| r.collapse.finish()) {
-            self.push_token(last)?;
-        }
-        let (g, mut bytes) = match self.inner {
-            Inner::Online(s) => {
-                // Its buffers only grow, so their size at the end is the peak.
-                let m = s.memory_bytes();
-                (s.finish(), m)
-            }
-            Inner::RePair(r) => {
-                let (g, stats) = r.finish_with_stats();
-                (g, stats.peak_bytes)
-            }
-        };
-        Ok(match self.runs {
-            Some(r) => {
-                bytes += r.terminals.memory_bytes();
-                (r.terminals.resolve(g), bytes)
-            }
-            None => (g, bytes),
-        })
-    }
-}
-
-/// Receives event words, numbers their paths, counts them and feeds the grammar builder.
+/// Receives event words and builds their grammar without making the guest wait for it.
+///
+/// On the consumer thread, as buffers arrive ([`EventSink::events`]): the cheap, lossless
+/// part — events decoded, their paths numbered as dense symbols, runs of one symbol
+/// collapsed into tokens — appended to a [`Spool`]. Between buffers ([`EventSink::idle`])
+/// and after the guest ended ([`GrammarSink::finish`]): tokens taken from the spool,
+/// counted, and fed to the grammar builder.
 pub struct GrammarSink {
-    decoder: EventDecoder,
+    /// A two-word event whose second word has not arrived.
+    pending_escape: Option<FuncIdx>,
+    /// The one-word event of the open run (`NO_WORD` after a two-word event), and the run.
+    last_word: u64,
+    open: Option<Token>,
     pub symbols: SymbolTable,
-    /// Executions per symbol.
+    spool: Spool,
+    /// Events in tokens handed to the spool.
+    spooled_events: u64,
+    builder: GrammarBuilder,
+    /// The spool block being built from, and how far.
+    block: Vec<u8>,
+    block_pos: usize,
+    /// Executions per symbol, of the events built so far.
+    counts: Vec<u64>,
+    built_events: u64,
+}
+
+/// No event word is this: its function field is the escape.
+const NO_WORD: u64 = u64::MAX;
+
+/// Tokens built per [`EventSink::idle`] slice: a fraction of a millisecond.
+const IDLE_TOKENS: usize = 2048;
+
+/// A spool block shorter than this is not sealed early for an idle builder.
+const EARLY_SEAL_BYTES: usize = 1 << 16;
+
+/// What [`GrammarSink::finish`] gives back.
+pub struct BuiltGrammar {
+    pub grammar: Grammar,
+    /// The path of each terminal.
+    pub paths: Vec<PathEvent>,
+    /// Executions per terminal.
     pub counts: Vec<u64>,
-    pub builder: GrammarBuilder,
     pub n_events: u64,
-    /// Set when more distinct paths ran than a grammar can number.
-    overflow: bool,
+    /// The builder's peak memory.
+    pub builder_bytes: usize,
+    /// The spool's peak memory and peak file size.
+    pub spool_memory: usize,
+    pub spool_file: u64,
+}
+
+/// How far building the grammar after the guest ended has come: events built, of all.
+#[derive(Clone, Copy, Debug)]
+pub struct BuildProgress {
+    pub built: u64,
+    pub total: u64,
 }
 
 impl GrammarSink {
-    pub fn new(numberings: &wpp_paths::ProgramNumbering, builder: Builder, predict: bool) -> Self {
+    /// A sink numbering paths of `numberings`, building with `builder` (with rule
+    /// prediction if `predict`) behind the run-length front end, spooling through `spool`.
+    pub fn new(numberings: &wpp_paths::ProgramNumbering, builder: Builder, predict: bool, spool: Spool) -> Self {
         GrammarSink {
-            decoder: EventDecoder::default(),
+            pending_escape: None,
+            last_word: NO_WORD,
+            open: None,
             symbols: SymbolTable::for_numberings(numberings),
+            spool,
+            spooled_events: 0,
+            builder: GrammarBuilder::new(builder, predict).collapsing_runs(true),
+            block: Vec::new(),
+            block_pos: 0,
             counts: Vec::new(),
-            builder: GrammarBuilder::new(builder, predict),
-            n_events: 0,
-            overflow: false,
+            built_events: 0,
         }
     }
 
     /// Whether the stream ended in the middle of a two-word event.
     pub fn is_truncated(&self) -> bool {
-        self.decoder.is_mid_event()
+        self.pending_escape.is_some()
     }
 
+    /// Events received so far.
+    pub fn n_events(&self) -> u64 {
+        self.spooled_events + self.open.map_or(0, |t| t.run)
+    }
+
+    /// One event of path `e`.
+    #[inline]
+    fn event(&mut self, e: PathEvent) -> Result<(), SinkError> {
+        let t = self.symbols.symbol(e);
+        if t > wpp_grammar::MAX_TERMINAL {
+            return Err(format!("more than {} distinct paths: too many for one grammar", wpp_grammar::MAX_TERMINAL).into());
+        }
+        match &mut self.open {
+            Some(open) if open.symbol == t => open.run += 1,
+            open => {
+                if let Some(done) = open.replace(Token { symbol: t, run: 1 }) {
+                    self.spooled_events += done.run;
+                    self.spool.push(done)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds from up to `max_tokens` spooled tokens; returns whether any were built.
+    fn build_some(&mut self, max_tokens: usize) -> Result<bool, SinkError> {
+        if self.block_pos == self.block.len() {
+            self.block_pos = 0;
+            if !self.spool.pop(&mut self.block)? {
+                self.block.clear();
+                return Ok(false);
+            }
+        }
+        let mut tokens = Tokens::new(&self.block[self.block_pos..]);
+        for _ in 0..max_tokens {
+            let Some(t) = tokens.next() else { break };
+            let t = t?;
+            let i = t.symbol as usize;
+            if i >= self.counts.len() {
+                self.counts.resize(i + 1, 0);
+            }
+            self.counts[i] += t.run;
+            self.built_events += t.run;
+            self.builder.push_token(t)?;
+        }
+        self.block_pos += tokens.offset();
+        Ok(true)
+    }
+
+    /// Everything received, built: the grammar with its terminals and their counts.
+    /// `progress` hears how far building has come after each spool block.
+    pub fn finish(mut self, mut progress: impl FnMut(BuildProgress)) -> Result<BuiltGrammar, SinkError> {
+        if let Some(open) = self.open.take() {
+            self.spooled_events += open.run;
+            self.spool.push(open)?;
+        }
+        self.spool.seal()?;
+        let total = self.spooled_events;
+        progress(BuildProgress { built: self.built_events, total });
+        while self.build_some(usize::MAX)? {
+            progress(BuildProgress { built: self.built_events, total });
+        }
+        debug_assert_eq!(self.built_events, total);
+        let (grammar, builder_bytes) = self.builder.finish_measured()?;
+        self.counts.resize(self.symbols.paths.len(), 0);
+        Ok(BuiltGrammar {
+            grammar,
+            paths: self.symbols.paths,
+            counts: self.counts,
+            n_events: total,
+            builder_bytes,
+            spool_memory: self.spool.peak_memory,
+            spool_file: self.spool.peak_file,
+        })
+    }
+}
+
+impl BuiltGrammar {
     /// Every path's count.
     pub fn path_counts(&self) -> PathCounts {
-        self.symbols.paths.iter().zip(&self.counts).map(|(e, &c)| ((e.func, e.path), c)).collect()
+        self.paths.iter().zip(&self.counts).map(|(e, &c)| ((e.func, e.path), c)).collect()
     }
 }
 
 impl EventSink for GrammarSink {
     fn events(&mut self, words: &[u64]) -> Result<(), SinkError> {
-        let GrammarSink { decoder, symbols, counts, builder, n_events, overflow } = self;
-        decoder.feed(words, |e| {
-            let t = symbols.symbol(e);
-            if t > wpp_grammar::MAX_TERMINAL {
-                *overflow = true;
-                return;
+        for &w in words {
+            if let Some(func) = self.pending_escape.take() {
+                self.event(PathEvent { func, path: PathId(w) })?;
+                continue;
             }
-            if t as usize == counts.len() {
-                counts.push(0);
+            if w == self.last_word {
+                // The open run's event again (the common case in loops).
+                self.open.as_mut().expect("a run is open after its word").run += 1;
+                continue;
             }
-            counts[t as usize] += 1;
-            *n_events += 1;
-            if builder.push(t).is_err() {
-                *overflow = true;
+            let hi = (w >> 32) as u32;
+            if hi == wpp_model::ESCAPE_FUNC {
+                self.pending_escape = Some(FuncIdx(w as u32));
+                self.last_word = NO_WORD;
+            } else {
+                self.event(PathEvent { func: FuncIdx(hi), path: PathId(w & 0xffff_ffff) })?;
+                self.last_word = w;
             }
-        });
-        if *overflow {
-            return Err(format!("more than {} distinct paths: too many for one grammar", wpp_grammar::MAX_TERMINAL).into());
         }
         Ok(())
+    }
+
+    fn idle(&mut self) -> Result<bool, SinkError> {
+        if !self.spool.has_blocks() && self.block_pos == self.block.len() && self.spool.current_len() >= EARLY_SEAL_BYTES {
+            self.spool.seal()?;
+        }
+        self.build_some(IDLE_TOKENS)
     }
 }

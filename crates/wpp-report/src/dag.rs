@@ -18,8 +18,8 @@ pub struct Dag {
 }
 
 impl Dag {
-    /// Loads a grammar profile, or compresses a trace profile's events (SEQUITUR(1), in
-    /// memory) into a grammar.
+    /// Loads a grammar profile, or compresses a trace profile's events (SEQUITUR(1) behind
+    /// the run-length front end, as `wpp record` does, in memory) into a grammar.
     pub fn open(path: &std::path::Path) -> Result<Dag, Error> {
         Dag::of(Profile::open(path)?)
     }
@@ -37,15 +37,23 @@ impl Dag {
         } else {
             let mut paths = Vec::new();
             let mut index: FxHashMap<PathEvent, u32> = FxHashMap::default();
-            let mut s = wpp_grammar::Sequitur::with_lookahead();
+            // As `wpp record` builds by default, so that both give one run one grammar.
+            let mut s = wpp_profile::GrammarBuilder::new(wpp_profile::Builder::Sequitur1, false).collapsing_runs(true);
+            let mut full = None;
             profile.for_each_event(|e| {
                 let t = *index.entry(e).or_insert_with(|| {
                     paths.push(e);
                     paths.len() as u32 - 1
                 });
-                s.push(t);
+                if let Err(e) = s.push(t) {
+                    full = Some(e);
+                }
             })?;
-            (s.finish(), paths)
+            let full_error = |e: wpp_profile::GrammarFull| Error::Unsuitable { profile: profile.path.clone(), what: e.to_string() };
+            if let Some(e) = full {
+                return Err(full_error(e));
+            }
+            (s.finish().map_err(full_error)?, paths)
         };
         let terminal_of = paths.iter().enumerate().map(|(t, &e)| (e, t as u32)).collect();
         Ok(Dag { profile, grammar, paths, terminal_of })

@@ -111,6 +111,14 @@ pub struct RunResult {
 /// thread while the guest goes on; an error it returns stops the guest.
 pub trait EventSink {
     fn events(&mut self, words: &[u64]) -> Result<(), SinkError>;
+
+    /// Background work, done on the consumer thread whenever no buffer is waiting: one
+    /// short slice of it (well under a millisecond, so that buffers never queue up behind
+    /// it). Returns whether work remains; `false` lets the thread sleep until the next
+    /// buffer.
+    fn idle(&mut self) -> Result<bool, SinkError> {
+        Ok(false)
+    }
 }
 
 impl<F, E> EventSink for F

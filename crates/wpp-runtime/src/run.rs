@@ -35,7 +35,8 @@ struct State<X> {
 }
 
 /// State for an instrumented run. Full event buffers go to a consumer thread that owns
-/// the sink; the guest blocks only when the consumer is [`QUEUED_BUFFERS`] behind.
+/// the sink (and gives it [`EventSink::idle`] time between buffers); the guest blocks only
+/// when the consumer is [`QUEUED_BUFFERS`] behind.
 struct Paths {
     to_consumer: Option<std::sync::mpsc::SyncSender<Vec<u64>>>,
     recycled: std::sync::mpsc::Receiver<Vec<u64>>,
@@ -167,8 +168,22 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
     let consumer = std::thread::Builder::new()
         .name("wpp-events".into())
         .spawn(move || -> Result<S, BoxError> {
+            use std::sync::mpsc::TryRecvError;
             let mut sink = sink;
-            for words in from_guest {
+            loop {
+                let words = match from_guest.try_recv() {
+                    Ok(words) => words,
+                    Err(TryRecvError::Empty) => {
+                        if sink.idle()? {
+                            continue;
+                        }
+                        match from_guest.recv() {
+                            Ok(words) => words,
+                            Err(_) => break,
+                        }
+                    }
+                    Err(TryRecvError::Disconnected) => break,
+                };
                 sink.events(&words)?;
                 let _ = recycle.send(words);
             }

@@ -1,0 +1,129 @@
+//! A running grammar builder: the builder a [`Builder`] names, behind the run-length
+//! front end when asked. Recording, `wpp compress` and the reports that compress a trace
+//! profile all build through it, so that one run always gives one grammar.
+
+use wpp_grammar::{Grammar, RunLength, RunTerminals, Sequitur, Token};
+
+use crate::Builder;
+
+/// A running grammar builder of the kind a [`Builder`] names, with the run-length front
+/// end ([`wpp_grammar::RunTerminals`]) when asked: runs of one symbol reach the builder as
+/// one stand-in terminal each, resolved into doubling rules when the grammar is finished.
+pub struct GrammarBuilder {
+    inner: Inner,
+    runs: Option<Runs>,
+}
+
+enum Inner {
+    Online(Sequitur),
+    RePair(wpp_grammar::RePairBlocks),
+}
+
+struct Runs {
+    collapse: RunLength,
+    terminals: RunTerminals,
+}
+
+/// More distinct symbols and runs arrived than a grammar can number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GrammarFull;
+
+impl std::fmt::Display for GrammarFull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "more than {} distinct paths and runs: too many for one grammar", wpp_grammar::MAX_TERMINAL)
+    }
+}
+
+impl std::error::Error for GrammarFull {}
+
+/// Re-Pair works on blocks of this many symbols, so its memory stays bounded.
+pub const REPAIR_BLOCK: usize = 1 << 24;
+
+impl GrammarBuilder {
+    /// A builder; the online ones with rule prediction if `predict`.
+    pub fn new(b: Builder, predict: bool) -> Self {
+        let online = |s: Sequitur| Inner::Online(if predict { s.predicting() } else { s });
+        let inner = match b {
+            Builder::Sequitur => online(Sequitur::new()),
+            Builder::Sequitur1 => online(Sequitur::with_lookahead()),
+            Builder::RePair => Inner::RePair(wpp_grammar::RePairBlocks::new(REPAIR_BLOCK)),
+        };
+        GrammarBuilder { inner, runs: None }
+    }
+
+    /// With the run-length front end if `yes`.
+    pub fn collapsing_runs(mut self, yes: bool) -> Self {
+        self.runs = yes.then(|| Runs { collapse: RunLength::default(), terminals: RunTerminals::new() });
+        self
+    }
+
+    #[inline]
+    fn push_inner(&mut self, t: u32) {
+        match &mut self.inner {
+            Inner::Online(s) => s.push(t),
+            Inner::RePair(r) => r.push(t),
+        }
+    }
+
+    /// Appends one symbol.
+    #[inline]
+    pub fn push(&mut self, t: u32) -> Result<(), GrammarFull> {
+        match &mut self.runs {
+            None => {
+                self.push_inner(t);
+                Ok(())
+            }
+            Some(r) => match r.collapse.push(t) {
+                Some(token) => self.push_token(token),
+                None => Ok(()),
+            },
+        }
+    }
+
+    /// Appends `token.run` repetitions of `token.symbol`.
+    #[inline]
+    pub fn push_token(&mut self, token: Token) -> Result<(), GrammarFull> {
+        match &mut self.runs {
+            None => {
+                for _ in 0..token.run {
+                    self.push_inner(token.symbol);
+                }
+                Ok(())
+            }
+            Some(r) => {
+                let t = r.terminals.terminal(token).ok_or(GrammarFull)?;
+                self.push_inner(t);
+                Ok(())
+            }
+        }
+    }
+
+    pub fn finish(self) -> Result<Grammar, GrammarFull> {
+        Ok(self.finish_measured()?.0)
+    }
+
+    /// The grammar and the builder's peak memory in bytes.
+    pub fn finish_measured(mut self) -> Result<(Grammar, usize), GrammarFull> {
+        if let Some(last) = self.runs.as_mut().and_then(|r| r.collapse.finish()) {
+            self.push_token(last)?;
+        }
+        let (g, mut bytes) = match self.inner {
+            Inner::Online(s) => {
+                // Its buffers only grow, so their size at the end is the peak.
+                let m = s.memory_bytes();
+                (s.finish(), m)
+            }
+            Inner::RePair(r) => {
+                let (g, stats) = r.finish_with_stats();
+                (g, stats.peak_bytes)
+            }
+        };
+        Ok(match self.runs {
+            Some(r) => {
+                bytes += r.terminals.memory_bytes();
+                (r.terminals.resolve(g), bytes)
+            }
+            None => (g, bytes),
+        })
+    }
+}
