@@ -7,7 +7,10 @@
 //! [`PhraseParams::window`] tokens decides whether a phrase ends there (with probability
 //! `1 / divisor`), within a minimum and a maximum phrase length. Equal contexts cut
 //! equally, so a repeated stretch of the sequence is mostly cut into the same phrases
-//! wherever it occurs. Identical phrases get one phrase id (hash-consed: a table from the
+//! wherever it occurs. A phrase that reaches the maximum length without a boundary ends
+//! where its hash was smallest (the tokens after that begin the next phrase), so a loop
+//! whose few contexts never make a boundary is still cut at the same place in every
+//! iteration. Identical phrases get one phrase id (hash-consed: a table from the
 //! phrase's hash to its id, the content compared on a hash match). Then:
 //!
 //! 1. the sequence of phrase ids goes to one SEQUITUR(1) builder, the *top level*;
@@ -201,8 +204,13 @@ pub struct Phrases {
     base_w: u64,
     /// A phrase ends where the hash's top 32 bits are below this.
     threshold: u64,
-    /// The tokens of the phrase being cut.
+    /// The tokens of the phrase being cut, and the top 32 bits of the rolling hash after
+    /// each.
     current: Vec<u32>,
+    hashes: Vec<u32>,
+    /// The smallest hash after a token at least `min` tokens into the phrase, and the
+    /// phrase length there (0: none yet).
+    smallest: (u32, usize),
     /// Phrase hash to phrase id; on a collision the next hash in the probe sequence.
     ids: FxHashMap<u64, u32>,
     /// The tokens of every distinct phrase, one after the other; phrase `i` is
@@ -232,6 +240,8 @@ impl Phrases {
             base_w: BASE.wrapping_pow(w as u32),
             threshold: (1u64 << 32) / params.divisor as u64,
             current: Vec::with_capacity(params.max),
+            hashes: Vec::with_capacity(params.max),
+            smallest: (u32::MAX, 0),
             ids: FxHashMap::default(),
             contents: Vec::new(),
             starts: vec![0],
@@ -271,17 +281,28 @@ impl Phrases {
         let old = std::mem::replace(&mut self.ring[self.ring_pos], s);
         self.ring_pos = (self.ring_pos + 1) & (self.params.window - 1);
         self.hash = self.hash.wrapping_mul(BASE).wrapping_add(s).wrapping_sub(old.wrapping_mul(self.base_w));
+        let h = (self.hash >> 32) as u32;
         self.current.push(t);
+        self.hashes.push(h);
         let len = self.current.len();
-        if len >= self.params.max || (len >= self.params.min && self.hash >> 32 < self.threshold) {
-            self.end_phrase()?;
+        if len >= self.params.min {
+            if (h as u64) < self.threshold {
+                return self.end_phrase(len);
+            }
+            if h < self.smallest.0 || self.smallest.1 == 0 {
+                self.smallest = (h, len);
+            }
+            if len >= self.params.max {
+                return self.end_phrase(self.smallest.1);
+            }
         }
         Ok(())
     }
 
-    /// Ends the current phrase: numbers it and passes it on.
-    fn end_phrase(&mut self) -> Result<(), PhrasesFull> {
-        let p = &self.current[..];
+    /// Ends a phrase with the first `len` tokens of the current one: numbers it and
+    /// passes it on. The rest begin the next phrase.
+    fn end_phrase(&mut self, len: usize) -> Result<(), PhrasesFull> {
+        let p = &self.current[..len];
         let mut h = phrase_hash(p);
         let id = loop {
             match self.ids.get(&h) {
@@ -313,7 +334,15 @@ impl Phrases {
         };
         self.top.push(id);
         self.stats.phrases += 1;
-        self.current.clear();
+        self.current.drain(..len);
+        self.hashes.drain(..len.min(self.hashes.len()));
+        // None of the tokens left made a boundary where they were, nor will they here.
+        self.smallest = (u32::MAX, 0);
+        for (i, &h) in self.hashes.iter().enumerate().skip(self.params.min - 1) {
+            if h < self.smallest.0 || self.smallest.1 == 0 {
+                self.smallest = (h, i + 1);
+            }
+        }
         Ok(())
     }
 
@@ -328,13 +357,13 @@ impl Phrases {
             self.push_token(t)?;
         }
         if !self.current.is_empty() {
-            self.end_phrase()?;
+            self.end_phrase(self.current.len())?;
         }
         let front = self.terminals.memory_bytes()
             + self.ids.capacity() * 13
             + self.contents.capacity() * 4
             + self.starts.capacity() * 8
-            + self.current.capacity() * 4;
+            + self.current.capacity() * 8;
         let n_distinct = self.starts.len() - 1;
         let ((top, top_bytes), (dictionary, dictionary_bytes)) = (self.top.finish(), self.dictionary.finish());
         let mut stats = self.stats;
@@ -476,6 +505,17 @@ mod tests {
     }
 
     #[test]
+    fn phrases_without_boundaries_end_where_the_hash_was_smallest() {
+        // A loop of 7 tokens none of whose contexts makes a boundary: every phrase but the
+        // first and the last is one iteration, from the same place.
+        let params = PhraseParams { window: 2, min: 1, max: 10, divisor: u32::MAX, thread_top: false, thread_dictionary: false };
+        let input: Vec<u32> = (0..700).map(|i| i % 7).collect();
+        let stats = check(&input, params);
+        assert!(stats.distinct <= 3, "{stats:?}");
+        assert!(stats.phrases >= 99, "{stats:?}");
+    }
+
+    #[test]
     fn runs_collapse_before_phrases_are_cut() {
         let input: Vec<u32> = (0..50).flat_map(|i| std::iter::repeat_n(i % 3, 1 + i as usize % 7)).collect();
         let stats = check(&input, PhraseParams::average(4));
@@ -488,7 +528,7 @@ mod tests {
         let cut = |p: &mut Phrases, symbol: u32| {
             let t = p.terminals.terminal(Token { symbol, run: 1 }).unwrap();
             p.current.push(t);
-            p.end_phrase().unwrap();
+            p.end_phrase(1).unwrap();
             t
         };
         let a = cut(&mut p, 7);
