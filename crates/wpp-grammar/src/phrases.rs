@@ -308,7 +308,9 @@ impl Phrases {
             match self.ids.get(&h) {
                 Some(&id) => {
                     let i = id as usize;
-                    if &self.contents[self.starts[i]..self.starts[i + 1]] == p {
+                    let old = &self.contents[self.starts[i]..self.starts[i + 1]];
+                    // Phrases are short: a loop beats a call to memcmp.
+                    if old.len() == p.len() && old.iter().zip(p).all(|(x, y)| x == y) {
                         break id;
                     }
                     // Another phrase with this hash: probe on.
