@@ -56,11 +56,12 @@ pub struct PhraseParams {
 
 impl PhraseParams {
     /// Phrases of about `average` tokens: at least `average / 4`, at most `4 × average`,
-    /// with a window of 8 tokens.
+    /// with a window of one token (whether a phrase ends after a token depends on that
+    /// token alone, so cuts fall in step again right after any difference).
     pub fn average(average: usize) -> Self {
         let average = average.max(1);
         let min = (average / 4).max(1);
-        PhraseParams { window: 8, min, max: 4 * average, divisor: (average - min + 1) as u32, thread_top: false, thread_dictionary: false }
+        PhraseParams { window: 1, min, max: 4 * average, divisor: (average - min + 1) as u32, thread_top: false, thread_dictionary: false }
     }
 
     /// With the top-level builder (`top`) and the dictionary builder (`dictionary`) each
