@@ -552,7 +552,7 @@ mod tests {
 
     #[test]
     fn threads_give_the_same_grammar() {
-        let input: Vec<u32> = (0..200_000u32).map(|i| (i * i / 7 + i / 13) % 40).collect();
+        let input: Vec<u32> = (0..200_000u64).map(|i| ((i * i / 7 + i / 13) % 40) as u32).collect();
         let one = build(&input, PhraseParams::average(16));
         for (a, b) in [(true, false), (false, true), (true, true)] {
             let other = build(&input, PhraseParams::average(16).threads(a, b));
