@@ -362,11 +362,8 @@ impl Phrases {
         if !self.current.is_empty() {
             self.end_phrase(self.current.len())?;
         }
-        let front = self.terminals.memory_bytes()
-            + self.ids.capacity() * 13
-            + self.contents.capacity() * 4
-            + self.starts.capacity() * 8
-            + self.current.capacity() * 8;
+        let front =
+            self.terminals.memory_bytes() + self.ids.capacity() * 13 + self.contents.capacity() * 4 + self.starts.capacity() * 8 + self.current.capacity() * 8;
         let n_distinct = self.starts.len() - 1;
         let ((top, top_bytes), (dictionary, dictionary_bytes)) = (self.top.finish(), self.dictionary.finish());
         let mut stats = self.stats;
@@ -563,7 +560,8 @@ mod tests {
 
     #[test]
     fn single_use_rules_are_inlined() {
-        let g = Grammar { rules: vec![vec![Sym::N(1), Sym::N(2), Sym::N(2)], vec![Sym::T(0), Sym::N(3)], vec![Sym::T(1), Sym::T(2)], vec![Sym::T(3), Sym::T(4)]] };
+        let g =
+            Grammar { rules: vec![vec![Sym::N(1), Sym::N(2), Sym::N(2)], vec![Sym::T(0), Sym::N(3)], vec![Sym::T(1), Sym::T(2)], vec![Sym::T(3), Sym::T(4)]] };
         let h = inline_single_use(g.clone());
         assert_eq!(h.rules, vec![vec![Sym::T(0), Sym::T(3), Sym::T(4), Sym::N(1), Sym::N(1)], vec![Sym::T(1), Sym::T(2)]]);
         assert!(h.expand().eq(g.expand()));
