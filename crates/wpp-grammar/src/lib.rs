@@ -4,7 +4,9 @@
 //! the sequence exactly. Symbols are dense terminals (`u32`) or references to other rules.
 //! Builders: [`Sequitur`] (Nevill-Manning & Witten), online and linear time, with Larus's
 //! one-symbol look-ahead as an option (SEQUITUR(1)); [`repair`] (most frequent digram
-//! first, Larsson & Moffat), offline and linear time.
+//! first, Larsson & Moffat), offline and linear time. Front ends in front of a builder:
+//! runs of one symbol collapsed ([`RunTerminals`]), and content-defined phrases built by
+//! two SEQUITUR(1) builders ([`Phrases`]).
 //!
 //! This crate knows nothing of WebAssembly or paths: terminals are just numbers.
 
@@ -13,6 +15,7 @@ mod encode;
 mod grammar;
 mod hot;
 mod occur;
+mod phrases;
 mod query;
 mod repair;
 mod runs;
@@ -23,6 +26,7 @@ pub use encode::*;
 pub use grammar::{Grammar, Sym};
 pub use hot::{hot_subpaths, hot_subpaths_brute, HotParams, HotSubpath};
 pub use occur::PatternCounts;
+pub use phrases::{PhraseParams, PhraseStats, Phrases, PhrasesFull};
 pub use query::{contexts, contexts_brute, first_and_last, runs_before, Context};
 pub use repair::*;
 pub use runs::{collapse_run_rules, encode_token, RunLength, RunTerminals, Token, TokenError, Tokens};

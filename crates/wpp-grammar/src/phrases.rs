@@ -1,0 +1,569 @@
+//! Phrases: a front end that cuts the sequence into content-defined pieces and builds the
+//! grammar from two much smaller inputs.
+//!
+//! Runs of one symbol are collapsed first ([`RunLength`], [`RunTerminals`]). The token
+//! stream is then cut into *phrases* at content-defined boundaries, as deduplicating
+//! backup tools cut files into chunks: after a token, a rolling hash of the last
+//! [`PhraseParams::window`] tokens decides whether a phrase ends there (with probability
+//! `1 / divisor`), within a minimum and a maximum phrase length. Equal contexts cut
+//! equally, so a repeated stretch of the sequence is mostly cut into the same phrases
+//! wherever it occurs. A phrase that reaches the maximum length without a boundary ends
+//! where its hash was smallest (the tokens after that begin the next phrase), so a loop
+//! whose few contexts never make a boundary is still cut at the same place in every
+//! iteration. Identical phrases get one phrase id (hash-consed: a table from the
+//! phrase's hash to its id, the content compared on a hash match). Then:
+//!
+//! 1. the sequence of phrase ids goes to one SEQUITUR(1) builder, the *top level*;
+//! 2. the body of each distinct phrase goes, once, to a second SEQUITUR(1) builder, the
+//!    *dictionary*, each body followed by a separator terminal used nowhere else, so no
+//!    rule spans two phrases;
+//! 3. at the end the dictionary's start rule is split at the separators into one body per
+//!    phrase; a phrase of one symbol is that symbol, a longer one becomes a rule; the
+//!    top-level grammar's phrase ids are replaced by them, the dictionary's rules added,
+//!    rules used only once inlined, runs resolved ([`RunTerminals::resolve`]) and the rules
+//!    numbered by first use ([`Grammar::renumber_by_first_use`]).
+//!
+//! The two builders are independent once the phrases are known, so either can run on a
+//! thread of its own ([`PhraseParams::threads`]).
+//!
+//! The grammar derives the sequence exactly and is valid, but it lacks SEQUITUR's
+//! properties across phrase boundaries: a digram inside a phrase and the same digram
+//! across a boundary are not shared.
+
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+
+use rustc_hash::FxHashMap;
+
+use crate::{Grammar, RunLength, RunTerminals, Sequitur, Sym, Token, MAX_TERMINAL};
+
+/// How phrases are cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PhraseParams {
+    /// Tokens the rolling hash covers (a power of two, at most 64).
+    pub window: usize,
+    /// No phrase is shorter (in tokens), except the last.
+    pub min: usize,
+    /// No phrase is longer: a phrase that reaches this length ends.
+    pub max: usize,
+    /// A phrase of at least `min` tokens ends after a token with probability `1 / divisor`.
+    pub divisor: u32,
+    /// Run the top-level builder on a thread of its own.
+    pub thread_top: bool,
+    /// Run the dictionary builder on a thread of its own.
+    pub thread_dictionary: bool,
+}
+
+impl PhraseParams {
+    /// Phrases of about `average` tokens: at least `average / 4`, at most `4 × average`,
+    /// with a window of one token (whether a phrase ends after a token depends on that
+    /// token alone, so cuts fall in step again right after any difference).
+    pub fn average(average: usize) -> Self {
+        let average = average.max(1);
+        let min = (average / 4).max(1);
+        PhraseParams { window: 1, min, max: 4 * average, divisor: (average - min + 1) as u32, thread_top: false, thread_dictionary: false }
+    }
+
+    /// With the top-level builder (`top`) and the dictionary builder (`dictionary`) each
+    /// on a thread of its own if asked.
+    pub fn threads(mut self, top: bool, dictionary: bool) -> Self {
+        self.thread_top = top;
+        self.thread_dictionary = dictionary;
+        self
+    }
+}
+
+/// What the front end did with its input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhraseStats {
+    /// Symbols pushed.
+    pub symbols: u64,
+    /// Tokens after runs were collapsed.
+    pub tokens: u64,
+    /// Phrases cut: the symbols the top-level builder received.
+    pub phrases: u64,
+    /// Distinct phrases.
+    pub distinct: u64,
+    /// Tokens of the distinct phrases: the dictionary builder received these and one
+    /// separator per distinct phrase.
+    pub dictionary_tokens: u64,
+    /// Bytes of heap the front end and both builders held at the end, roughly.
+    pub memory_bytes: usize,
+}
+
+/// More distinct tokens and phrases arrived than a builder has terminals for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PhrasesFull;
+
+impl std::fmt::Display for PhrasesFull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "more distinct tokens and phrases than the {} terminals a grammar builder takes", MAX_TERMINAL as u64 + 1)
+    }
+}
+
+impl std::error::Error for PhrasesFull {}
+
+/// Symbols a threaded builder receives per message.
+const BATCH: usize = 1 << 16;
+
+/// A SEQUITUR(1) builder, in this thread or in a thread of its own fed in batches.
+enum Stage {
+    Here(Sequitur),
+    Thread { batch: Vec<u32>, tx: mpsc::SyncSender<Vec<u32>>, worker: JoinHandle<(Grammar, usize)> },
+}
+
+impl Stage {
+    fn new(threaded: bool) -> Self {
+        if !threaded {
+            return Stage::Here(Sequitur::with_lookahead());
+        }
+        let (tx, rx) = mpsc::sync_channel::<Vec<u32>>(4);
+        let worker = std::thread::spawn(move || {
+            let mut s = Sequitur::with_lookahead();
+            for batch in rx {
+                s.extend(batch);
+            }
+            let m = s.memory_bytes();
+            (s.finish(), m)
+        });
+        Stage::Thread { batch: Vec::with_capacity(BATCH), tx, worker }
+    }
+
+    #[inline]
+    fn push(&mut self, t: u32) {
+        match self {
+            Stage::Here(s) => s.push(t),
+            Stage::Thread { batch, tx, .. } => {
+                batch.push(t);
+                if batch.len() == BATCH {
+                    let full = std::mem::replace(batch, Vec::with_capacity(BATCH));
+                    tx.send(full).expect("the builder thread runs until its input ends");
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn extend(&mut self, ts: &[u32]) {
+        match self {
+            Stage::Here(s) => s.extend(ts.iter().copied()),
+            _ => ts.iter().for_each(|&t| self.push(t)),
+        }
+    }
+
+    /// The grammar and the builder's memory in bytes at the end.
+    fn finish(self) -> (Grammar, usize) {
+        match self {
+            Stage::Here(s) => {
+                let m = s.memory_bytes();
+                (s.finish(), m)
+            }
+            Stage::Thread { batch, tx, worker } => {
+                if !batch.is_empty() {
+                    tx.send(batch).expect("the builder thread runs until its input ends");
+                }
+                drop(tx);
+                match worker.join() {
+                    Ok(r) => r,
+                    Err(e) => std::panic::resume_unwind(e),
+                }
+            }
+        }
+    }
+}
+
+/// The rolling hash's base (odd) and the multiplier that spreads a token over 64 bits.
+const BASE: u64 = 0xff51_afd7_ed55_8ccd;
+const SPREAD: u64 = 0x9e37_79b9_7f4a_7c15;
+
+#[inline]
+fn spread(t: u32) -> u64 {
+    (t as u64 + 1).wrapping_mul(SPREAD)
+}
+
+/// The hash that identifies a phrase's content.
+#[inline]
+fn phrase_hash(p: &[u32]) -> u64 {
+    let mut h = p.len() as u64;
+    for &t in p {
+        h = (h.rotate_left(5) ^ t as u64).wrapping_mul(SPREAD);
+    }
+    h ^ h >> 31
+}
+
+/// The phrase front end and its two SEQUITUR(1) builders; push symbols, then
+/// [`Phrases::finish`].
+pub struct Phrases {
+    params: PhraseParams,
+    runs: RunLength,
+    terminals: RunTerminals,
+    /// The rolling hash of the last `window` tokens and their spread values.
+    hash: u64,
+    ring: Vec<u64>,
+    ring_pos: usize,
+    /// `BASE^window`, which takes the oldest token out of the hash.
+    base_w: u64,
+    /// A phrase ends where the hash's top 32 bits are below this.
+    threshold: u64,
+    /// The tokens of the phrase being cut, and the top 32 bits of the rolling hash after
+    /// each.
+    current: Vec<u32>,
+    hashes: Vec<u32>,
+    /// The smallest hash after a token at least `min` tokens into the phrase, and the
+    /// phrase length there (0: none yet).
+    smallest: (u32, usize),
+    /// Phrase hash to phrase id; on a collision the next hash in the probe sequence.
+    ids: FxHashMap<u64, u32>,
+    /// The tokens of every distinct phrase, one after the other; phrase `i` is
+    /// `contents[starts[i]..starts[i + 1]]`.
+    contents: Vec<u32>,
+    starts: Vec<usize>,
+    top: Stage,
+    dictionary: Stage,
+    stats: PhraseStats,
+}
+
+impl Phrases {
+    /// # Panics
+    /// If the window is not a power of two up to 64, or `min`, `max` or `divisor` is 0 or
+    /// `min > max`.
+    pub fn new(params: PhraseParams) -> Self {
+        let w = params.window;
+        assert!(w.is_power_of_two() && w <= 64, "the window must be a power of two up to 64");
+        assert!(params.min >= 1 && params.min <= params.max && params.divisor >= 1, "bad phrase lengths");
+        Phrases {
+            params,
+            runs: RunLength::default(),
+            terminals: RunTerminals::new(),
+            hash: 0,
+            ring: vec![0; w],
+            ring_pos: 0,
+            base_w: BASE.wrapping_pow(w as u32),
+            threshold: (1u64 << 32) / params.divisor as u64,
+            current: Vec::with_capacity(params.max),
+            hashes: Vec::with_capacity(params.max),
+            smallest: (u32::MAX, 0),
+            ids: FxHashMap::default(),
+            contents: Vec::new(),
+            starts: vec![0],
+            top: Stage::new(params.thread_top),
+            dictionary: Stage::new(params.thread_dictionary),
+            stats: PhraseStats::default(),
+        }
+    }
+
+    /// Appends one symbol.
+    #[inline]
+    pub fn push(&mut self, symbol: u32) -> Result<(), PhrasesFull> {
+        self.stats.symbols += 1;
+        match self.runs.push(symbol) {
+            Some(t) => self.push_token(t),
+            None => Ok(()),
+        }
+    }
+
+    /// Appends every symbol of `symbols`.
+    pub fn extend(&mut self, symbols: impl IntoIterator<Item = u32>) -> Result<(), PhrasesFull> {
+        for s in symbols {
+            self.push(s)?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn push_token(&mut self, t: Token) -> Result<(), PhrasesFull> {
+        self.stats.tokens += 1;
+        let t = self.terminals.terminal(t).ok_or(PhrasesFull)?;
+        // Tokens stay below the dictionary's separators.
+        if t as u64 + self.stats.distinct > MAX_TERMINAL as u64 {
+            return Err(PhrasesFull);
+        }
+        let s = spread(t);
+        let old = std::mem::replace(&mut self.ring[self.ring_pos], s);
+        self.ring_pos = (self.ring_pos + 1) & (self.params.window - 1);
+        self.hash = self.hash.wrapping_mul(BASE).wrapping_add(s).wrapping_sub(old.wrapping_mul(self.base_w));
+        let h = (self.hash >> 32) as u32;
+        self.current.push(t);
+        self.hashes.push(h);
+        let len = self.current.len();
+        if len >= self.params.min {
+            if (h as u64) < self.threshold {
+                return self.end_phrase(len);
+            }
+            if h < self.smallest.0 || self.smallest.1 == 0 {
+                self.smallest = (h, len);
+            }
+            if len >= self.params.max {
+                return self.end_phrase(self.smallest.1);
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends a phrase with the first `len` tokens of the current one: numbers it and
+    /// passes it on. The rest begin the next phrase.
+    fn end_phrase(&mut self, len: usize) -> Result<(), PhrasesFull> {
+        let p = &self.current[..len];
+        let mut h = phrase_hash(p);
+        let id = loop {
+            match self.ids.get(&h) {
+                Some(&id) => {
+                    let i = id as usize;
+                    let old = &self.contents[self.starts[i]..self.starts[i + 1]];
+                    // Phrases are short: a loop beats a call to memcmp.
+                    if old.len() == p.len() && old.iter().zip(p).all(|(x, y)| x == y) {
+                        break id;
+                    }
+                    // Another phrase with this hash: probe on.
+                    h = h.wrapping_mul(SPREAD).wrapping_add(1);
+                }
+                None => {
+                    let id = self.starts.len() as u32 - 1;
+                    // Dictionary separators count down from the top terminal; tokens count up.
+                    if id as u64 + self.terminals.n_terminals() as u64 > MAX_TERMINAL as u64 {
+                        return Err(PhrasesFull);
+                    }
+                    let separator = MAX_TERMINAL - id;
+                    self.ids.insert(h, id);
+                    self.contents.extend_from_slice(p);
+                    self.starts.push(self.contents.len());
+                    self.dictionary.extend(p);
+                    self.dictionary.push(separator);
+                    self.stats.distinct += 1;
+                    self.stats.dictionary_tokens += p.len() as u64;
+                    break id;
+                }
+            }
+        };
+        self.top.push(id);
+        self.stats.phrases += 1;
+        self.current.drain(..len);
+        self.hashes.drain(..len.min(self.hashes.len()));
+        // None of the tokens left made a boundary where they were, nor will they here.
+        self.smallest = (u32::MAX, 0);
+        for (i, &h) in self.hashes.iter().enumerate().skip(self.params.min - 1) {
+            if h < self.smallest.0 || self.smallest.1 == 0 {
+                self.smallest = (h, i + 1);
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the last run and phrase and returns the grammar.
+    pub fn finish(self) -> Result<Grammar, PhrasesFull> {
+        Ok(self.finish_with_stats()?.0)
+    }
+
+    /// The grammar, and what the front end did.
+    pub fn finish_with_stats(mut self) -> Result<(Grammar, PhraseStats), PhrasesFull> {
+        if let Some(t) = self.runs.finish() {
+            self.push_token(t)?;
+        }
+        if !self.current.is_empty() {
+            self.end_phrase(self.current.len())?;
+        }
+        let front =
+            self.terminals.memory_bytes() + self.ids.capacity() * 13 + self.contents.capacity() * 4 + self.starts.capacity() * 8 + self.current.capacity() * 8;
+        let n_distinct = self.starts.len() - 1;
+        let ((top, top_bytes), (dictionary, dictionary_bytes)) = (self.top.finish(), self.dictionary.finish());
+        let mut stats = self.stats;
+        stats.memory_bytes = front + top_bytes + dictionary_bytes;
+        let g = assemble(top, dictionary, n_distinct);
+        Ok((self.terminals.resolve(g), stats))
+    }
+}
+
+/// The grammar over token terminals from the top-level grammar (over phrase ids) and the
+/// dictionary grammar (each phrase's body followed by its separator, in phrase order).
+fn assemble(top: Grammar, dictionary: Grammar, n_phrases: usize) -> Grammar {
+    if top.rules.is_empty() || top.rules[0].is_empty() {
+        return Grammar { rules: vec![Vec::new()] };
+    }
+    let n_top = top.rules.len();
+    // Dictionary rule j > 0 becomes rule n_top + j - 1; phrase rules follow.
+    let dict_sym = |s: Sym| match s {
+        Sym::T(t) => Sym::T(t),
+        Sym::N(j) => Sym::N(n_top as u32 + j - 1),
+    };
+    let mut rules: Vec<Vec<Sym>> = top.rules;
+    let mut dict = dictionary.rules.into_iter();
+    let start = dict.next().unwrap_or_default();
+    rules.extend(dict.map(|body| body.into_iter().map(dict_sym).collect()));
+    let mut stands_for = Vec::with_capacity(n_phrases);
+    let mut body = Vec::new();
+    for s in start {
+        match s {
+            // Separators are above every token terminal.
+            Sym::T(t) if MAX_TERMINAL - t < n_phrases as u32 => {
+                debug_assert_eq!((MAX_TERMINAL - t) as usize, stands_for.len(), "separators come in phrase order");
+                if body.len() == 1 {
+                    stands_for.push(body.pop().expect("one symbol"));
+                } else {
+                    stands_for.push(Sym::N(rules.len() as u32));
+                    rules.push(std::mem::take(&mut body));
+                }
+            }
+            s => body.push(dict_sym(s)),
+        }
+    }
+    assert_eq!(stands_for.len(), n_phrases, "one separator per phrase");
+    for rule in &mut rules[..n_top] {
+        for s in rule.iter_mut() {
+            if let Sym::T(p) = *s {
+                *s = stands_for[p as usize];
+            }
+        }
+    }
+    inline_single_use(Grammar { rules })
+}
+
+/// `g` with every rule that is used only once (and every rule not used at all) replaced
+/// by its body; the rules that stay keep their relative order.
+pub(crate) fn inline_single_use(g: Grammar) -> Grammar {
+    let n = g.rules.len();
+    let mut uses = vec![0u32; n];
+    for body in &g.rules {
+        for &s in body {
+            if let Sym::N(r) = s {
+                uses[r as usize] = uses[r as usize].saturating_add(1);
+            }
+        }
+    }
+    let mut number = vec![u32::MAX; n];
+    let mut kept = 0u32;
+    for r in 0..n {
+        if r == 0 || uses[r] >= 2 {
+            number[r] = kept;
+            kept += 1;
+        }
+    }
+    let mut rules = Vec::with_capacity(kept as usize);
+    let mut stack: Vec<(u32, usize)> = Vec::new();
+    for r in 0..n {
+        if number[r] == u32::MAX {
+            continue;
+        }
+        let mut body = Vec::with_capacity(g.rules[r].len());
+        stack.push((r as u32, 0));
+        while let Some((rule, pos)) = stack.last_mut() {
+            let b = &g.rules[*rule as usize];
+            let Some(&s) = b.get(*pos) else {
+                stack.pop();
+                continue;
+            };
+            *pos += 1;
+            match s {
+                Sym::N(x) if number[x as usize] == u32::MAX => stack.push((x, 0)),
+                Sym::N(x) => body.push(Sym::N(number[x as usize])),
+                t => body.push(t),
+            }
+        }
+        rules.push(body);
+    }
+    Grammar { rules }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(input: &[u32], params: PhraseParams) -> (Grammar, PhraseStats) {
+        let mut p = Phrases::new(params);
+        p.extend(input.iter().copied()).unwrap();
+        p.finish_with_stats().unwrap()
+    }
+
+    fn check(input: &[u32], params: PhraseParams) -> PhraseStats {
+        let (g, stats) = build(input, params);
+        assert_eq!(g.expand().collect::<Vec<_>>(), input);
+        let n = input.iter().max().map_or(0, |&m| m + 1);
+        g.validate(Some(n)).unwrap();
+        let mut renumbered = g.clone();
+        renumbered.renumber_by_first_use();
+        assert_eq!(renumbered, g, "rules numbered by first use");
+        assert_eq!(stats.symbols, input.len() as u64);
+        stats
+    }
+
+    #[test]
+    fn empty_and_tiny_inputs() {
+        for input in [&[][..], &[5], &[5, 5], &[1, 2], &[1, 2, 1, 2]] {
+            check(input, PhraseParams::average(16));
+            check(input, PhraseParams { window: 1, min: 1, max: 1, divisor: 1, thread_top: false, thread_dictionary: false });
+        }
+        let (g, _) = build(&[], PhraseParams::average(16));
+        assert_eq!(g.rules, vec![Vec::<Sym>::new()]);
+    }
+
+    #[test]
+    fn repeated_phrases_are_numbered_once() {
+        // Phrases of exactly two tokens: [0 1] [2 3] [0 1] [2 3] [0 1].
+        let params = PhraseParams { window: 1, min: 2, max: 2, divisor: u32::MAX, thread_top: false, thread_dictionary: false };
+        let input = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1];
+        let stats = check(&input, params);
+        assert_eq!((stats.tokens, stats.phrases, stats.distinct, stats.dictionary_tokens), (10, 5, 2, 4));
+    }
+
+    #[test]
+    fn phrases_without_boundaries_end_where_the_hash_was_smallest() {
+        // A loop of 7 tokens none of whose contexts makes a boundary: every phrase but the
+        // first and the last is one iteration, from the same place.
+        let params = PhraseParams { window: 2, min: 1, max: 10, divisor: u32::MAX, thread_top: false, thread_dictionary: false };
+        let input: Vec<u32> = (0..700).map(|i| i % 7).collect();
+        let stats = check(&input, params);
+        assert!(stats.distinct <= 3, "{stats:?}");
+        assert!(stats.phrases >= 99, "{stats:?}");
+    }
+
+    #[test]
+    fn runs_collapse_before_phrases_are_cut() {
+        let input: Vec<u32> = (0..50).flat_map(|i| std::iter::repeat_n(i % 3, 1 + i as usize % 7)).collect();
+        let stats = check(&input, PhraseParams::average(4));
+        assert_eq!(stats.tokens, 50);
+    }
+
+    #[test]
+    fn hash_collisions_probe_on() {
+        let mut p = Phrases::new(PhraseParams { window: 1, min: 1, max: 1, divisor: 1, thread_top: false, thread_dictionary: false });
+        let cut = |p: &mut Phrases, symbol: u32| {
+            let t = p.terminals.terminal(Token { symbol, run: 1 }).unwrap();
+            p.current.push(t);
+            p.end_phrase(1).unwrap();
+            t
+        };
+        let a = cut(&mut p, 7);
+        // Plant phrase [a] under the hash phrase [b] will look up first.
+        let b = p.terminals.terminal(Token { symbol: 8, run: 1 }).unwrap();
+        p.ids.insert(phrase_hash(&[b]), 0);
+        cut(&mut p, 8);
+        assert_eq!(p.stats.distinct, 2);
+        assert_eq!(&p.contents[p.starts[1]..p.starts[2]], &[b]);
+        // Both phrases are found again, [b] past the planted entry.
+        cut(&mut p, 8);
+        cut(&mut p, 7);
+        assert_eq!(p.stats.distinct, 2);
+        assert_eq!(a, 0);
+        let (g, _) = p.finish_with_stats().unwrap();
+        assert_eq!(g.expand().collect::<Vec<_>>(), [7, 8, 8, 7]);
+    }
+
+    #[test]
+    fn threads_give_the_same_grammar() {
+        let input: Vec<u32> = (0..200_000u64).map(|i| ((i * i / 7 + i / 13) % 40) as u32).collect();
+        let one = build(&input, PhraseParams::average(16));
+        for (a, b) in [(true, false), (false, true), (true, true)] {
+            let other = build(&input, PhraseParams::average(16).threads(a, b));
+            assert_eq!(one.0, other.0);
+        }
+        check(&input, PhraseParams::average(16));
+    }
+
+    #[test]
+    fn single_use_rules_are_inlined() {
+        let g =
+            Grammar { rules: vec![vec![Sym::N(1), Sym::N(2), Sym::N(2)], vec![Sym::T(0), Sym::N(3)], vec![Sym::T(1), Sym::T(2)], vec![Sym::T(3), Sym::T(4)]] };
+        let h = inline_single_use(g.clone());
+        assert_eq!(h.rules, vec![vec![Sym::T(0), Sym::T(3), Sym::T(4), Sym::N(1), Sym::N(1)], vec![Sym::T(1), Sym::T(2)]]);
+        assert!(h.expand().eq(g.expand()));
+    }
+}

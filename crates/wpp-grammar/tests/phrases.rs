@@ -1,0 +1,105 @@
+//! The phrase front end against expansion: whatever the phrase lengths, the grammar
+//! derives exactly the input, is valid, and has its rules numbered by first use.
+
+use proptest::prelude::*;
+use wpp_grammar::{Grammar, PhraseParams, Phrases};
+
+fn check(input: &[u32], params: PhraseParams) -> Result<(), TestCaseError> {
+    let mut p = Phrases::new(params);
+    p.extend(input.iter().copied()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let (g, stats) = p.finish_with_stats().map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let out: Vec<u32> = g.expand().collect();
+    prop_assert_eq!(&out, &input.to_vec(), "{:?}", params);
+    prop_assert_eq!(stats.symbols, input.len() as u64);
+    prop_assert!(stats.tokens <= stats.symbols && stats.phrases <= stats.tokens && stats.distinct <= stats.phrases);
+    prop_assert!(stats.dictionary_tokens <= stats.tokens);
+    let n_symbols = input.iter().max().map_or(0, |&m| m + 1);
+    g.validate(Some(n_symbols)).map_err(|e| TestCaseError::fail(format!("{params:?}: {e}")))?;
+    prop_assert!(encode_is_canonical(&g), "{:?}: rules not numbered by first use", params);
+    for (r, body) in g.rules.iter().enumerate().skip(1) {
+        prop_assert!(body.len() >= 2, "{:?}: rule {} has {} symbols", params, r, body.len());
+    }
+    Ok(())
+}
+
+/// Phrase parameters from tiny (a boundary after nearly every token) to the defaults.
+fn params() -> impl Strategy<Value = PhraseParams> {
+    prop_oneof![
+        (0usize..4, 1usize..4, 0usize..6, 1u32..6, any::<bool>(), any::<bool>()).prop_map(|(w, min, extra, divisor, a, b)| PhraseParams {
+            window: 1 << w,
+            min,
+            max: min + extra,
+            divisor,
+            thread_top: a,
+            thread_dictionary: b,
+        }),
+        prop::sample::select(vec![2usize, 4, 16, 32, 64]).prop_map(PhraseParams::average),
+    ]
+}
+
+/// Sequences made of runs: `(symbol, length)` pairs.
+fn runs(alphabet: u32, max_run: usize) -> impl Strategy<Value = Vec<u32>> {
+    proptest::collection::vec((0..alphabet, 1..=max_run), 0..80).prop_map(|v| v.into_iter().flat_map(|(s, k)| std::iter::repeat_n(s, k)).collect())
+}
+
+/// A few short pieces repeated in random order: phrases and rules that recur.
+fn repeats(alphabet: u32) -> impl Strategy<Value = Vec<u32>> {
+    (proptest::collection::vec(proptest::collection::vec(0..alphabet, 1..12), 1..5), proptest::collection::vec(any::<prop::sample::Index>(), 0..60))
+        .prop_map(|(pieces, order)| order.into_iter().flat_map(|i| i.get(&pieces).clone()).collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn small_alphabet(input in proptest::collection::vec(0u32..3, 0..400), p in params()) {
+        check(&input, p)?;
+    }
+
+    #[test]
+    fn large_alphabet(input in proptest::collection::vec(0u32..100_000, 0..300), p in params()) {
+        check(&input, p)?;
+    }
+
+    #[test]
+    fn with_runs(input in runs(4, 40), p in params()) {
+        check(&input, p)?;
+    }
+
+    #[test]
+    fn with_repeats(input in repeats(6), p in params()) {
+        check(&input, p)?;
+    }
+}
+
+/// Longer inputs: repeats of repeats, with runs, past the threaded builders' batch size.
+#[test]
+fn long_repetitive_input() {
+    let mut x = 1u64;
+    let mut rng = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let pieces: Vec<Vec<u32>> = (0..20).map(|_| (0..1 + rng() % 30).map(|_| (rng() % 50) as u32).collect()).collect();
+    let mut input = Vec::new();
+    while input.len() < 300_000 {
+        let p = &pieces[(rng() % 20) as usize];
+        for _ in 0..1 + rng() % 3 {
+            input.extend_from_slice(p);
+        }
+        input.extend(std::iter::repeat_n(7, (rng() % 4) as usize));
+    }
+    for avg in [16, 32, 64] {
+        check(&input, PhraseParams::average(avg)).unwrap();
+        check(&input, PhraseParams::average(avg).threads(true, true)).unwrap();
+    }
+}
+
+/// Whether the rules are numbered breadth-first by first use from rule 0.
+fn encode_is_canonical(g: &Grammar) -> bool {
+    let mut renumbered = g.clone();
+    renumbered.renumber_by_first_use();
+    renumbered == *g
+}
