@@ -107,6 +107,7 @@ impl std::error::Error for PhrasesFull {}
 const BATCH: usize = 1 << 16;
 
 /// A SEQUITUR(1) builder, in this thread or in a thread of its own fed in batches.
+#[allow(clippy::large_enum_variant, reason = "two per front end; a box would add a load to every symbol pushed")]
 enum Stage {
     Here(Sequitur),
     Thread { batch: Vec<u32>, tx: mpsc::SyncSender<Vec<u32>>, worker: JoinHandle<(Grammar, usize)> },
@@ -257,7 +258,10 @@ impl Phrases {
     pub fn push(&mut self, symbol: u32) -> Result<(), PhrasesFull> {
         self.stats.symbols += 1;
         match self.runs.push(symbol) {
-            Some(t) => self.push_token(t),
+            Some(t) => {
+                self.stats.tokens += 1;
+                self.token(t)
+            }
             None => Ok(()),
         }
     }
@@ -270,9 +274,22 @@ impl Phrases {
         Ok(())
     }
 
+    /// Appends `t.run` repetitions of `t.symbol`, as a run-length front end already
+    /// collapsed them (adjacent tokens must differ in symbol; the grammar is right either
+    /// way, but equal neighbours are kept apart).
     #[inline]
-    fn push_token(&mut self, t: Token) -> Result<(), PhrasesFull> {
+    pub fn push_token(&mut self, t: Token) -> Result<(), PhrasesFull> {
+        if let Some(open) = self.runs.finish() {
+            self.stats.tokens += 1;
+            self.token(open)?;
+        }
+        self.stats.symbols += t.run;
         self.stats.tokens += 1;
+        self.token(t)
+    }
+
+    #[inline]
+    fn token(&mut self, t: Token) -> Result<(), PhrasesFull> {
         let t = self.terminals.terminal(t).ok_or(PhrasesFull)?;
         // Tokens stay below the dictionary's separators.
         if t as u64 + self.stats.distinct > MAX_TERMINAL as u64 {
@@ -357,7 +374,8 @@ impl Phrases {
     /// The grammar, and what the front end did.
     pub fn finish_with_stats(mut self) -> Result<(Grammar, PhraseStats), PhrasesFull> {
         if let Some(t) = self.runs.finish() {
-            self.push_token(t)?;
+            self.stats.tokens += 1;
+            self.token(t)?;
         }
         if !self.current.is_empty() {
             self.end_phrase(self.current.len())?;

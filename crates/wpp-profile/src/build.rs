@@ -1,8 +1,9 @@
-//! A running grammar builder: the builder a [`Builder`] names, behind the run-length
-//! front end when asked. Recording, `wpp compress` and the reports that compress a trace
-//! profile all build through it, so that one run always gives one grammar.
+//! A running grammar builder: the builder a [`Builder`] names, behind the front ends that
+//! take work off it. Recording, `wpp compress` and the reports that compress a trace
+//! profile all build through [`GrammarBuilder::for_paths`], so that one run always gives
+//! one grammar.
 
-use wpp_grammar::{Grammar, RunLength, RunTerminals, Sequitur, Token};
+use wpp_grammar::{Grammar, PhraseParams, Phrases, RunLength, RunTerminals, Sequitur, Token};
 
 use crate::Builder;
 
@@ -17,7 +18,13 @@ pub struct GrammarBuilder {
 enum Inner {
     Online(Sequitur),
     RePair(wpp_grammar::RePairBlocks),
+    /// SEQUITUR(1) behind the run-length and phrase front ends ([`wpp_grammar::Phrases`]).
+    Phrases(Box<Phrases>),
 }
+
+/// Phrases of about this many tokens: the fastest on the real programs' traces at no cost
+/// in size (`wpp-bench grammar`, builders `sequitur1+cN`).
+pub const PHRASE_TOKENS: usize = 8;
 
 struct Runs {
     collapse: RunLength,
@@ -51,28 +58,36 @@ impl GrammarBuilder {
         GrammarBuilder { inner, runs: None }
     }
 
-    /// With the run-length front end if `yes`.
+    /// The builder for path traces: SEQUITUR(1) without prediction behind the run-length
+    /// and phrase front ends; the others behind the run-length front end.
+    pub fn for_paths(b: Builder, predict: bool) -> Self {
+        match (b, predict) {
+            (Builder::Sequitur1, false) => GrammarBuilder { inner: Inner::Phrases(Box::new(Phrases::new(PhraseParams::average(PHRASE_TOKENS)))), runs: None },
+            _ => GrammarBuilder::new(b, predict).collapsing_runs(true),
+        }
+    }
+
+    /// With the run-length front end if `yes` (phrases have their own).
     pub fn collapsing_runs(mut self, yes: bool) -> Self {
         self.runs = yes.then(|| Runs { collapse: RunLength::default(), terminals: RunTerminals::new() });
         self
     }
 
     #[inline]
-    fn push_inner(&mut self, t: u32) {
+    fn push_inner(&mut self, t: u32) -> Result<(), GrammarFull> {
         match &mut self.inner {
             Inner::Online(s) => s.push(t),
             Inner::RePair(r) => r.push(t),
+            Inner::Phrases(p) => p.push(t).map_err(|_| GrammarFull)?,
         }
+        Ok(())
     }
 
     /// Appends one symbol.
     #[inline]
     pub fn push(&mut self, t: u32) -> Result<(), GrammarFull> {
         match &mut self.runs {
-            None => {
-                self.push_inner(t);
-                Ok(())
-            }
+            None => self.push_inner(t),
             Some(r) => match r.collapse.push(t) {
                 Some(token) => self.push_token(token),
                 None => Ok(()),
@@ -84,16 +99,13 @@ impl GrammarBuilder {
     #[inline]
     pub fn push_token(&mut self, token: Token) -> Result<(), GrammarFull> {
         match &mut self.runs {
-            None => {
-                for _ in 0..token.run {
-                    self.push_inner(token.symbol);
-                }
-                Ok(())
-            }
+            None => match &mut self.inner {
+                Inner::Phrases(p) => p.push_token(token).map_err(|_| GrammarFull),
+                _ => (0..token.run).try_for_each(|_| self.push_inner(token.symbol)),
+            },
             Some(r) => {
                 let t = r.terminals.terminal(token).ok_or(GrammarFull)?;
-                self.push_inner(t);
-                Ok(())
+                self.push_inner(t)
             }
         }
     }
@@ -116,6 +128,10 @@ impl GrammarBuilder {
             Inner::RePair(r) => {
                 let (g, stats) = r.finish_with_stats();
                 (g, stats.peak_bytes)
+            }
+            Inner::Phrases(p) => {
+                let (g, stats) = p.finish_with_stats().map_err(|_| GrammarFull)?;
+                (g, stats.memory_bytes)
             }
         };
         Ok(match self.runs {

@@ -35,7 +35,7 @@ pub struct Compressed {
 /// input value, so expanding it gives the input back.
 pub fn compress(input: impl Read, name: &Path, format: SymbolFormat, builder: Builder, predict: bool, output: &Path) -> Result<Compressed, Error> {
     let t = Instant::now();
-    let mut b = GrammarBuilder::new(builder, predict).collapsing_runs(true);
+    let mut b = GrammarBuilder::for_paths(builder, predict);
     let mut dense: FxHashMap<u32, u32> = FxHashMap::default();
     let mut terminals: Vec<u32> = Vec::new();
     let mut n = 0u64;

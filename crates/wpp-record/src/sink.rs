@@ -226,7 +226,7 @@ pub struct BuildProgress {
 
 impl GrammarSink {
     /// A sink numbering paths of `numberings`, building with `builder` (with rule
-    /// prediction if `predict`) behind the run-length front end, spooling through `spool`.
+    /// prediction if `predict`) behind its front ends ([`GrammarBuilder::for_paths`]), spooling through `spool`.
     pub fn new(numberings: &wpp_paths::ProgramNumbering, builder: Builder, predict: bool, spool: Spool) -> Self {
         GrammarSink {
             pending_escape: None,
@@ -235,7 +235,7 @@ impl GrammarSink {
             symbols: SymbolTable::for_numberings(numberings),
             spool,
             spooled_events: 0,
-            builder: GrammarBuilder::new(builder, predict).collapsing_runs(true),
+            builder: GrammarBuilder::for_paths(builder, predict),
             block: Vec::new(),
             block_pos: 0,
             counts: Vec::new(),

@@ -19,7 +19,7 @@ pub struct Dag {
 
 impl Dag {
     /// Loads a grammar profile, or compresses a trace profile's events (SEQUITUR(1) behind
-    /// the run-length front end, as `wpp record` does, in memory) into a grammar.
+    /// its front ends, as `wpp record` does, in memory) into a grammar.
     pub fn open(path: &std::path::Path) -> Result<Dag, Error> {
         Dag::of(Profile::open(path)?)
     }
@@ -38,7 +38,7 @@ impl Dag {
             let mut paths = Vec::new();
             let mut index: FxHashMap<PathEvent, u32> = FxHashMap::default();
             // As `wpp record` builds by default, so that both give one run one grammar.
-            let mut s = wpp_profile::GrammarBuilder::new(wpp_profile::Builder::Sequitur1, false).collapsing_runs(true);
+            let mut s = wpp_profile::GrammarBuilder::for_paths(wpp_profile::Builder::Sequitur1, false);
             let mut full = None;
             profile.for_each_event(|e| {
                 let t = *index.entry(e).or_insert_with(|| {
