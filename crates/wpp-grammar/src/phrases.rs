@@ -35,7 +35,7 @@ use std::thread::JoinHandle;
 
 use rustc_hash::FxHashMap;
 
-use crate::{Grammar, RunLength, RunTerminals, Sequitur, Sym, Token, MAX_TERMINAL};
+use crate::{Grammar, GrammarFull, RunLength, RunTerminals, Sequitur, Sym, Token, MAX_TERMINAL};
 
 /// How phrases are cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,18 +90,6 @@ pub struct PhraseStats {
     /// Bytes of heap the front end and both builders held at the end, roughly.
     pub memory_bytes: usize,
 }
-
-/// More distinct tokens and phrases arrived than a builder has terminals for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PhrasesFull;
-
-impl std::fmt::Display for PhrasesFull {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "more distinct tokens and phrases than the {} terminals a grammar builder takes", MAX_TERMINAL as u64 + 1)
-    }
-}
-
-impl std::error::Error for PhrasesFull {}
 
 /// Symbols a threaded builder receives per message.
 const BATCH: usize = 1 << 16;
@@ -255,7 +243,7 @@ impl Phrases {
 
     /// Appends one symbol.
     #[inline]
-    pub fn push(&mut self, symbol: u32) -> Result<(), PhrasesFull> {
+    pub fn push(&mut self, symbol: u32) -> Result<(), GrammarFull> {
         self.stats.symbols += 1;
         match self.runs.push(symbol) {
             Some(t) => {
@@ -267,7 +255,7 @@ impl Phrases {
     }
 
     /// Appends every symbol of `symbols`.
-    pub fn extend(&mut self, symbols: impl IntoIterator<Item = u32>) -> Result<(), PhrasesFull> {
+    pub fn extend(&mut self, symbols: impl IntoIterator<Item = u32>) -> Result<(), GrammarFull> {
         for s in symbols {
             self.push(s)?;
         }
@@ -278,7 +266,7 @@ impl Phrases {
     /// collapsed them (adjacent tokens must differ in symbol; the grammar is right either
     /// way, but equal neighbours are kept apart).
     #[inline]
-    pub fn push_token(&mut self, t: Token) -> Result<(), PhrasesFull> {
+    pub fn push_token(&mut self, t: Token) -> Result<(), GrammarFull> {
         if let Some(open) = self.runs.finish() {
             self.stats.tokens += 1;
             self.token(open)?;
@@ -289,11 +277,11 @@ impl Phrases {
     }
 
     #[inline]
-    fn token(&mut self, t: Token) -> Result<(), PhrasesFull> {
-        let t = self.terminals.terminal(t).ok_or(PhrasesFull)?;
+    fn token(&mut self, t: Token) -> Result<(), GrammarFull> {
+        let t = self.terminals.terminal(t)?;
         // Tokens stay below the dictionary's separators.
         if t as u64 + self.stats.distinct > MAX_TERMINAL as u64 {
-            return Err(PhrasesFull);
+            return Err(GrammarFull);
         }
         let s = spread(t);
         let old = std::mem::replace(&mut self.ring[self.ring_pos], s);
@@ -319,7 +307,7 @@ impl Phrases {
 
     /// Ends a phrase with the first `len` tokens of the current one: numbers it and
     /// passes it on. The rest begin the next phrase.
-    fn end_phrase(&mut self, len: usize) -> Result<(), PhrasesFull> {
+    fn end_phrase(&mut self, len: usize) -> Result<(), GrammarFull> {
         let p = &self.current[..len];
         let mut h = phrase_hash(p);
         let id = loop {
@@ -338,7 +326,7 @@ impl Phrases {
                     let id = self.starts.len() as u32 - 1;
                     // Dictionary separators count down from the top terminal; tokens count up.
                     if id as u64 + self.terminals.n_terminals() as u64 > MAX_TERMINAL as u64 {
-                        return Err(PhrasesFull);
+                        return Err(GrammarFull);
                     }
                     let separator = MAX_TERMINAL - id;
                     self.ids.insert(h, id);
@@ -367,12 +355,12 @@ impl Phrases {
     }
 
     /// Ends the last run and phrase and returns the grammar.
-    pub fn finish(self) -> Result<Grammar, PhrasesFull> {
+    pub fn finish(self) -> Result<Grammar, GrammarFull> {
         Ok(self.finish_with_stats()?.0)
     }
 
     /// The grammar, and what the front end did.
-    pub fn finish_with_stats(mut self) -> Result<(Grammar, PhraseStats), PhrasesFull> {
+    pub fn finish_with_stats(mut self) -> Result<(Grammar, PhraseStats), GrammarFull> {
         if let Some(t) = self.runs.finish() {
             self.stats.tokens += 1;
             self.token(t)?;

@@ -13,6 +13,18 @@ use rustc_hash::FxHashMap;
 
 use crate::{Grammar, Sym, MAX_TERMINAL};
 
+/// More distinct symbols, runs or phrases arrived than a grammar builder has terminals for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GrammarFull;
+
+impl std::fmt::Display for GrammarFull {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "more distinct paths, runs and phrases than the {} terminals a grammar builder takes", MAX_TERMINAL as u64 + 1)
+    }
+}
+
+impl std::error::Error for GrammarFull {}
+
 /// `run` repetitions of `symbol` (`run ≥ 1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Token {
@@ -165,10 +177,10 @@ impl RunTerminals {
         RunTerminals::default()
     }
 
-    /// The builder terminal of `t`; `None` when there are more distinct tokens than
+    /// The builder terminal of `t`; an error when there are more distinct tokens than
     /// terminals.
     #[inline]
-    pub fn terminal(&mut self, t: Token) -> Option<u32> {
+    pub fn terminal(&mut self, t: Token) -> Result<u32, GrammarFull> {
         let next = self.meaning.len() as u32;
         let slot = if t.run == 1 {
             let i = t.symbol as usize;
@@ -181,12 +193,12 @@ impl RunTerminals {
         };
         if *slot == NONE {
             if next > MAX_TERMINAL {
-                return None;
+                return Err(GrammarFull);
             }
             *slot = next;
             self.meaning.push(t);
         }
-        Some(*slot)
+        Ok(*slot)
     }
 
     /// Distinct tokens seen.

@@ -23,53 +23,16 @@ fn check(input: &[u32]) -> Result<(), TestCaseError> {
     let decoded: Vec<Token> = Tokens::new(&bytes).collect::<Result<_, _>>().map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(&decoded, &toks);
     let n_symbols = input.iter().max().map_or(0, |&m| m + 1);
-    type Make = fn() -> Box<dyn FnMut(Option<u32>) -> Option<Grammar>>;
-    let builders: [(&str, Make); 3] = [
-        ("sequitur", || {
-            let mut s = Some(Sequitur::new());
-            Box::new(move |t| match t {
-                Some(t) => {
-                    s.as_mut().unwrap().push(t);
-                    None
-                }
-                None => Some(s.take().unwrap().finish()),
-            })
-        }),
-        ("sequitur1", || {
-            let mut s = Some(Sequitur::with_lookahead());
-            Box::new(move |t| match t {
-                Some(t) => {
-                    s.as_mut().unwrap().push(t);
-                    None
-                }
-                None => Some(s.take().unwrap().finish()),
-            })
-        }),
-        ("repair", || {
-            let mut s = Some(RePairBlocks::new(7));
-            Box::new(move |t| match t {
-                Some(t) => {
-                    s.as_mut().unwrap().push(t);
-                    None
-                }
-                None => Some(s.take().unwrap().finish()),
-            })
-        }),
-    ];
-    for (name, make) in builders {
+    for name in ["sequitur", "sequitur1", "repair"] {
         let mut rt = RunTerminals::new();
-        let mut b = make();
-        for &t in &decoded {
-            b(Some(rt.terminal(t).expect("few symbols")));
-        }
-        let g = rt.resolve(b(None).unwrap());
+        let terminals: Vec<u32> = decoded.iter().map(|&t| rt.terminal(t).expect("few symbols")).collect();
+        let g = rt.resolve(build(name, terminals));
         let out: Vec<u32> = g.expand().collect();
         prop_assert_eq!(&out, &input.to_vec(), "{}", name);
         prop_assert!(g.rules.len() <= 1 || encode_is_canonical(&g), "{}: rules not numbered by first use", name);
         // Behind the front end, the builder's own properties hold over the tokens.
         let (c, meaning) = collapse_run_rules(&g).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let mut tokens_back = Vec::new();
-        expand_tokens(&c, &meaning, &mut tokens_back);
+        let tokens_back: Vec<Token> = c.expand().map(|t| meaning[t as usize]).collect();
         prop_assert_eq!(&tokens_back, &toks, "{}", name);
         if name != "repair" {
             c.check_sequitur_properties().map_err(|e| TestCaseError::fail(format!("{name} over tokens: {e}")))?;
@@ -77,6 +40,22 @@ fn check(input: &[u32]) -> Result<(), TestCaseError> {
         g.validate(Some(n_symbols)).map_err(|e| TestCaseError::fail(format!("{name}: {e}")))?;
     }
     Ok(())
+}
+
+/// The grammar of `input` built by the builder `name`.
+fn build(name: &str, input: Vec<u32>) -> Grammar {
+    match name {
+        "sequitur" | "sequitur1" => {
+            let mut s = if name == "sequitur" { Sequitur::new() } else { Sequitur::with_lookahead() };
+            s.extend(input);
+            s.finish()
+        }
+        _ => {
+            let mut r = RePairBlocks::new(7);
+            r.extend(input);
+            r.finish()
+        }
+    }
 }
 
 /// Sequences made of runs: `(symbol, length)` pairs, lengths up to `max_run`.
@@ -108,8 +87,4 @@ fn encode_is_canonical(g: &Grammar) -> bool {
     let mut renumbered = g.clone();
     renumbered.renumber_by_first_use();
     renumbered == *g
-}
-
-fn expand_tokens(g: &Grammar, meaning: &[Token], out: &mut Vec<Token>) {
-    out.extend(g.expand().map(|t| meaning[t as usize]));
 }

@@ -3,7 +3,7 @@
 //! profile all build through [`GrammarBuilder::for_paths`], so that one run always gives
 //! one grammar.
 
-use wpp_grammar::{Grammar, PhraseParams, Phrases, RunLength, RunTerminals, Sequitur, Token};
+use wpp_grammar::{Grammar, GrammarFull, PhraseParams, Phrases, RunLength, RunTerminals, Sequitur, Token};
 
 use crate::Builder;
 
@@ -30,18 +30,6 @@ struct Runs {
     collapse: RunLength,
     terminals: RunTerminals,
 }
-
-/// More distinct symbols and runs arrived than a grammar can number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GrammarFull;
-
-impl std::fmt::Display for GrammarFull {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "more than {} distinct paths and runs: too many for one grammar", wpp_grammar::MAX_TERMINAL)
-    }
-}
-
-impl std::error::Error for GrammarFull {}
 
 /// Re-Pair works on blocks of this many symbols, so its memory stays bounded.
 pub const REPAIR_BLOCK: usize = 1 << 24;
@@ -78,7 +66,7 @@ impl GrammarBuilder {
         match &mut self.inner {
             Inner::Online(s) => s.push(t),
             Inner::RePair(r) => r.push(t),
-            Inner::Phrases(p) => p.push(t).map_err(|_| GrammarFull)?,
+            Inner::Phrases(p) => p.push(t)?,
         }
         Ok(())
     }
@@ -100,11 +88,11 @@ impl GrammarBuilder {
     pub fn push_token(&mut self, token: Token) -> Result<(), GrammarFull> {
         match &mut self.runs {
             None => match &mut self.inner {
-                Inner::Phrases(p) => p.push_token(token).map_err(|_| GrammarFull),
+                Inner::Phrases(p) => p.push_token(token),
                 _ => (0..token.run).try_for_each(|_| self.push_inner(token.symbol)),
             },
             Some(r) => {
-                let t = r.terminals.terminal(token).ok_or(GrammarFull)?;
+                let t = r.terminals.terminal(token)?;
                 self.push_inner(t)
             }
         }
@@ -130,7 +118,7 @@ impl GrammarBuilder {
                 (g, stats.peak_bytes)
             }
             Inner::Phrases(p) => {
-                let (g, stats) = p.finish_with_stats().map_err(|_| GrammarFull)?;
+                let (g, stats) = p.finish_with_stats()?;
                 (g, stats.memory_bytes)
             }
         };

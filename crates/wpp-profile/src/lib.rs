@@ -48,9 +48,10 @@ mod error;
 mod read;
 mod write;
 
-pub use build::{GrammarBuilder, GrammarFull, REPAIR_BLOCK};
+pub use build::{GrammarBuilder, REPAIR_BLOCK};
 pub use error::Error;
 pub use read::{Profile, TraceReader};
+pub use wpp_grammar::GrammarFull;
 pub use write::Writer;
 
 use wpp_model::{FuncIdx, Function, PathId};

@@ -175,10 +175,9 @@ impl SymbolTable {
 /// and after the guest ended ([`GrammarSink::finish`]): tokens taken from the spool,
 /// counted, and fed to the grammar builder.
 pub struct GrammarSink {
-    /// A two-word event whose second word has not arrived.
-    pending_escape: Option<FuncIdx>,
-    /// The one-word event of the open run (`NO_WORD` after a two-word event), and the run.
-    last_word: u64,
+    decoder: EventDecoder,
+    /// The path of the open run, and the run.
+    last: Option<PathEvent>,
     open: Option<Token>,
     pub symbols: SymbolTable,
     spool: Spool,
@@ -192,9 +191,6 @@ pub struct GrammarSink {
     counts: Vec<u64>,
     built_events: u64,
 }
-
-/// No event word is this: its function field is the escape.
-const NO_WORD: u64 = u64::MAX;
 
 /// Tokens built per [`EventSink::idle`] slice: a fraction of a millisecond.
 const IDLE_TOKENS: usize = 2048;
@@ -229,8 +225,8 @@ impl GrammarSink {
     /// prediction if `predict`) behind its front ends ([`GrammarBuilder::for_paths`]), spooling through `spool`.
     pub fn new(numberings: &wpp_paths::ProgramNumbering, builder: Builder, predict: bool, spool: Spool) -> Self {
         GrammarSink {
-            pending_escape: None,
-            last_word: NO_WORD,
+            decoder: EventDecoder::default(),
+            last: None,
             open: None,
             symbols: SymbolTable::for_numberings(numberings),
             spool,
@@ -245,31 +241,7 @@ impl GrammarSink {
 
     /// Whether the stream ended in the middle of a two-word event.
     pub fn is_truncated(&self) -> bool {
-        self.pending_escape.is_some()
-    }
-
-    /// Events received so far.
-    pub fn n_events(&self) -> u64 {
-        self.spooled_events + self.open.map_or(0, |t| t.run)
-    }
-
-    /// One event of path `e`.
-    #[inline]
-    fn event(&mut self, e: PathEvent) -> Result<(), SinkError> {
-        let t = self.symbols.symbol(e);
-        if t > wpp_grammar::MAX_TERMINAL {
-            return Err(format!("more than {} distinct paths: too many for one grammar", wpp_grammar::MAX_TERMINAL).into());
-        }
-        match &mut self.open {
-            Some(open) if open.symbol == t => open.run += 1,
-            open => {
-                if let Some(done) = open.replace(Token { symbol: t, run: 1 }) {
-                    self.spooled_events += done.run;
-                    self.spool.push(done)?;
-                }
-            }
-        }
-        Ok(())
+        self.decoder.is_mid_event()
     }
 
     /// Builds from up to `max_tokens` spooled tokens; returns whether any were built.
@@ -334,26 +306,32 @@ impl BuiltGrammar {
 
 impl EventSink for GrammarSink {
     fn events(&mut self, words: &[u64]) -> Result<(), SinkError> {
-        for &w in words {
-            if let Some(func) = self.pending_escape.take() {
-                self.event(PathEvent { func, path: PathId(w) })?;
-                continue;
+        let GrammarSink { decoder, last, open, symbols, spool, spooled_events, .. } = self;
+        let mut error: Option<SinkError> = None;
+        decoder.feed(words, |e| {
+            if *last == Some(e) {
+                // The open run's path again (the common case in loops): no lookup.
+                open.as_mut().expect("a run is open after its path").run += 1;
+                return;
             }
-            if w == self.last_word {
-                // The open run's event again (the common case in loops).
-                self.open.as_mut().expect("a run is open after its word").run += 1;
-                continue;
+            if error.is_some() {
+                return;
             }
-            let hi = (w >> 32) as u32;
-            if hi == wpp_model::ESCAPE_FUNC {
-                self.pending_escape = Some(FuncIdx(w as u32));
-                self.last_word = NO_WORD;
-            } else {
-                self.event(PathEvent { func: FuncIdx(hi), path: PathId(w & 0xffff_ffff) })?;
-                self.last_word = w;
+            let t = symbols.symbol(e);
+            if t > wpp_grammar::MAX_TERMINAL {
+                error = Some(format!("more than {} distinct paths: too many for one grammar", wpp_grammar::MAX_TERMINAL).into());
+                return;
             }
-        }
-        Ok(())
+            *last = Some(e);
+            // A new path always starts a new run: runs are maximal.
+            if let Some(done) = open.replace(Token { symbol: t, run: 1 }) {
+                *spooled_events += done.run;
+                if let Err(e) = spool.push(done) {
+                    error = Some(e.into());
+                }
+            }
+        });
+        error.map_or(Ok(()), Err)
     }
 
     fn idle(&mut self) -> Result<bool, SinkError> {

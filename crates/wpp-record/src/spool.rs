@@ -2,14 +2,15 @@
 //! their byte form), kept between the guest that produces it and the grammar builder that
 //! consumes it, so that the guest never waits for the builder.
 //!
-//! Blocks are kept in memory up to a bound; beyond it they go to a temporary file beside
-//! the output. The file is unlinked as soon as it is created, so it never outlives the
-//! process, however that ends; it is read back through the open handle. Blocks come out
-//! in the order they went in, wherever they were kept.
+//! Blocks are kept in memory up to a bound; beyond it they go to a temporary file in the
+//! output's directory. The file has no name (`tempfile::tempfile_in`: unlinked at once, or
+//! never linked), so it never outlives the process, however that ends; it is written and
+//! read back at offsets through the open handle. Blocks come out in the order they went
+//! in, wherever they were kept.
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::Write as _;
+use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
 
 use wpp_grammar::{encode_token, Token};
@@ -54,7 +55,6 @@ pub struct Spool {
     file_blocks: usize,
     /// Statistics.
     pub tokens_in: u64,
-    pub bytes_in: u64,
     pub peak_memory: usize,
     pub peak_file: u64,
 }
@@ -73,7 +73,6 @@ impl Spool {
             file_end: 0,
             file_blocks: 0,
             tokens_in: 0,
-            bytes_in: 0,
             peak_memory: 0,
             peak_file: 0,
         }
@@ -100,14 +99,13 @@ impl Spool {
             return Ok(());
         }
         let block = std::mem::replace(&mut self.current, Vec::with_capacity(BLOCK_BYTES + 32));
-        self.bytes_in += block.len() as u64;
         if self.memory + block.len() <= self.max_memory {
             self.memory += block.len();
             self.peak_memory = self.peak_memory.max(self.memory);
             self.blocks.push_back(Block::Memory(block));
         } else {
             let offset = self.file_end;
-            self.file()?.write_all(&block).map_err(|e| self.error(e))?;
+            self.file()?.write_all_at(&block, offset).map_err(|e| self.error(e))?;
             self.file_end += block.len() as u64;
             self.peak_file = self.peak_file.max(self.file_end);
             self.file_blocks += 1;
@@ -116,33 +114,16 @@ impl Spool {
         Ok(())
     }
 
-    /// The spool file, created (and unlinked) on first use.
-    fn file(&mut self) -> Result<&mut File, SpoolError> {
+    /// The spool file, created on first use.
+    fn file(&mut self) -> Result<&File, SpoolError> {
         if self.file.is_none() {
             let dir = match self.output.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
-                _ => PathBuf::from("."),
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
             };
-            let name = self.output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let mut last = None;
-            for attempt in 0..100u32 {
-                let path = dir.join(format!(".{name}.spool-{}-{attempt}", std::process::id()));
-                match std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path) {
-                    Ok(f) => {
-                        // Unlinked at once: the file lives only as long as this handle.
-                        std::fs::remove_file(&path).map_err(|e| self.error(e))?;
-                        self.file = Some(f);
-                        break;
-                    }
-                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-                    Err(e) => return Err(self.error(e)),
-                }
-            }
-            if self.file.is_none() {
-                return Err(self.error(last.unwrap_or_else(|| std::io::Error::other("no free name"))));
-            }
+            self.file = Some(tempfile::tempfile_in(dir).map_err(|e| self.error(e))?);
         }
-        Ok(self.file.as_mut().expect("just created"))
+        Ok(self.file.as_ref().expect("just created"))
     }
 
     /// Takes the oldest sealed block, into `buf` (whose old contents are dropped).
@@ -155,7 +136,6 @@ impl Spool {
                 *buf = b;
             }
             Block::File { offset, len } => {
-                use std::os::unix::fs::FileExt as _;
                 buf.clear();
                 buf.resize(len, 0);
                 let file = self.file.as_ref().expect("a file block has a file");
@@ -164,25 +144,11 @@ impl Spool {
                 if self.file_blocks == 0 {
                     // Nothing left in the file: start it again from the beginning.
                     self.file_end = 0;
-                    let file = self.file.as_ref().expect("a file block has a file");
                     file.set_len(0).map_err(|e| self.error(e))?;
-                    use std::io::Seek as _;
-                    self.file.as_mut().expect("present").seek(std::io::SeekFrom::Start(0)).map_err(|e| self.error(e))?;
                 }
             }
         }
         Ok(true)
-    }
-
-    /// Bytes sealed and not yet taken.
-    pub fn pending_bytes(&self) -> u64 {
-        self.blocks
-            .iter()
-            .map(|b| match b {
-                Block::Memory(v) => v.len() as u64,
-                Block::File { len, .. } => *len as u64,
-            })
-            .sum()
     }
 
     /// Bytes in the block being written.
