@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::Args;
-use wpp_record::{ProfileSink, TraceStats};
+use wpp_record::TraceStats;
 use wpp_report::format::group;
 use wpp_runtime::{run_paths, run_plain};
 use wpp_wasm::{Mode, Options};
@@ -19,12 +19,13 @@ use crate::workloads::{geomean, load, WorkloadArgs};
 /// Each program runs uninstrumented, in count mode (arrays, the hash table for functions
 /// with too many paths), in count mode with the hash table for every function (the
 /// classic hashing path profiler), in trace mode with the events counted
-/// on the consumer thread, and in trace mode with the events also written to a file (as
-/// `wpp record --mode trace` does), and recording the whole program path exactly as
+/// on the consumer thread, recording in trace mode as `wpp record --mode trace` does
+/// (run-length tokens written to the profile; +file), and recording the whole program path exactly as
 /// `wpp record` does by default (events spooled on the consumer thread, the grammar built
 /// from the spool between buffers and after the guest ends) and with `--predict`, under
 /// the same wasmtime engine. Times are the guest's run time (compilation excluded), the
-/// best of --repeat runs; for the grammar two: the guest's (guest×) and the whole
+/// best of --repeat runs; for +file the whole recording's, with the profile's size (trace
+/// B); for the grammar two: the guest's (guest×) and the whole
 /// recording's, until the profile is written (gram×). Ratios are against the
 /// uninstrumented run.
 #[derive(Args)]
@@ -48,7 +49,8 @@ pub enum Measure {
     Hash,
     /// Trace mode, events counted in memory.
     Trace,
-    /// Trace mode, events also written to a file.
+    /// Trace mode as `wpp record --mode trace` records it: run-length tokens written to a
+    /// profile (the whole recording's time, and the profile's size).
     File,
     /// The whole program path as `wpp record` records it by default.
     Gram,
@@ -63,6 +65,8 @@ struct Row {
     hash: Option<Duration>,
     trace: Option<Duration>,
     trace_file: Option<Duration>,
+    /// The trace-mode profile's size.
+    trace_bytes: Option<u64>,
     /// The guest's time, and the whole recording's (until the profile is written).
     grammar: Option<(Duration, Duration)>,
     grammar_p: Option<(Duration, Duration)>,
@@ -94,6 +98,7 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
         hash: None,
         trace: None,
         trace_file: None,
+        trace_bytes: None,
         grammar: None,
         grammar_p: None,
         grammar_bytes: None,
@@ -121,14 +126,15 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
     }
     if wanted(Measure::File) {
         let tmp = std::env::temp_dir().join(format!("wpp-bench-{}.wpp", std::process::id()));
-        let (t, events) = best(repeat, || {
-            let sink = ProfileSink::new(wpp_profile::Writer::create(&tmp)?, TraceStats::for_numberings(&trace.numberings));
-            let (r, sink) = run_paths(engine, &trace, &cfg, sink)?;
-            sink.writer.finish()?;
-            Ok((r.result.guest_time, (sink.stats.n_events, sink.stats.counts().len())))
+        let recorder = wpp_record::Recorder::from_bytes(dir.join(&p.wasm), wasm.clone())?.run_config(cfg.clone()).mode(wpp_profile::RecordMode::Trace);
+        let (t, (bytes, events)) = best(repeat, || {
+            let rec = recorder.record(&tmp)?;
+            let bytes = std::fs::metadata(&tmp)?.len();
+            Ok((rec.guest_time + rec.after_guest, (bytes, (rec.events, rec.distinct as usize))))
         })?;
         let _ = std::fs::remove_file(&tmp);
         row.trace_file = Some(t);
+        row.trace_bytes = Some(bytes);
         row.events = Some(events);
     }
     for (m, predict) in [(Measure::Gram, false), (Measure::GramP, true)] {
@@ -166,7 +172,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>7} {:>7} {:>8} {:>8} {:>13} {:>10} {:>9} {:>11}",
+        "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>7} {:>7} {:>8} {:>8} {:>13} {:>10} {:>9} {:>13} {:>11}",
         "program",
         "plain s",
         "count s",
@@ -184,6 +190,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         "events",
         "Mevents/s",
         "distinct",
+        "trace B",
         "grammar B"
     )?;
     // A duration, or its ratio to the uninstrumented run; "-" when not measured.
@@ -199,7 +206,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         };
         writeln!(
             out,
-            "{:<14} {:>8.3} {} {} {} {} {} {} {} {} {} {} {} {} {:>13} {:>10} {:>9} {:>11}",
+            "{:<14} {:>8.3} {} {} {} {} {} {} {} {} {} {} {} {} {:>13} {:>10} {:>9} {:>13} {:>11}",
             r.name,
             r.plain.as_secs_f64(),
             secs(r.count, 8),
@@ -217,6 +224,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             events,
             rate,
             distinct,
+            r.trace_bytes.map_or("-".to_string(), group),
             r.grammar_bytes.map_or("-".to_string(), |b| group(b as u64)),
         )?;
     }

@@ -67,7 +67,8 @@ enum ModeArg {
     Grammar,
     /// Count how often each path runs.
     Paths,
-    /// Every path event in order, uncompressed (8 bytes per event).
+    /// Every path event in order without a grammar: runs of one path collapsed, 1–3 bytes
+    /// per run.
     Trace,
     /// Preferential path profiling: count the interesting paths of --interesting in compact
     /// arrays, and every other (residual) path by its Ball-Larus number.

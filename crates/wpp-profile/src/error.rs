@@ -9,7 +9,7 @@ pub enum Error {
     Io { path: PathBuf, source: std::io::Error },
     #[error("{path}: not a wpp profile (bad magic number)")]
     NotAProfile { path: PathBuf },
-    #[error("{path}: profile format version {found}; this wpp reads version {}", crate::VERSION)]
+    #[error("{path}: profile format version {found}; this wpp reads versions 1 to {}", crate::VERSION)]
     Version { path: PathBuf, found: u32 },
     #[error("{path}: damaged profile: {what}")]
     Corrupt { path: PathBuf, what: String },

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! offset 0   magic  b"WPPROF\r\n"          8 bytes
-//!        8   format version, u32 LE        (this crate writes and reads version 1)
+//!        8   format version, u32 LE        (this crate writes version 2, reads 1 and 2)
 //!       12   reserved, u32 LE              0
 //!       16   table of contents offset, u64 LE
 //!       24   table of contents length, u64 LE
@@ -15,21 +15,25 @@
 //! ```
 //!
 //! The table of contents is a [postcard]-encoded list of [`TocEntry`]: section name,
-//! offset, length and CRC-32 of its bytes. Sections of version 1:
+//! offset, length and CRC-32 of its bytes. Sections of version 2:
 //!
 //! | name | content |
 //! | --- | --- |
 //! | `meta` | postcard [`Meta`]: the module, how it was run, every function with its CFG |
 //! | `counts` | postcard `Vec<`[`PathCount`]`>`: executions of each path, sorted |
-//! | `trace` | (trace mode) the path events in order, as little-endian u64 event words (see [`wpp_model::PathEvent`]) |
-//! | `symbols` | (grammar mode) postcard `Vec<`[`wpp_model::PathEvent`]`>`: the path of each terminal symbol, in order of first execution |
-//! | `grammar` | (grammar mode) the path trace as a grammar over those symbols, encoded by [`wpp_grammar::encode_grammar`] |
+//! | `symbols` | (grammar and trace mode) postcard `Vec<`[`wpp_model::PathEvent`]`>`: the path of each symbol, in order of first execution |
+//! | `runs` | (trace mode) the path trace as run-length tokens over those symbols, in the byte form of [`wpp_grammar::encode_token`]: `varint(symbol << 1 \| (run > 1))`, then `varint(run − 2)` if the run is longer than one |
+//! | `grammar` | (grammar mode) the path trace as a grammar over those symbols, encoded by [`wpp_grammar::encode_grammar`] (its first byte gives the encoding's own version) |
 //! | `source` | (when the module has DWARF) postcard [`wpp_model::SourceMap`]: the file and line range of every block |
 //! | `terminals` | (a trace compressed by `wpp compress`) postcard `Vec<u32>`: the input value of each terminal symbol, in place of `symbols` |
 //! | `ppp` | (preferential path profiling) postcard [`PppRecord`]: the interesting paths with their PPP ids, and what the residual hash table counted |
 //!
 //! A guest with several threads would get one grammar each, in sections `grammar`,
 //! `grammar.1`, `grammar.2`, ..., sharing one symbol table.
+//!
+//! Version 1 differs only in the trace: trace mode wrote section `trace`, the path events in
+//! order as little-endian u64 event words (see [`wpp_model::PathEvent`]), 8 bytes per event
+//! where `runs` takes 1–3 per run. Readers still read it.
 //!
 //! Readers ignore sections they do not know, so later versions can add sections (per-function
 //! traces, dependences) without breaking older readers of the ones here.
@@ -58,14 +62,16 @@ use wpp_model::{FuncIdx, Function, PathId};
 
 /// First 8 bytes of every profile.
 pub const MAGIC: [u8; 8] = *b"WPPROF\r\n";
-/// The format version this crate writes.
-pub const VERSION: u32 = 1;
+/// The format version this crate writes (it reads this one and every earlier one).
+pub const VERSION: u32 = 2;
 pub(crate) const HEADER_LEN: u64 = 40;
 
-/// Section names of version 1.
+/// Section names.
 pub mod section {
     pub const META: &str = "meta";
     pub const COUNTS: &str = "counts";
+    pub const RUNS: &str = "runs";
+    /// Version 1's trace.
     pub const TRACE: &str = "trace";
     pub const SYMBOLS: &str = "symbols";
     pub const GRAMMAR: &str = "grammar";

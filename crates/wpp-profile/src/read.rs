@@ -16,7 +16,7 @@ pub struct Profile {
     pub meta: Meta,
     pub counts: Vec<PathCount>,
     pub numberings: wpp_paths::ProgramNumbering,
-    /// The path of each grammar terminal (empty without a grammar).
+    /// The path of each symbol of the grammar or the `runs` trace (empty without either).
     pub symbols: Vec<PathEvent>,
     /// For a symbol trace compressed by `wpp compress`: the input value of each terminal.
     pub terminals: Vec<u32>,
@@ -76,7 +76,7 @@ impl Profile {
         let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().expect("4 bytes"));
         let u64_at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
         let version = u32_at(8);
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(Error::Version { path: path.to_owned(), found: version });
         }
         let (toc_offset, toc_len, toc_crc) = (u64_at(16), u64_at(24), u32_at(32));
@@ -136,7 +136,7 @@ impl Profile {
 
     /// Whether the profile holds the full path trace.
     pub fn has_trace(&self) -> bool {
-        self.toc.iter().any(|e| e.name == section::TRACE)
+        self.toc.iter().any(|e| e.name == section::RUNS || e.name == section::TRACE)
     }
 
     /// Whether the profile holds the path trace as a grammar.
@@ -193,22 +193,33 @@ impl Profile {
         Err(Error::Missing { path: self.path.clone(), section: format!("{}` or `{}", section::TRACE, section::GRAMMAR) })
     }
 
-    /// Streams the path trace; its checksum and every event are checked as it is read.
+    /// Streams the path trace, from section `runs` or (version 1) `trace`; its checksum and
+    /// every event are checked as it is read.
     pub fn trace(&self) -> Result<TraceReader<'_>, Error> {
-        let e = self.toc.iter().find(|e| e.name == section::TRACE).ok_or_else(|| Error::Missing { path: self.path.clone(), section: section::TRACE.into() })?;
-        if e.len % 8 != 0 {
-            return Err(corrupt(&self.path, "the trace is not a whole number of event words"));
-        }
+        let runs = self.toc.iter().find(|e| e.name == section::RUNS);
+        let e = match runs {
+            Some(e) => e,
+            None => {
+                self.toc.iter().find(|e| e.name == section::TRACE).ok_or_else(|| Error::Missing { path: self.path.clone(), section: section::RUNS.into() })?
+            }
+        };
+        let form = match runs {
+            Some(_) => Form::Runs { carry: Vec::new(), offset: 0, pending: None, events: 0 },
+            None if e.len % 8 != 0 => return Err(corrupt(&self.path, "the trace is not a whole number of event words")),
+            None => Form::Words(wpp_model::EventDecoder::default()),
+        };
         let io = |source| Error::Io { path: self.path.clone(), source };
         let mut file = File::open(&self.path).map_err(io)?;
         file.seek(SeekFrom::Start(e.offset)).map_err(io)?;
         Ok(TraceReader {
             profile: self,
+            section: e.name.clone(),
             input: BufReader::with_capacity(1 << 20, file).take(e.len),
             crc: crc32fast::Hasher::new(),
             expected_crc: e.crc32,
-            decoder: wpp_model::EventDecoder::default(),
+            form,
             buf: Vec::new(),
+            eof: false,
             done: false,
         })
     }
@@ -272,53 +283,136 @@ fn check_ppp(path: &Path, meta: &Meta, numberings: &wpp_paths::ProgramNumbering,
     Ok(())
 }
 
-/// Streams path events from a profile's trace section.
+/// Streams path events from a profile's `runs` or `trace` section.
 pub struct TraceReader<'p> {
     profile: &'p Profile,
+    section: String,
     input: std::io::Take<BufReader<File>>,
     crc: crc32fast::Hasher,
     expected_crc: u32,
-    decoder: wpp_model::EventDecoder,
+    form: Form,
     buf: Vec<PathEvent>,
+    /// The whole section was read and its checksum verified.
+    eof: bool,
+    /// No events are left.
     done: bool,
 }
+
+/// How the section holds the trace.
+enum Form {
+    /// Version 1: event words.
+    Words(wpp_model::EventDecoder),
+    /// Run-length tokens over the `symbols` section: bytes of a token cut by the end of
+    /// the last read, the section offset of the first of them, the rest of a run longer
+    /// than a batch, and the events so far.
+    Runs { carry: Vec<u8>, offset: u64, pending: Option<(PathEvent, u64)>, events: u64 },
+}
+
+/// Bytes read from the section at a time.
+const READ_BYTES: usize = 1 << 16;
+/// At most this many events per batch (a run can be longer).
+const BATCH_EVENTS: u64 = 1 << 16;
+/// The longest token: two LEB128 numbers of at most 10 bytes.
+const MAX_TOKEN_BYTES: usize = 20;
 
 impl TraceReader<'_> {
     /// The next batch of events, or an empty slice at the end.
     pub fn next_batch(&mut self) -> Result<&[PathEvent], Error> {
         self.buf.clear();
-        let path = &self.profile.path;
         while self.buf.is_empty() && !self.done {
-            let mut bytes = vec![0u8; 1 << 16];
-            let mut n = 0;
-            while n < bytes.len() {
-                let k = self.input.read(&mut bytes[n..]).map_err(|source| Error::Io { path: path.clone(), source })?;
-                if k == 0 {
-                    break;
-                }
-                n += k;
-            }
-            if n == 0 {
-                self.done = true;
-                if std::mem::take(&mut self.crc).finalize() != self.expected_crc {
-                    return Err(corrupt(path, "checksum mismatch in section `trace`"));
-                }
-                if self.decoder.is_mid_event() {
-                    return Err(corrupt(path, "the trace ends inside an event"));
+            if let Form::Runs { pending: pending @ Some(_), .. } = &mut self.form {
+                let (e, left) = pending.as_mut().expect("a pending run");
+                let n = (*left).min(BATCH_EVENTS);
+                self.buf.extend(std::iter::repeat_n(*e, n as usize));
+                *left -= n;
+                if *left == 0 {
+                    *pending = None;
                 }
                 break;
             }
-            if n % 8 != 0 {
-                return Err(corrupt(path, "the trace is cut inside an event word"));
-            }
-            self.crc.update(&bytes[..n]);
-            let words: Vec<u64> = bytes[..n].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
-            let buf = &mut self.buf;
-            self.decoder.feed(&words, |e| buf.push(e));
-            for &e in &self.buf {
-                check_event(path, &self.profile.meta, &self.profile.numberings, e)?;
+            let bytes = self.read_chunk()?;
+            let path = &self.profile.path;
+            match &mut self.form {
+                Form::Words(decoder) => {
+                    if bytes.len() % 8 != 0 {
+                        return Err(corrupt(path, "the trace is cut inside an event word"));
+                    }
+                    let words: Vec<u64> = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
+                    let buf = &mut self.buf;
+                    decoder.feed(&words, |e| buf.push(e));
+                    for &e in &self.buf {
+                        check_event(path, &self.profile.meta, &self.profile.numberings, e)?;
+                    }
+                    if self.eof {
+                        if decoder.is_mid_event() {
+                            return Err(corrupt(path, "the trace ends inside an event"));
+                        }
+                        self.done = true;
+                    }
+                }
+                Form::Runs { carry, offset, pending, events } => {
+                    carry.extend_from_slice(&bytes);
+                    let symbols = &self.profile.symbols;
+                    let bad = |at: u64, what: &str| corrupt(path, format!("section `runs`, byte {at}: {what}"));
+                    let mut tokens = wpp_grammar::Tokens::new(carry);
+                    while self.eof || carry.len() - tokens.offset() >= MAX_TOKEN_BYTES {
+                        let at = *offset + tokens.offset() as u64;
+                        let Some(t) = tokens.next() else { break };
+                        let t = t.map_err(|e| bad(*offset + e.offset as u64, e.what))?;
+                        let e = *symbols.get(t.symbol as usize).ok_or_else(|| bad(at, &format!("symbol {} is not in section `symbols`", t.symbol)))?;
+                        let recorded = self.profile.meta.events;
+                        *events = events
+                            .checked_add(t.run)
+                            .filter(|&n| n <= recorded)
+                            .ok_or_else(|| bad(at, &format!("more events than the {recorded} the profile recorded")))?;
+                        if t.run > BATCH_EVENTS {
+                            *pending = Some((e, t.run));
+                            break;
+                        }
+                        self.buf.extend(std::iter::repeat_n(e, t.run as usize));
+                        if self.buf.len() as u64 >= BATCH_EVENTS {
+                            break;
+                        }
+                    }
+                    let used = tokens.offset();
+                    *offset += used as u64;
+                    carry.drain(..used);
+                    if self.eof && carry.is_empty() && pending.is_none() {
+                        if *events != self.profile.meta.events {
+                            return Err(corrupt(path, format!("section `runs` holds {events} events; the profile recorded {}", self.profile.meta.events)));
+                        }
+                        self.done = true;
+                    }
+                }
             }
         }
         Ok(&self.buf)
+    }
+
+    /// Up to [`READ_BYTES`] more bytes of the section; at its end, the checksum is verified
+    /// and `eof` set.
+    fn read_chunk(&mut self) -> Result<Vec<u8>, Error> {
+        if self.eof {
+            return Ok(Vec::new());
+        }
+        let path = &self.profile.path;
+        let mut bytes = vec![0u8; READ_BYTES];
+        let mut n = 0;
+        while n < bytes.len() {
+            let k = self.input.read(&mut bytes[n..]).map_err(|source| Error::Io { path: path.clone(), source })?;
+            if k == 0 {
+                break;
+            }
+            n += k;
+        }
+        bytes.truncate(n);
+        self.crc.update(&bytes);
+        if n < READ_BYTES {
+            self.eof = true;
+            if std::mem::take(&mut self.crc).finalize() != self.expected_crc {
+                return Err(corrupt(path, format!("checksum mismatch in section `{}`", self.section)));
+            }
+        }
+        Ok(bytes)
     }
 }

@@ -169,6 +169,29 @@ fn encode_events(events: &[PathEvent]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
+/// The symbols (paths in order of first execution) and the `runs` section of `events`, as
+/// trace mode writes them.
+fn encode_runs(events: &[PathEvent]) -> (Vec<PathEvent>, Vec<u8>) {
+    let mut symbols: Vec<PathEvent> = Vec::new();
+    let mut ids: BTreeMap<PathEvent, u32> = BTreeMap::new();
+    let mut runs = wpp_grammar::RunLength::default();
+    let mut bytes = Vec::new();
+    for &e in events {
+        let next = symbols.len() as u32;
+        let id = *ids.entry(e).or_insert_with(|| {
+            symbols.push(e);
+            next
+        });
+        if let Some(t) = runs.push(id) {
+            wpp_grammar::encode_token(&mut bytes, t);
+        }
+    }
+    if let Some(t) = runs.finish() {
+        wpp_grammar::encode_token(&mut bytes, t);
+    }
+    (symbols, bytes)
+}
+
 fn counts_of(events: &[PathEvent]) -> Vec<PathCount> {
     let mut m: BTreeMap<(FuncIdx, PathId), u64> = BTreeMap::new();
     for e in events {
@@ -206,7 +229,7 @@ fn fixture(dir: &Path) -> Fixture {
     assert_eq!(n_paths[0], 0);
     assert_eq!(n_paths[2], 2, "diamond");
     assert_eq!(n_paths[4], 1 << 34, "34 diamonds");
-    // A plausible run: main loops, calling abs and check, and dispatch runs with both small
+    // A plausible run: main loops, calling abs (in a loop) and check, and dispatch runs with both small
     // and large (escaped) path numbers.
     let mut rng = Rng::new(0x5eed);
     let mut events = Vec::new();
@@ -220,7 +243,9 @@ fn fixture(dir: &Path) -> Fixture {
                 (4, 1) => u32::MAX as u64 + round,
                 _ => rng.next() % n_paths[f],
             };
-            events.push(PathEvent { func: FuncIdx(f as u32), path: PathId(p) });
+            // abs runs in a loop of its own now and then: runs of one path.
+            let times = if f == 2 { 1 + round as usize % 3 } else { 1 };
+            events.extend(std::iter::repeat_n(PathEvent { func: FuncIdx(f as u32), path: PathId(p) }, times));
         }
     }
     assert!(events.iter().any(|e| e.path.0 > u32::MAX as u64), "some events use the escape encoding");
@@ -239,6 +264,9 @@ fn fixture(dir: &Path) -> Fixture {
         seq.push(id);
     }
     let grammar = wpp_grammar::encode_grammar(&seq.finish(), symbols.len() as u32);
+    let (run_symbols, runs) = encode_runs(&events);
+    assert_eq!(run_symbols, symbols, "one symbol table for the trace and the grammar");
+    assert!(wpp_grammar::Tokens::new(&runs).any(|t| t.unwrap().run > 1), "the fixture has runs");
     // Source lines for most blocks, in two files.
     let source = wpp_model::SourceMap {
         files: vec!["main.c".into(), "lib/util.h".into()],
@@ -274,7 +302,7 @@ fn fixture(dir: &Path) -> Fixture {
         hashed: counts.iter().filter(|c| c.func != FuncIdx(2) && !(c.func == FuncIdx(1) && c.path == main_paths[0])).copied().collect(),
     };
     let sections = vec![
-        (section::TRACE.to_owned(), encode_events(&events)),
+        (section::RUNS.to_owned(), runs),
         (section::META.to_owned(), postcard::to_stdvec(&meta).unwrap()),
         (section::COUNTS.to_owned(), postcard::to_stdvec(&counts).unwrap()),
         (section::SYMBOLS.to_owned(), postcard::to_stdvec(&symbols).unwrap()),
@@ -288,13 +316,23 @@ fn fixture(dir: &Path) -> Fixture {
     Fixture { meta, counts, events, sections, bytes }
 }
 
+/// The fixture as version 1 wrote trace mode: event words in section `trace`, no `runs`.
+fn fixture_v1(dir: &Path) -> Fixture {
+    let mut fx = fixture(dir);
+    fx.sections[0] = (section::TRACE.to_owned(), encode_events(&fx.events));
+    fx.bytes = assemble(dir, &fx.sections);
+    let version = 1u32;
+    fx.bytes[8..12].copy_from_slice(&version.to_le_bytes());
+    fx
+}
+
 /// Writes `sections` with [`Writer`] (so every checksum is right) and returns the file.
 /// The trace section is streamed in pieces, as the recorder does.
 fn assemble(dir: &Path, sections: &[(String, Vec<u8>)]) -> Vec<u8> {
     let path = dir.join("assembled.wpp");
     let mut w = Writer::create(&path).unwrap();
     for (name, bytes) in sections {
-        if name == section::TRACE {
+        if name == section::TRACE || name == section::RUNS {
             w.begin(name);
             for chunk in bytes.chunks(40) {
                 w.write(chunk).unwrap();
@@ -379,7 +417,7 @@ fn valid_profile_round_trips() {
     assert_eq!(events.as_deref(), Some(&fx.events[..]));
     assert_eq!(p.meta.events, fx.events.len() as u64);
     let names: Vec<&str> = p.toc.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(names, ["trace", "meta", "counts", "symbols", "grammar", "source", "ppp", "notes"]);
+    assert_eq!(names, ["runs", "meta", "counts", "symbols", "grammar", "source", "ppp", "notes"]);
     let ppp = p.ppp.as_ref().expect("the ppp section reads");
     assert_eq!(ppp.functions.len(), 2);
     assert_eq!(ppp.functions[1].rho(), 1.0);
@@ -398,12 +436,29 @@ fn valid_profile_round_trips() {
     }
     assert_eq!(p.path_blocks(FuncIdx(2), PathId(1)).unwrap(), [BlockIdx(0), BlockIdx(2), BlockIdx(3)]);
     // The same profile without a trace section also reads, and says so.
-    let no_trace: Vec<_> = fx.sections.iter().filter(|(n, _)| n != section::TRACE).cloned().collect();
+    let no_trace: Vec<_> = fx.sections.iter().filter(|(n, _)| n != section::RUNS).cloned().collect();
     let path = write_file(&dir, "no-trace.wpp", &assemble(&dir, &no_trace));
     let (p, events) = read_all(&path).unwrap();
     assert!(!p.has_trace() && events.is_none());
-    assert!(matches!(p.trace(), Err(Error::Missing { ref section, .. }) if section == "trace"));
+    assert!(matches!(p.trace(), Err(Error::Missing { ref section, .. }) if section == "runs"));
     assert_eq!(p.counts, fx.counts);
+    // A version-1 profile, with event words in place of runs, reads the same.
+    let (p, events) = read_all(&write_file(&dir, "v1.wpp", &fixture_v1(&dir).bytes)).unwrap();
+    assert_eq!(events.as_deref(), Some(&fx.events[..]));
+    assert_eq!((p.meta, p.counts), (fx.meta.clone(), fx.counts.clone()));
+    // A run longer than a batch comes in several batches.
+    let long = vec![fx.events[0]; 200_000];
+    let mut meta = fx.meta.clone();
+    meta.events = long.len() as u64;
+    let (symbols, runs) = encode_runs(&long);
+    let sections = vec![
+        (section::RUNS.to_owned(), runs),
+        (section::META.to_owned(), postcard::to_stdvec(&meta).unwrap()),
+        (section::COUNTS.to_owned(), postcard::to_stdvec(&counts_of(&long)).unwrap()),
+        (section::SYMBOLS.to_owned(), postcard::to_stdvec(&symbols).unwrap()),
+    ];
+    let (_, events) = read_all(&write_file(&dir, "long.wpp", &assemble(&dir, &sections))).unwrap();
+    assert_eq!(events, Some(long));
     // The trace can be streamed twice from one profile.
     let (p, _) = read_all(&write_file(&dir, "again.wpp", &fx.bytes)).unwrap();
     for _ in 0..2 {
@@ -756,7 +811,7 @@ fn damage_section(rng: &mut Rng, dir: &Path, fx: &Fixture) -> Vec<u8> {
         }
         1 => {
             // Give a section another (maybe duplicate) name.
-            let names = ["meta", "counts", "trace", "notes", "", "meta\0"];
+            let names = ["meta", "counts", "trace", "runs", "symbols", "notes", "", "meta\0"];
             sections[i].0 = names[rng.below(names.len())].to_owned();
         }
         _ => {
@@ -920,21 +975,50 @@ fn damage_values(rng: &mut Rng, dir: &Path, fx: &Fixture) -> Vec<u8> {
             },
         }
     }
-    let mut trace = encode_events(&events);
-    trace.extend(trace_tail);
-    let sections = vec![
-        (section::TRACE.to_owned(), trace),
-        (section::META.to_owned(), postcard::to_stdvec(&meta).unwrap()),
-        (section::COUNTS.to_owned(), postcard::to_stdvec(&counts).unwrap()),
-    ];
+    let mut sections = if rng.below(2) == 0 {
+        let mut trace = encode_events(&events);
+        trace.extend(trace_tail);
+        vec![(section::TRACE.to_owned(), trace)]
+    } else {
+        // Runs over a symbol table: the raw tail is token bytes, and the symbol table may
+        // lose or gain an entry.
+        let (mut symbols, mut runs) = encode_runs(&events);
+        runs.extend(trace_tail);
+        match rng.below(4) {
+            0 if !symbols.is_empty() => {
+                symbols.pop();
+            }
+            1 => {
+                let (func, path) = random_event(rng);
+                symbols.push(PathEvent { func, path });
+            }
+            _ => {}
+        }
+        vec![(section::RUNS.to_owned(), runs), (section::SYMBOLS.to_owned(), postcard::to_stdvec(&symbols).unwrap())]
+    };
+    if rng.below(4) == 0 {
+        meta.events = [0, 1, meta.events.wrapping_sub(1), meta.events + 1, u64::MAX][rng.below(5)];
+    }
+    sections.push((section::META.to_owned(), postcard::to_stdvec(&meta).unwrap()));
+    sections.push((section::COUNTS.to_owned(), postcard::to_stdvec(&counts).unwrap()));
     assemble(dir, &sections)
 }
 
 #[test]
 fn fuzz_any_bytes_give_a_value_or_an_error() {
-    let started = Instant::now();
     let dir = scratch("fuzz");
-    let fx = fixture(&dir);
+    fuzz(&dir, &fixture(&dir));
+}
+
+#[test]
+fn fuzz_version_1_any_bytes_give_a_value_or_an_error() {
+    let dir = scratch("fuzz_v1");
+    fuzz(&dir, &fixture_v1(&dir));
+}
+
+fn fuzz(dir: &Path, fx: &Fixture) {
+    let started = Instant::now();
+    let dir = dir.to_owned();
     let base = fx.bytes.clone();
     let mut run = Runner::new(dir.clone());
     let mut rng = Rng::new(0x00dd_ba11_5eed);
@@ -977,7 +1061,7 @@ fn fuzz_any_bytes_give_a_value_or_an_error() {
         run.run("random bytes", &b);
     }
     for _ in 0..700 {
-        let b = damage_section(&mut rng, &dir, &fx);
+        let b = damage_section(&mut rng, &dir, fx);
         run.run("re-signed section", &b);
     }
     for _ in 0..300 {
@@ -985,7 +1069,7 @@ fn fuzz_any_bytes_give_a_value_or_an_error() {
         run.run("re-signed toc", &b);
     }
     for _ in 0..1200 {
-        let b = damage_values(&mut rng, &dir, &fx);
+        let b = damage_values(&mut rng, &dir, fx);
         run.run("re-encoded values", &b);
     }
     run.report(started);
@@ -1040,25 +1124,33 @@ fn not_a_profile() {
 fn wrong_version() {
     let dir = scratch("wrong_version");
     let fx = fixture(&dir);
-    for v in [0, 2, 0x0100_0000, u32::MAX] {
+    for v in [0, VERSION + 1, 0x0100_0000, u32::MAX] {
         let mut b = fx.bytes.clone();
         set_u32(&mut b, 8, v);
         let e = expect_err(&write_file(&dir, "version.wpp", &b));
         assert!(matches!(e, Error::Version { found, .. } if found == v), "{e:?}");
         assert!(e.to_string().contains(&format!("version {v}")), "{e}");
     }
-    // The version is checked before anything else after the magic: a version-2 file with a
-    // layout this reader does not understand still says "version".
+    // The version is checked before anything else after the magic: a later version's file
+    // with a layout this reader does not understand still says "version".
     let mut b = MAGIC.to_vec();
-    b.extend(2u32.to_le_bytes());
+    b.extend((VERSION + 1).to_le_bytes());
     b.resize(40, 0xee);
-    assert!(matches!(expect_err(&write_file(&dir, "v2.wpp", &b)), Error::Version { found: 2, .. }));
+    assert!(matches!(expect_err(&write_file(&dir, "later.wpp", &b)), Error::Version { found, .. } if found == VERSION + 1));
 }
 
 #[test]
 fn flipped_byte_in_a_section_is_a_checksum_error_naming_it() {
     let dir = scratch("checksum");
+    // The runs: the last byte is a run length or a symbol; one bit less there still decodes.
     let fx = fixture(&dir);
+    let e = Profile::open(&write_file(&dir, "valid.wpp", &fx.bytes)).unwrap().toc.into_iter().find(|e| e.name == "runs").unwrap();
+    let mut b = fx.bytes.clone();
+    b[(e.offset + e.len - 1) as usize] ^= 0x01;
+    let msg = expect_err(&write_file(&dir, "runs.wpp", &b)).to_string();
+    assert!(msg.contains("checksum") && msg.contains("`runs`"), "{msg}");
+    // Version 1's trace of event words.
+    let fx = fixture_v1(&dir);
     let toc = Profile::open(&write_file(&dir, "valid.wpp", &fx.bytes)).unwrap().toc;
     // In the trace, flip a bit that keeps every event valid, so that only the checksum can
     // tell: the low bit of a (one-word) path number of `dispatch`, which has 2^34 paths.
@@ -1193,7 +1285,7 @@ fn damaged_meta_is_rejected() {
 #[test]
 fn damaged_trace_words_are_rejected() {
     let dir = scratch("bad_trace");
-    let fx = fixture(&dir);
+    let fx = fixture_v1(&dir);
     let trace = encode_events(&fx.events);
     let escape = (((ESCAPE_FUNC as u64) << 32) | 4).to_le_bytes();
     let cases: [(&str, Vec<u8>); 3] = [
@@ -1208,6 +1300,40 @@ fn damaged_trace_words_are_rejected() {
         let msg = expect_err(&path).to_string();
         assert!(msg.contains(what), "{what}: {msg}");
     }
+}
+
+#[test]
+fn damaged_runs_are_rejected() {
+    let dir = scratch("bad_runs");
+    let fx = fixture(&dir);
+    let (symbols, runs) = encode_runs(&fx.events);
+    let token = |symbol: u64, run: u64| {
+        let mut b = Vec::new();
+        wpp_grammar::encode_token(&mut b, wpp_grammar::Token { symbol: symbol as u32, run });
+        b
+    };
+    let n = symbols.len() as u64;
+    let cases: [(&str, Vec<u8>); 7] = [
+        ("ends inside a number", [&runs[..], &[0x81][..]].concat()),
+        ("ends inside a number", [&runs[..], &[0x03][..]].concat()),
+        (&format!("symbol {n} is not in section `symbols`"), [&runs[..], &token(n, 1)[..]].concat()),
+        ("overflows 64 bits", [&runs[..], &[0xff; 11][..]].concat()),
+        (&format!("byte {}: more events than the {} the profile recorded", runs.len(), fx.events.len()), [&runs[..], &token(0, 1)[..]].concat()),
+        (&format!("byte {}: more events than the {} the profile recorded", runs.len(), fx.events.len()), [&runs[..], &token(0, 1 << 40)[..]].concat()),
+        (&format!("holds {} events; the profile recorded {}", fx.events.len() - 1, fx.events.len()), encode_runs(&fx.events[..fx.events.len() - 1]).1),
+    ];
+    for (what, bytes) in cases {
+        let mut sections = fx.sections.clone();
+        sections[0].1 = bytes;
+        let path = write_file(&dir, "runs.wpp", &assemble(&dir, &sections));
+        let msg = expect_err(&path).to_string();
+        assert!(msg.contains(what) && msg.contains("`runs`"), "{what}: {msg}");
+    }
+    // The byte named is where the bad token starts.
+    let mut sections = fx.sections.clone();
+    sections[0].1 = [&runs[..], &token(n + 5, 3)[..]].concat();
+    let msg = expect_err(&write_file(&dir, "at.wpp", &assemble(&dir, &sections))).to_string();
+    assert!(msg.contains(&format!("section `runs`, byte {}: symbol {}", runs.len(), n + 5)), "{msg}");
 }
 
 /// Large files: the work and memory of reading grow with the file, not with numbers in it.

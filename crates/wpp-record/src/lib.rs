@@ -11,8 +11,8 @@
 //! The roles:
 //! * [`Recorder`]: the module, the recording mode ([`RecordMode`]), the guest's arguments,
 //!   environment and directories; [`Recording`] says how the run went.
-//! * The event sinks ([`sink`]): [`TraceStats`] counts path events, [`ProfileSink`] writes
-//!   them to a trace section, [`GrammarSink`] compresses them into a grammar while the
+//! * The event sinks ([`sink`]): [`TraceStats`] counts path events, [`TraceSink`] writes
+//!   them to a `runs` section, [`GrammarSink`] compresses them into a grammar while the
 //!   guest runs. They implement [`wpp_runtime::EventSink`], the seam between running a
 //!   guest and what is done with its events.
 //! * [`PathSet`]: the interesting paths of preferential path profiling and their set file.
@@ -57,7 +57,7 @@ use wpp_runtime::{Outcome, PathCounts, RunConfig, Stdio};
 pub use compress::{compress, Compressed, SymbolFormat};
 pub use error::Error;
 pub use set::{ppp_record, PathSet, Selection, SetFunction, SetPath};
-pub use sink::{BuildProgress, BuiltGrammar, GrammarSink, ProfileSink, SymbolTable, TraceStats};
+pub use sink::{BuildProgress, BuiltGrammar, GrammarSink, SymbolTable, Tokenizer, TraceSink, TraceStats, WrittenTrace};
 pub use spool::Spool;
 pub use wpp_profile::{Builder, GrammarBuilder, GrammarFull, RecordMode};
 
@@ -290,14 +290,15 @@ impl Recorder {
                 (run, counts, writer)
             }
             RecordMode::Trace => {
-                let sink = ProfileSink::new(writer, TraceStats::for_numberings(&inst.numberings));
-                let (run, mut sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink)?;
+                let sink = TraceSink::new(writer, &inst.numberings);
+                let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink)?;
                 guest_end = Instant::now();
-                sink.writer.end();
-                if sink.stats.is_truncated() {
+                if sink.is_truncated() {
                     return Err(Error::TruncatedTrace);
                 }
-                (run, sink.stats.counts(), sink.writer)
+                let written = sink.finish()?;
+                let counts = written.paths.iter().zip(&written.counts).map(|(e, &c)| ((e.func, e.path), c)).collect();
+                (run, counts, written.writer)
             }
             RecordMode::Paths | RecordMode::Ppp => {
                 let (run, ()) = wpp_runtime::run_paths(&engine, &inst, &self.config, ())?;

@@ -2,9 +2,9 @@
 //! ([`wpp_runtime::EventSink`] is the seam).
 //!
 //! * [`TraceStats`] decodes and counts them (and can keep them, for tests);
-//! * [`ProfileSink`] writes them to a profile's trace section while counting them;
-//! * [`GrammarSink`] numbers their paths as dense symbols ([`SymbolTable`]), spools them
-//!   run-length coded ([`Spool`]) and builds their grammar ([`GrammarBuilder`]) from the
+//! * [`TraceSink`] writes them to a profile's `runs` section as run-length tokens over
+//!   dense symbols ([`Tokenizer`]) while counting them;
+//! * [`GrammarSink`] takes the same tokens ([`Tokenizer`]), spools them ([`Spool`]) and builds their grammar ([`GrammarBuilder`]) from the
 //!   spool whenever the consumer thread has nothing else to do, and after the guest ends.
 
 use rustc_hash::FxHashMap;
@@ -104,29 +104,77 @@ fn dense_arrays<T: Clone>(numberings: &wpp_paths::ProgramNumbering, max_paths: u
         .collect()
 }
 
-/// Writes event words into the profile's trace section while counting them.
-pub struct ProfileSink {
-    pub writer: Writer,
-    pub stats: TraceStats,
+/// Writes the path trace into a profile's `runs` section as run-length tokens over dense
+/// symbols ([`Tokenizer`]), counting each symbol's executions on the way.
+pub struct TraceSink {
+    tokens: Tokenizer,
+    writer: Writer,
     bytes: Vec<u8>,
+    counts: Vec<u64>,
 }
 
-impl ProfileSink {
-    /// Opens the trace section of `writer`.
-    pub fn new(mut writer: Writer, stats: TraceStats) -> Self {
-        writer.begin(section::TRACE);
-        ProfileSink { writer, stats, bytes: Vec::new() }
+/// Token bytes collected before they are written.
+const TRACE_WRITE_BYTES: usize = 1 << 20;
+
+/// What [`TraceSink::finish`] gives back: the writer (the `runs` and `symbols` sections
+/// written), the path of each symbol and its executions.
+pub struct WrittenTrace {
+    pub writer: Writer,
+    pub paths: Vec<PathEvent>,
+    pub counts: Vec<u64>,
+}
+
+impl TraceSink {
+    /// Opens the `runs` section of `writer`.
+    pub fn new(mut writer: Writer, numberings: &wpp_paths::ProgramNumbering) -> Self {
+        writer.begin(section::RUNS);
+        TraceSink { tokens: Tokenizer::for_numberings(numberings), writer, bytes: Vec::with_capacity(TRACE_WRITE_BYTES + 32), counts: Vec::new() }
+    }
+
+    /// Whether the stream ended in the middle of a two-word event.
+    pub fn is_truncated(&self) -> bool {
+        self.tokens.is_truncated()
+    }
+
+    fn push(bytes: &mut Vec<u8>, counts: &mut Vec<u64>, t: Token) {
+        let i = t.symbol as usize;
+        if i >= counts.len() {
+            counts.resize(i + 1, 0);
+        }
+        counts[i] += t.run;
+        wpp_grammar::encode_token(bytes, t);
+    }
+
+    fn flush(&mut self) -> Result<(), wpp_profile::Error> {
+        let r = self.writer.write(&self.bytes);
+        self.bytes.clear();
+        r
+    }
+
+    /// Ends the `runs` section and writes `symbols`.
+    pub fn finish(mut self) -> Result<WrittenTrace, wpp_profile::Error> {
+        if let Some(t) = self.tokens.finish() {
+            Self::push(&mut self.bytes, &mut self.counts, t);
+        }
+        self.flush()?;
+        self.writer.end();
+        let paths = std::mem::take(&mut self.tokens.symbols.paths);
+        self.counts.resize(paths.len(), 0);
+        self.writer.write_value(section::SYMBOLS, &paths)?;
+        Ok(WrittenTrace { writer: self.writer, paths, counts: self.counts })
     }
 }
 
-impl EventSink for ProfileSink {
+impl EventSink for TraceSink {
     fn events(&mut self, words: &[u64]) -> Result<(), SinkError> {
-        self.stats.events(words)?;
-        self.bytes.clear();
-        for w in words {
-            self.bytes.extend_from_slice(&w.to_le_bytes());
+        let TraceSink { tokens, bytes, counts, .. } = self;
+        tokens.feed(words, |t| {
+            Self::push(bytes, counts, t);
+            Ok(())
+        })?;
+        if self.bytes.len() >= TRACE_WRITE_BYTES {
+            self.flush()?;
         }
-        self.writer.write(&self.bytes)?;
         Ok(())
     }
 }
@@ -167,6 +215,64 @@ impl SymbolTable {
     }
 }
 
+/// The cheap, lossless part of taking a path trace in: event words decoded, their paths
+/// numbered as dense symbols ([`SymbolTable`]), runs of one path collapsed into maximal
+/// run-length tokens.
+pub struct Tokenizer {
+    decoder: EventDecoder,
+    /// The path of the open run, and the run.
+    last: Option<PathEvent>,
+    open: Option<Token>,
+    pub symbols: SymbolTable,
+}
+
+impl Tokenizer {
+    pub fn for_numberings(numberings: &wpp_paths::ProgramNumbering) -> Self {
+        Tokenizer { decoder: EventDecoder::default(), last: None, open: None, symbols: SymbolTable::for_numberings(numberings) }
+    }
+
+    /// Whether the stream ended in the middle of a two-word event.
+    pub fn is_truncated(&self) -> bool {
+        self.decoder.is_mid_event()
+    }
+
+    /// Decodes `words`, handing every run that ends to `emit`; stops at the first error.
+    #[inline]
+    pub fn feed(&mut self, words: &[u64], mut emit: impl FnMut(Token) -> Result<(), SinkError>) -> Result<(), SinkError> {
+        let Tokenizer { decoder, last, open, symbols } = self;
+        let mut error: Option<SinkError> = None;
+        decoder.feed(words, |e| {
+            if *last == Some(e) {
+                // The open run's path again (the common case in loops): no lookup.
+                open.as_mut().expect("a run is open after its path").run += 1;
+                return;
+            }
+            if error.is_some() {
+                return;
+            }
+            let t = symbols.symbol(e);
+            if t > wpp_grammar::MAX_TERMINAL {
+                error = Some(format!("more than {} distinct paths: too many for one trace", wpp_grammar::MAX_TERMINAL).into());
+                return;
+            }
+            *last = Some(e);
+            // A new path always starts a new run: runs are maximal.
+            if let Some(done) = open.replace(Token { symbol: t, run: 1 }) {
+                if let Err(e) = emit(done) {
+                    error = Some(e);
+                }
+            }
+        });
+        error.map_or(Ok(()), Err)
+    }
+
+    /// Ends the open run, if any, and returns it.
+    pub fn finish(&mut self) -> Option<Token> {
+        self.last = None;
+        self.open.take()
+    }
+}
+
 /// Receives event words and builds their grammar without making the guest wait for it.
 ///
 /// On the consumer thread, as buffers arrive ([`EventSink::events`]): the cheap, lossless
@@ -175,11 +281,7 @@ impl SymbolTable {
 /// and after the guest ended ([`GrammarSink::finish`]): tokens taken from the spool,
 /// counted, and fed to the grammar builder.
 pub struct GrammarSink {
-    decoder: EventDecoder,
-    /// The path of the open run, and the run.
-    last: Option<PathEvent>,
-    open: Option<Token>,
-    pub symbols: SymbolTable,
+    tokens: Tokenizer,
     spool: Spool,
     /// Events in tokens handed to the spool.
     spooled_events: u64,
@@ -225,10 +327,7 @@ impl GrammarSink {
     /// prediction if `predict`) behind its front ends ([`GrammarBuilder::for_paths`]), spooling through `spool`.
     pub fn new(numberings: &wpp_paths::ProgramNumbering, builder: Builder, predict: bool, spool: Spool) -> Self {
         GrammarSink {
-            decoder: EventDecoder::default(),
-            last: None,
-            open: None,
-            symbols: SymbolTable::for_numberings(numberings),
+            tokens: Tokenizer::for_numberings(numberings),
             spool,
             spooled_events: 0,
             builder: GrammarBuilder::for_paths(builder, predict),
@@ -241,7 +340,7 @@ impl GrammarSink {
 
     /// Whether the stream ended in the middle of a two-word event.
     pub fn is_truncated(&self) -> bool {
-        self.decoder.is_mid_event()
+        self.tokens.is_truncated()
     }
 
     /// Builds from up to `max_tokens` spooled tokens; returns whether any were built.
@@ -272,7 +371,7 @@ impl GrammarSink {
     /// Everything received, built: the grammar with its terminals and their counts.
     /// `progress` hears how far building has come after each spool block.
     pub fn finish(mut self, mut progress: impl FnMut(BuildProgress)) -> Result<BuiltGrammar, SinkError> {
-        if let Some(open) = self.open.take() {
+        if let Some(open) = self.tokens.finish() {
             self.spooled_events += open.run;
             self.spool.push(open)?;
         }
@@ -284,10 +383,10 @@ impl GrammarSink {
         }
         debug_assert_eq!(self.built_events, total);
         let (grammar, builder_bytes) = self.builder.finish_measured()?;
-        self.counts.resize(self.symbols.paths.len(), 0);
+        self.counts.resize(self.tokens.symbols.paths.len(), 0);
         Ok(BuiltGrammar {
             grammar,
-            paths: self.symbols.paths,
+            paths: self.tokens.symbols.paths,
             counts: self.counts,
             n_events: total,
             builder_bytes,
@@ -306,32 +405,11 @@ impl BuiltGrammar {
 
 impl EventSink for GrammarSink {
     fn events(&mut self, words: &[u64]) -> Result<(), SinkError> {
-        let GrammarSink { decoder, last, open, symbols, spool, spooled_events, .. } = self;
-        let mut error: Option<SinkError> = None;
-        decoder.feed(words, |e| {
-            if *last == Some(e) {
-                // The open run's path again (the common case in loops): no lookup.
-                open.as_mut().expect("a run is open after its path").run += 1;
-                return;
-            }
-            if error.is_some() {
-                return;
-            }
-            let t = symbols.symbol(e);
-            if t > wpp_grammar::MAX_TERMINAL {
-                error = Some(format!("more than {} distinct paths: too many for one grammar", wpp_grammar::MAX_TERMINAL).into());
-                return;
-            }
-            *last = Some(e);
-            // A new path always starts a new run: runs are maximal.
-            if let Some(done) = open.replace(Token { symbol: t, run: 1 }) {
-                *spooled_events += done.run;
-                if let Err(e) = spool.push(done) {
-                    error = Some(e.into());
-                }
-            }
-        });
-        error.map_or(Ok(()), Err)
+        let GrammarSink { tokens, spool, spooled_events, .. } = self;
+        tokens.feed(words, |t| {
+            *spooled_events += t.run;
+            spool.push(t).map_err(SinkError::from)
+        })
     }
 
     fn idle(&mut self) -> Result<bool, SinkError> {
