@@ -38,6 +38,9 @@ pub struct Opts {
     /// Only these measurements (the uninstrumented run is always made) [default: all].
     #[arg(long, value_enum, value_delimiter = ',')]
     only: Vec<Measure>,
+    /// Threads that build the grammar after the guest ended [default: the cores available].
+    #[arg(long)]
+    build_threads: Option<usize>,
 }
 
 /// A measurement `wpp-bench record` can make besides the uninstrumented run.
@@ -86,7 +89,8 @@ fn best<T>(repeat: usize, mut f: impl FnMut() -> anyhow::Result<(Duration, T)>) 
     Ok(best.expect("at least one run"))
 }
 
-fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, repeat: usize, only: &[Measure]) -> anyhow::Result<Row> {
+fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, o: &Opts) -> anyhow::Result<Row> {
+    let (repeat, only) = (o.repeat, &o.only[..]);
     let wanted = |m: Measure| only.is_empty() || only.contains(&m);
     let (wasm, cfg) = load(dir, p, run)?;
     let program = wpp_wasm::decode(&wasm).with_context(|| format!("{}", dir.join(&p.wasm).display()))?;
@@ -142,7 +146,10 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, rep
             continue;
         }
         let tmp = std::env::temp_dir().join(format!("wpp-bench-{}.wpp", std::process::id()));
-        let recorder = wpp_record::Recorder::from_bytes(dir.join(&p.wasm), wasm.clone())?.run_config(cfg.clone()).predict(predict);
+        let mut recorder = wpp_record::Recorder::from_bytes(dir.join(&p.wasm), wasm.clone())?.run_config(cfg.clone()).predict(predict);
+        if let Some(n) = o.build_threads {
+            recorder = recorder.build_threads(n);
+        }
         let (t, (guest, bytes, events)) = best(repeat, || {
             let rec = recorder.record(&tmp)?;
             let g = rec.grammar.as_ref().context("a grammar recording has a grammar")?;
@@ -166,7 +173,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let w = o.workloads.select(Some("workloads"), "bench")?.expect("a default directory");
     for (p, run) in &w.runs {
         eprint!("wpp-bench record: {} ...\r", p.name);
-        rows.push(measure(&engine, &w.dir, p, run, o.repeat, &o.only)?);
+        rows.push(measure(&engine, &w.dir, p, run, &o)?);
     }
     eprint!("{:40}\r", "");
     let mut out = std::io::stdout().lock();

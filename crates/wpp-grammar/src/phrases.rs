@@ -103,12 +103,19 @@ enum Stage {
 
 impl Stage {
     fn new(threaded: bool) -> Self {
-        if !threaded {
-            return Stage::Here(Sequitur::with_lookahead());
+        let here = Stage::Here(Sequitur::with_lookahead());
+        if threaded {
+            here.into_thread()
+        } else {
+            here
         }
+    }
+
+    /// The same builder, from now on in a thread of its own (as it is if it already was).
+    fn into_thread(self) -> Self {
+        let Stage::Here(mut s) = self else { return self };
         let (tx, rx) = mpsc::sync_channel::<Vec<u32>>(4);
         let worker = std::thread::spawn(move || {
-            let mut s = Sequitur::with_lookahead();
             for batch in rx {
                 s.extend(batch);
             }
@@ -238,6 +245,19 @@ impl Phrases {
             top: Stage::new(params.thread_top),
             dictionary: Stage::new(params.thread_dictionary),
             stats: PhraseStats::default(),
+        }
+    }
+
+    /// From now on, runs the top-level builder, the dictionary builder or both on
+    /// threads of their own (as [`PhraseParams::threads`] does from the start): for the
+    /// rest of a sequence once more cores are free. The grammar is the same.
+    pub fn use_threads(&mut self, top: bool, dictionary: bool) {
+        let placeholder = || Stage::Here(Sequitur::new());
+        if top {
+            self.top = std::mem::replace(&mut self.top, placeholder()).into_thread();
+        }
+        if dictionary {
+            self.dictionary = std::mem::replace(&mut self.dictionary, placeholder()).into_thread();
         }
     }
 
@@ -551,6 +571,19 @@ mod tests {
         assert_eq!(a, 0);
         let (g, _) = p.finish_with_stats().unwrap();
         assert_eq!(g.expand().collect::<Vec<_>>(), [7, 8, 8, 7]);
+    }
+
+    #[test]
+    fn threads_from_midway_give_the_same_grammar() {
+        let input: Vec<u32> = (0..40_000u32).map(|i| (i * 7 + i / 13) % 23 + (i / 1000) % 5).collect();
+        let (expected, _) = build(&input, PhraseParams::average(8));
+        for (top, dictionary) in [(true, false), (false, true), (true, true)] {
+            let mut p = Phrases::new(PhraseParams::average(8));
+            p.extend(input[..15_000].iter().copied()).unwrap();
+            p.use_threads(top, dictionary);
+            p.extend(input[15_000..].iter().copied()).unwrap();
+            assert_eq!(p.finish().unwrap(), expected, "threads from midway: top {top}, dictionary {dictionary}");
+        }
     }
 
     #[test]

@@ -98,6 +98,15 @@ impl GrammarBuilder {
         }
     }
 
+    /// Builds the rest of the sequence on up to `threads` threads (this one included), as
+    /// far as the builder can share its work: SEQUITUR(1) behind phrases runs its two
+    /// builders on threads of their own when `threads >= 2`. The grammar is the same.
+    pub fn use_threads(&mut self, threads: usize) {
+        if let (Inner::Phrases(p), true) = (&mut self.inner, threads >= 2) {
+            p.use_threads(true, true);
+        }
+    }
+
     pub fn finish(self) -> Result<Grammar, GrammarFull> {
         Ok(self.finish_measured()?.0)
     }

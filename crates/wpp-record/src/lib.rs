@@ -74,6 +74,7 @@ pub struct Recorder {
     max_paths: u64,
     config: RunConfig,
     spool_memory: usize,
+    build_threads: usize,
     progress: Option<Box<dyn Fn(BuildProgress) + Send + Sync>>,
 }
 
@@ -143,6 +144,7 @@ impl Recorder {
             max_paths: u64::MAX,
             config: RunConfig { program_name, ..RunConfig::default() },
             spool_memory: spool::DEFAULT_MEMORY,
+            build_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             progress: None,
         })
     }
@@ -201,6 +203,13 @@ impl Recorder {
     /// Where the guest's standard streams go [default: the host's].
     pub fn stdio(mut self, stdio: Stdio) -> Self {
         self.config.stdio = stdio;
+        self
+    }
+
+    /// Grammar mode: threads that build the grammar after the guest ended [default: the
+    /// cores available]. While the guest runs, one thread takes its events and builds.
+    pub fn build_threads(mut self, threads: usize) -> Self {
+        self.build_threads = threads.max(1);
         self
     }
 
@@ -275,7 +284,7 @@ impl Recorder {
                         f(p)
                     }
                 };
-                let built = sink.finish(progress).map_err(Error::Build)?;
+                let built = sink.finish(self.build_threads, progress).map_err(Error::Build)?;
                 let counts = built.path_counts();
                 let encoded = wpp_grammar::encode_grammar(&built.grammar, built.paths.len() as u32);
                 writer.write_value(section::SYMBOLS, &built.paths)?;

@@ -368,9 +368,11 @@ impl GrammarSink {
         Ok(true)
     }
 
-    /// Everything received, built: the grammar with its terminals and their counts.
-    /// `progress` hears how far building has come after each spool block.
-    pub fn finish(mut self, mut progress: impl FnMut(BuildProgress)) -> Result<BuiltGrammar, SinkError> {
+    /// Everything received, built on up to `threads` threads: the grammar with its
+    /// terminals and their counts. `progress` hears how far building has come after each
+    /// spool block.
+    pub fn finish(mut self, threads: usize, mut progress: impl FnMut(BuildProgress)) -> Result<BuiltGrammar, SinkError> {
+        self.builder.use_threads(threads);
         if let Some(open) = self.tokens.finish() {
             self.spooled_events += open.run;
             self.spool.push(open)?;
