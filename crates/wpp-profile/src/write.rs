@@ -1,9 +1,15 @@
 //! Writing a profile: sections streamed one after another, the table of contents last,
 //! then the header patched to point at it.
+//!
+//! The profile is written to a temporary file beside the target and renamed onto it only
+//! when complete, so a recording that fails or is interrupted never leaves a partial
+//! profile, and an earlier file of that name stays as it was until then.
 
-use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
+
+use tempfile::NamedTempFile;
 
 use crate::{Error, TocEntry, HEADER_LEN, MAGIC, VERSION};
 
@@ -11,16 +17,30 @@ use crate::{Error, TocEntry, HEADER_LEN, MAGIC, VERSION};
 /// [`Writer::write`] any number of times, [`Writer::end`].
 pub struct Writer {
     path: PathBuf,
-    out: BufWriter<File>,
+    /// The temporary file, deleted if the writer is dropped before [`Writer::finish`].
+    out: BufWriter<NamedTempFile>,
     pos: u64,
     toc: Vec<TocEntry>,
     open: Option<(String, u64, crc32fast::Hasher)>,
 }
 
 impl Writer {
+    /// A writer whose profile will be `path`; nothing appears there before
+    /// [`Writer::finish`].
     pub fn create(path: &Path) -> Result<Writer, Error> {
         let io = |source| Error::Io { path: path.to_owned(), source };
-        let file = File::create(path).map_err(io)?;
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        // Mode 0666 before the umask, as a file created the ordinary way would get.
+        let file = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .permissions(std::fs::Permissions::from_mode(0o666))
+            .tempfile_in(dir)
+            .map_err(io)?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
         out.write_all(&[0u8; HEADER_LEN as usize]).map_err(io)?;
         Ok(Writer { path: path.to_owned(), out, pos: HEADER_LEN, toc: Vec::new(), open: None })
@@ -66,7 +86,7 @@ impl Writer {
         self.write_section(name, &bytes)
     }
 
-    /// Writes the table of contents and the header; the file is complete after this.
+    /// Writes the table of contents and the header, and puts the complete file in place.
     pub fn finish(mut self) -> Result<(), Error> {
         self.end();
         let toc = postcard::to_stdvec(&self.toc).expect("a table of contents always encodes");
@@ -82,7 +102,9 @@ impl Writer {
         header.extend_from_slice(&0u32.to_le_bytes());
         self.out.seek(SeekFrom::Start(0)).map_err(|e| self.io(e))?;
         self.out.write_all(&header).map_err(|e| self.io(e))?;
-        self.out.flush().map_err(|e| self.io(e))?;
+        let file = self.out.into_inner().map_err(|e| Error::Io { path: self.path.clone(), source: e.into_error() })?;
+        file.as_file().sync_all().map_err(|source| Error::Io { path: self.path.clone(), source })?;
+        file.persist(&self.path).map_err(|e| Error::Io { path: self.path.clone(), source: e.error })?;
         Ok(())
     }
 }

@@ -1195,12 +1195,41 @@ fn truncated_file_is_an_error() {
             assert!(e.to_string().contains("outside the file"), "{len}: {e}");
         }
     }
-    // A recording that stopped before the writer finished: the header is still zeros.
-    let path = dir.join("interrupted.wpp");
+    // A file whose header was never written (a writer that stopped early, elsewhere).
+    let mut b = fx.bytes.clone();
+    b[..40].fill(0);
+    let msg = expect_err(&write_file(&dir, "no-header.wpp", &b)).to_string();
+    assert!(msg.contains("header was never written"), "{msg}");
+}
+
+#[test]
+fn an_unfinished_profile_never_replaces_an_earlier_one() {
+    let dir = scratch("atomic");
+    let fx = fixture(&dir);
+    let dir = dir.join("out");
+    std::fs::create_dir(&dir).unwrap();
+    let path = write_file(&dir, "profile.wpp", &fx.bytes);
+    // A recording that stops before the writer finishes leaves the earlier file as it
+    // was, and nothing beside it.
     let mut w = Writer::create(&path).unwrap();
-    w.write_section(section::TRACE, &fx.sections[0].1).unwrap();
+    w.write_section(section::RUNS, &fx.sections[0].1).unwrap();
     drop(w);
-    expect_err(&path);
+    assert_eq!(std::fs::read(&path).unwrap(), fx.bytes);
+    let names = |dir: &Path| -> Vec<String> { std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect() };
+    assert_eq!(names(&dir), ["profile.wpp"]);
+    // A finished one replaces it whole.
+    let mut w = Writer::create(&path).unwrap();
+    for (name, bytes) in &fx.sections[..3] {
+        w.write_section(name, bytes).unwrap();
+    }
+    w.finish().unwrap();
+    let p = Profile::open(&path).unwrap();
+    assert_eq!(p.toc.len(), 3);
+    assert_eq!(names(&dir), ["profile.wpp"]);
+    // A directory that does not exist is an error naming the profile.
+    let missing = dir.join("no-such-dir").join("p.wpp");
+    let msg = Writer::create(&missing).err().expect("no directory, no writer").to_string();
+    assert!(msg.contains(&missing.display().to_string()), "{msg}");
 }
 
 /// Writes a profile with the given values (and no unknown section).
