@@ -103,7 +103,6 @@ impl Writer {
         self.out.seek(SeekFrom::Start(0)).map_err(|e| self.io(e))?;
         self.out.write_all(&header).map_err(|e| self.io(e))?;
         let file = self.out.into_inner().map_err(|e| Error::Io { path: self.path.clone(), source: e.into_error() })?;
-        file.as_file().sync_all().map_err(|source| Error::Io { path: self.path.clone(), source })?;
         file.persist(&self.path).map_err(|e| Error::Io { path: self.path.clone(), source: e.error })?;
         Ok(())
     }
