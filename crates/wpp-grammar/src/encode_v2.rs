@@ -120,7 +120,7 @@ use crate::encode::{
     assert_encodable, bits_for, check_explicit_numbering, get_varint, numbering_of, pad, put_varint, renumber, renumber_canonical, GrammarDecodeError, Header,
     Numbering, Result, NONE,
 };
-use crate::rans::{RansDecoder, RansEncoder, Table, MAX_ALPHABET};
+use crate::rans::{below_as_raw, RansDecoder, RansEncoder, Table, MAX_ALPHABET};
 use crate::{Grammar, Sym};
 
 const VERSION: u8 = 2;
@@ -218,57 +218,57 @@ enum Stream {
 
 // --- encoder ---
 
-/// Where the encoder's coded items go: counted in the first pass, coded in the second.
+/// Where the encoder's model puts what it codes.
 trait Sink {
     fn symbol(&mut self, stream: Stream, table: usize, s: usize);
+    /// A raw number of at most 32 bits.
     fn raw(&mut self, stream: Stream, bits: u32, value: u32);
-    fn below(&mut self, stream: Stream, m: u64, value: u64);
+
+    /// A number below `m`.
+    fn below(&mut self, stream: Stream, m: u64, value: u64) {
+        let (bits, value) = below_as_raw(m, value);
+        self.raw(stream, bits, value);
+    }
 }
 
-struct Counter {
+/// The items of each stream in order, and the counts of each table's symbols: the model
+/// runs once, and the items are coded when the counts, so the tables, are known.
+struct Recorder {
     counts: Vec<[u64; MAX_ALPHABET]>,
+    /// Per stream: table symbols as `table << 8 | symbol`, raw groups of at most 16 bits
+    /// as `RAW_ITEM | bits << 16 | value`.
+    items: [Vec<u32>; 2],
 }
 
-impl Sink for Counter {
-    fn symbol(&mut self, _: Stream, table: usize, s: usize) {
-        self.counts[table][s] += 1;
-    }
+const RAW_ITEM: u32 = 1 << 31;
 
-    fn raw(&mut self, _: Stream, _: u32, _: u32) {}
-
-    fn below(&mut self, _: Stream, _: u64, _: u64) {}
-}
-
-struct Coder {
-    control: RansEncoder,
-    class: RansEncoder,
-    tables: Vec<Table>,
-}
-
-impl Coder {
-    fn stream(&mut self, stream: Stream) -> &mut RansEncoder {
-        match stream {
-            Stream::Control => &mut self.control,
-            Stream::Class => &mut self.class,
-        }
-    }
-}
-
-impl Sink for Coder {
+impl Sink for Recorder {
     fn symbol(&mut self, stream: Stream, table: usize, s: usize) {
-        let table = &self.tables[table];
-        match stream {
-            Stream::Control => self.control.symbol(table, s),
-            Stream::Class => self.class.symbol(table, s),
-        }
+        self.counts[table][s] += 1;
+        self.items[stream as usize].push((table as u32) << 8 | s as u32);
     }
 
     fn raw(&mut self, stream: Stream, bits: u32, value: u32) {
-        self.stream(stream).raw(bits, value);
+        let items = &mut self.items[stream as usize];
+        if bits > 16 {
+            items.push(RAW_ITEM | (bits - 16) << 16 | value >> 16);
+            items.push(RAW_ITEM | 16 << 16 | (value & 0xffff));
+        } else if bits > 0 {
+            items.push(RAW_ITEM | bits << 16 | value);
+        }
     }
+}
 
-    fn below(&mut self, stream: Stream, m: u64, value: u64) {
-        self.stream(stream).below(m, value);
+impl Recorder {
+    /// Codes the items of `stream` into `rans` with `tables`.
+    fn code(&self, stream: Stream, tables: &[Table], rans: &mut RansEncoder) {
+        for &item in &self.items[stream as usize] {
+            if item & RAW_ITEM != 0 {
+                rans.raw(item >> 16 & 0x1f, item & 0xffff);
+            } else {
+                rans.symbol(&tables[(item >> 8) as usize], (item & 0xff) as usize);
+            }
+        }
     }
 }
 
@@ -282,15 +282,28 @@ fn code_rank<S: Sink>(sink: &mut S, stream: Stream, table: usize, r: usize, n: u
     }
 }
 
-/// A list of entries (newest last) with the index of each entry, for the encoder.
-#[derive(Default)]
-struct IndexedList {
-    entries: Vec<u32>,
+/// Keys of the class map: the first and last terminals of a class.
+fn key(f: u32, l: u32) -> u64 {
+    (f as u64) << 32 | l as u64
 }
 
-/// Keys of the encoder's index maps: a list number and an entry.
-fn key(list: usize, entry: u32) -> u64 {
-    (list as u64) << 32 | entry as u64
+/// Codes the rank of `entry` in `list` (newest last) in `table` if it is there, and uses it;
+/// else codes `ESC`. Returns the rank, or `None` for an escape. The entry is found by
+/// scanning from the newest: lists of successors are short, or used near their front.
+fn rank_or_escape<S: Sink>(sink: &mut S, list: &mut [u32], entry: Option<u32>, table: usize) -> Option<usize> {
+    let n = list.len();
+    match entry.and_then(|e| list.iter().rposition(|&x| x == e)) {
+        Some(i) => {
+            let r = n - 1 - i;
+            code_rank(sink, Stream::Control, table, r, n);
+            use_rank(list, r);
+            Some(r)
+        }
+        None => {
+            sink.symbol(Stream::Control, table, ESC);
+            None
+        }
+    }
 }
 
 /// The encoder's model: the lists of the module docs, with the index of every entry.
@@ -298,13 +311,10 @@ struct EncoderModel {
     n_terminals: u32,
     local: FxHashMap<u32, u32>,
     next: u64,
-    pairs: Vec<IndexedList>,
+    pairs: Vec<Vec<u32>>,
     pair_state: Vec<u8>,
-    firsts: Vec<IndexedList>,
+    firsts: Vec<Vec<u32>>,
     first_state: Vec<u8>,
-    /// Index of each entry of the `pairs` and `firsts` lists, keyed by [`key`].
-    pair_index: FxHashMap<u64, u32>,
-    first_index: FxHashMap<u64, u32>,
     global: Vec<u32>,
     global_index: Vec<u32>,
     lasts: Vec<Vec<u32>>,
@@ -325,12 +335,10 @@ impl EncoderModel {
             n_terminals,
             local: FxHashMap::default(),
             next: 0,
-            pairs: vec![IndexedList::default()],
+            pairs: vec![Vec::new()],
             pair_state: vec![0],
-            firsts: vec![IndexedList::default()],
+            firsts: vec![Vec::new()],
             first_state: vec![0],
-            pair_index: FxHashMap::default(),
-            first_index: FxHashMap::default(),
             global: Vec::new(),
             global_index: Vec::new(),
             lasts: Vec::new(),
@@ -343,45 +351,10 @@ impl EncoderModel {
         }
     }
 
-    /// Codes the rank of `entry` in list `c` of `lists` (indexed by `index`) in `table` if
-    /// it is there (and uses it), else `ESC`; returns the rank, or `None` for an escape.
-    fn rank_or_escape<S: Sink>(
-        sink: &mut S,
-        lists: &mut [IndexedList],
-        index: &mut FxHashMap<u64, u32>,
-        c: usize,
-        entry: Option<u32>,
-        table: usize,
-    ) -> Option<usize> {
-        let list = &mut lists[c].entries;
-        let n = list.len();
-        match entry.and_then(|e| index.get(&key(c, e))) {
-            Some(&i) => {
-                let r = n - 1 - i as usize;
-                code_rank(sink, Stream::Control, table, r, n);
-                let (i, j) = use_rank(list, r);
-                for k in [i, j] {
-                    index.insert(key(c, list[k]), k as u32);
-                }
-                Some(r)
-            }
-            None => {
-                sink.symbol(Stream::Control, table, ESC);
-                None
-            }
-        }
-    }
-
-    fn push(lists: &mut [IndexedList], index: &mut FxHashMap<u64, u32>, c: usize, entry: u32) {
-        let list = &mut lists[c].entries;
-        index.insert(key(c, entry), list.len() as u32);
-        list.push(entry);
-    }
-
     /// Creates class `(f, l)`; returns its number.
     fn new_class(&mut self, f: u32, l: u32) -> u32 {
         let k = self.class_ends.len() as u32;
-        self.class_of.insert(key(f as usize, l), k);
+        self.class_of.insert(key(f, l), k);
         self.class_ends.push((f, l));
         self.last_index.push(self.lasts[f as usize].len() as u32);
         self.lasts[f as usize].push(k);
@@ -392,10 +365,10 @@ impl EncoderModel {
     /// Codes terminal `value` (local number `known` if seen) as a first terminal in
     /// context `c`, after an escape from `pairs[c]`; returns its local number.
     fn first<S: Sink>(&mut self, sink: &mut S, c: usize, known: Option<u32>, value: u32) -> u32 {
-        let n = self.firsts[c].entries.len();
+        let n = self.firsts[c].len();
         if n >= 1 {
             let table = first_table(n, self.first_state[c]);
-            if let Some(r) = Self::rank_or_escape(sink, &mut self.firsts, &mut self.first_index, c, known, table) {
+            if let Some(r) = rank_or_escape(sink, &mut self.firsts[c], known, table) {
                 self.first_state[c] = r.min(2) as u8;
                 return known.expect("a listed terminal is known");
             }
@@ -427,9 +400,9 @@ impl EncoderModel {
                 self.local.insert(value, t);
                 self.global_index.push(t);
                 self.global.push(t);
-                self.pairs.push(IndexedList::default());
+                self.pairs.push(Vec::new());
                 self.pair_state.push(0);
-                self.firsts.push(IndexedList::default());
+                self.firsts.push(Vec::new());
                 self.first_state.push(0);
                 self.lasts.push(Vec::new());
                 let k = self.new_class(t, t);
@@ -438,7 +411,7 @@ impl EncoderModel {
                 t
             }
         };
-        Self::push(&mut self.firsts, &mut self.first_index, c, t);
+        self.firsts[c].push(t);
         t
     }
 
@@ -449,8 +422,8 @@ impl EncoderModel {
             Sym::T(t) => self.local.get(&t).map(|&t| self.terminal_class[t as usize].0),
             Sym::N(x) => Some(self.rule_class[x as usize].0),
         };
-        let table = step_table(pos, self.pairs[c].entries.len(), self.pair_state[c]);
-        let k = match Self::rank_or_escape(sink, &mut self.pairs, &mut self.pair_index, c, known, table) {
+        let table = step_table(pos, self.pairs[c].len(), self.pair_state[c]);
+        let k = match rank_or_escape(sink, &mut self.pairs[c], known, table) {
             Some(r) => {
                 self.pair_state[c] = r.min(2) as u8;
                 known.expect("a listed class is known")
@@ -476,7 +449,7 @@ impl EncoderModel {
                 for e in [i, j] {
                     self.last_index[list[e] as usize] = e as u32;
                 }
-                Self::push(&mut self.pairs, &mut self.pair_index, c, k);
+                self.pairs[c].push(k);
                 k
             }
         };
@@ -505,7 +478,7 @@ impl EncoderModel {
     /// Adds rule `x` (input numbering), whose expansion begins with `f` and ends with `l`, to
     /// its class.
     fn add_rule(&mut self, x: usize, f: u32, l: u32) {
-        let k = match self.class_of.get(&key(f as usize, l)) {
+        let k = match self.class_of.get(&key(f, l)) {
             Some(&k) => k,
             None => self.new_class(f, l),
         };
@@ -525,38 +498,84 @@ fn code_length<S: Sink>(sink: &mut S, g: &Grammar, r: usize, depth: usize) {
     }
 }
 
-/// Writes the rules of `g` into `sink`; returns the input numbers of the rules in
-/// definition order.
-fn write_rules<S: Sink>(g: &Grammar, n_terminals: u32, sink: &mut S) -> Vec<usize> {
+/// `g` with its rules in definition order (see [`crate::encode`]), and the input number
+/// of each. The model's per-rule state is then in the order the rules are written, so
+/// the rules used near each other (often defined near each other) are near in memory.
+///
+/// # Panics
+///
+/// If a rule reaches itself.
+fn in_definition_order(g: &Grammar) -> (Grammar, Vec<usize>) {
+    let n_rules = g.rules.len();
+    let mut number = vec![NONE; n_rules];
+    let mut ended = vec![false; n_rules];
+    let mut order: Vec<usize> = Vec::with_capacity(n_rules);
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    for root in 0..n_rules {
+        if number[root] != NONE {
+            continue;
+        }
+        number[root] = order.len() as u32;
+        order.push(root);
+        stack.push((root, 0));
+        while let Some(&mut (r, ref mut pos)) = stack.last_mut() {
+            match g.rules[r].get(*pos) {
+                None => {
+                    ended[r] = true;
+                    stack.pop();
+                }
+                Some(&s) => {
+                    *pos += 1;
+                    if let Sym::N(x) = s {
+                        let x = x as usize;
+                        if number[x] == NONE {
+                            number[x] = order.len() as u32;
+                            order.push(x);
+                            stack.push((x, 0));
+                        } else {
+                            assert!(ended[x], "rule {x} reaches itself");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let rules = order
+        .iter()
+        .map(|&r| {
+            g.rules[r]
+                .iter()
+                .map(|&s| match s {
+                    Sym::N(x) => Sym::N(number[x as usize]),
+                    t => t,
+                })
+                .collect()
+        })
+        .collect();
+    (Grammar { rules }, order)
+}
+
+/// Writes the rules of `g`, which are in definition order, into `sink`.
+fn write_rules<S: Sink>(g: &Grammar, n_terminals: u32, sink: &mut S) {
     let n_rules = g.rules.len();
     let mut m = EncoderModel::new(n_terminals, n_rules);
     // Per rule (input numbering): whether its definition began and ended, and the local
     // numbers of the first and last terminals of its expansion.
-    let mut begun = vec![false; n_rules];
-    let mut ended = vec![false; n_rules];
     let mut first = vec![NONE; n_rules];
     let mut last = vec![NONE; n_rules];
-    let mut definition_order: Vec<usize> = Vec::with_capacity(n_rules);
+    // Rules begun so far: the next new rule is rule `begun`.
+    let mut begun = 0;
     let mut ctx = 0usize;
     let mut stack: Vec<(usize, usize)> = Vec::new();
-    let mut next_root = 0;
-    loop {
-        while next_root < n_rules && begun[next_root] {
-            next_root += 1;
-        }
-        if next_root == n_rules {
-            break;
-        }
-        begun[next_root] = true;
-        definition_order.push(next_root);
-        code_length(sink, g, next_root, 0);
-        stack.push((next_root, 0));
+    while begun < n_rules {
+        code_length(sink, g, begun, 0);
+        stack.push((begun, 0));
+        begun += 1;
         while let Some(&mut (r, ref mut pos)) = stack.last_mut() {
             let p = *pos;
             let body = &g.rules[r];
             if p == body.len() {
                 stack.pop();
-                ended[r] = true;
                 if r != 0 {
                     m.add_rule(r, first[r], last[r]);
                 }
@@ -570,17 +589,12 @@ fn write_rules<S: Sink>(g: &Grammar, n_terminals: u32, sink: &mut S) -> Vec<usiz
             }
             *pos += 1;
             let s = body[p];
-            if let Sym::N(x) = s {
-                let x = x as usize;
-                if !begun[x] {
-                    sink.symbol(Stream::Control, step_table(p, m.pairs[ctx].entries.len(), m.pair_state[ctx]), NEW);
-                    begun[x] = true;
-                    definition_order.push(x);
-                    code_length(sink, g, x, stack.len());
-                    stack.push((x, 0));
-                    continue;
-                }
-                assert!(ended[x], "rule {x} reaches itself");
+            if s == Sym::N(begun as u32) {
+                sink.symbol(Stream::Control, step_table(p, m.pairs[ctx].len(), m.pair_state[ctx]), NEW);
+                code_length(sink, g, begun, stack.len());
+                stack.push((begun, 0));
+                begun += 1;
+                continue;
             }
             let (f, l) = m.reference(sink, p, ctx, s);
             if first[r] == NONE {
@@ -590,7 +604,6 @@ fn write_rules<S: Sink>(g: &Grammar, n_terminals: u32, sink: &mut S) -> Vec<usiz
             ctx = l as usize + 1;
         }
     }
-    definition_order
 }
 
 /// Encodes `g` in format version 2 (see the module docs).
@@ -605,24 +618,27 @@ pub(crate) fn encode(g: &Grammar, n_terminals: u32) -> Vec<u8> {
         return Header::write(VERSION, g, n_terminals, Numbering::Canonical);
     }
     assert!(g.n_symbols() < 1 << 31, "{} symbols, more than format version 2 holds", g.n_symbols());
-    let mut counter = Counter { counts: vec![[0; MAX_ALPHABET]; N_TABLES] };
-    let definition_order = write_rules(g, n_terminals, &mut counter);
+    let (ordered, definition_order) = in_definition_order(g);
     let numbering = numbering_of(g, &definition_order);
-    let mut coder = Coder { control: RansEncoder::new(), class: RansEncoder::new(), tables: Vec::with_capacity(N_TABLES) };
-    for (t, counts) in counter.counts.iter().enumerate() {
-        let (codes, table) = Table::for_counts(&counts[..alphabet(t)]);
-        coder.control.table(&codes);
-        coder.tables.push(table);
-    }
-    write_rules(g, n_terminals, &mut coder);
+    let mut recorder = Recorder { counts: vec![[0; MAX_ALPHABET]; N_TABLES], items: [Vec::new(), Vec::new()] };
+    write_rules(&ordered, n_terminals, &mut recorder);
     if numbering == Numbering::Explicit {
         let width = bits_for(n_rules as u64 - 1);
         for &r in &definition_order {
-            coder.control.raw(width, r as u32);
+            recorder.raw(Stream::Control, width, r as u32);
         }
     }
-    let control = coder.control.finish();
-    let class = coder.class.finish();
+    let mut control = RansEncoder::new();
+    let mut tables = Vec::with_capacity(N_TABLES);
+    for (t, counts) in recorder.counts.iter().enumerate() {
+        let (codes, table) = Table::for_counts(&counts[..alphabet(t)]);
+        control.table(&codes);
+        tables.push(table);
+    }
+    recorder.code(Stream::Control, &tables, &mut control);
+    let mut class = RansEncoder::new();
+    recorder.code(Stream::Class, &tables, &mut class);
+    let (control, class) = (control.finish(), class.finish());
     let mut out = Header::write(VERSION, g, n_terminals, numbering);
     put_varint(&mut out, control.len() as u64);
     out.extend_from_slice(&control);
@@ -846,7 +862,7 @@ impl ControlModel<'_> {
     /// number.
     fn new_class(&mut self, f: u32, l: u32, first: Option<Sym>) -> u32 {
         let k = self.class_ends.len() as u32;
-        self.class_of.insert(key(f as usize, l), k);
+        self.class_of.insert(key(f, l), k);
         self.class_ends.push((f, l));
         self.lasts[f as usize].push(k);
         self.new_classes.push(first);
@@ -855,7 +871,7 @@ impl ControlModel<'_> {
 
     /// The class of a rule whose expansion begins with `f` and ends with `l`.
     fn class_of(&mut self, f: u32, l: u32) -> u32 {
-        match self.class_of.get(&key(f as usize, l)) {
+        match self.class_of.get(&key(f, l)) {
             Some(&k) => k,
             None => self.new_class(f, l, None),
         }

@@ -133,6 +133,25 @@ impl Table {
     }
 }
 
+/// A number `value` below `m` (see the module docs) as the raw number that codes it: its
+/// width in bits and its bits.
+pub(crate) fn below_as_raw(m: u64, value: u64) -> (u32, u32) {
+    debug_assert!(value < m);
+    if m > 1 << MAX_GROUP_BITS {
+        (bits_for(m - 1), value as u32)
+    } else if m > 1 {
+        let (k, u) = truncated(m);
+        if value < u {
+            (k, value as u32)
+        } else {
+            let v = (value + u) >> 1;
+            (k + 1, (v | ((value + u) & 1) << k) as u32)
+        }
+    } else {
+        (0, 0)
+    }
+}
+
 /// The truncated binary code of numbers below `m ≥ 1`: `k = bits(m) - 1` and
 /// `u = 2^(k+1) - m` (see the module docs).
 fn truncated(m: u64) -> (u32, u64) {
@@ -181,23 +200,6 @@ impl RansEncoder {
             self.push(Item { cum: value as u16, freq: 1, bits: MAX_GROUP_BITS as u8 });
         } else if bits > 0 {
             self.push(Item { cum: value as u16, freq: 1, bits: bits as u8 });
-        }
-    }
-
-    /// Codes `value`, a number below `m`, as the module docs say.
-    pub(crate) fn below(&mut self, m: u64, value: u64) {
-        debug_assert!(value < m);
-        if m > 1 << MAX_GROUP_BITS {
-            self.raw(bits_for(m - 1), value as u32);
-        } else if m > 1 {
-            let (k, u) = truncated(m);
-            let item = if value < u {
-                Item { cum: value as u16, freq: 1, bits: k as u8 }
-            } else {
-                let v = (value + u) >> 1;
-                Item { cum: (v | ((value + u) & 1) << k) as u16, freq: 1, bits: k as u8 + 1 }
-            };
-            self.push(item);
         }
     }
 
