@@ -9,14 +9,15 @@
 //! symbols of that class. A list keeps its entries newest first and moves an entry halfway
 //! to the front when it is used, so recently defined and often used entries have small
 //! ranks; a rank is coded as its number of binary digits, a symbol of a frequency table
-//! chosen by a small context, and then its remaining digits raw. The encoder counts the
-//! symbols in a first pass and sends the tables before the grammar.
+//! chosen by a small context, and then its remaining digits raw. The encoder runs the model
+//! once, counting the symbols of each table and keeping what it codes; the tables go first,
+//! then what was kept, coded with them.
 //!
 //! Decoding is a table look-up and a few list operations per symbol, with no division and
 //! no adaptive probability. The choice within a class goes to a stream of its own: the next
 //! step depends only on the class (its last terminal is the next context), so a decoder
-//! finds the symbol in its class, a random access into a large list, while it already
-//! decodes the next step.
+//! runs the control stream ahead and finds the symbols in their classes, random accesses
+//! into large lists, apart.
 //!
 //! # Format, version 2
 //!

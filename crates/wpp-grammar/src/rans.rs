@@ -5,31 +5,31 @@
 //!
 //! The coder codes a sequence of *items*, each either a symbol of a frequency table or a
 //! group of raw bits. A *frequency table* gives each symbol `s` of an alphabet `0..A` a
-//! frequency `freq[s]`, the frequencies summing to `2^12` (or all 0: an *empty* table,
-//! which codes nothing), and `cum[s]` = the sum of the frequencies of the symbols below
-//! `s`. A raw group of `n` bits (`1 ≤ n ≤ 16`) is coded as a symbol of frequency 1 and
-//! cumulative frequency equal to its value, out of a total of `2^n`. A *raw n-bit number*
-//! (`0 ≤ n ≤ 32`) is nothing if `n = 0`, one group of `n` bits if `n ≤ 16`, and otherwise a
-//! group of its high `n - 16` bits followed by a group of its low 16 bits. A *number below
-//! `m`* (`m ≥ 1`) is nothing if `m = 1`, a raw `bits(m - 1)`-bit number if `m > 2^16` (a
-//! value `≥ m` is an error), and otherwise a raw group in the truncated binary code: with
-//! `k = bits(m) - 1` and `u = 2^(k+1) - m`, a number `v < u` is a group of `k` bits holding
-//! `v`, and a number `v ≥ u` a group of `k + 1` bits holding `w = (v + u) div 2` in its low
-//! `k` bits and `(v + u) mod 2` above them; the decoder tells them apart by the low `k` bits
-//! of its state, which are below `u` only in the first case. (`bits(v)` is the number of
-//! binary digits of `v`, 0 for 0.)
+//! frequency `freq[s]`, the frequencies summing to `2^10` (or all 0: an *empty* table, in
+//! which nothing can be coded: decoding a symbol of it is an error), and `cum[s]` = the sum
+//! of the frequencies of the symbols below `s`. A raw group of `n` bits (`1 ≤ n ≤ 16`) is
+//! coded as a symbol of frequency 1 and cumulative frequency equal to its value, out of a
+//! total of `2^n`. A *raw n-bit number* (`0 ≤ n ≤ 32`) is nothing if `n = 0`, one group of
+//! `n` bits if `n ≤ 16`, and otherwise a group of its high `n - 16` bits followed by a group
+//! of its low 16 bits. A *number below `m`* (`m ≥ 1`) is nothing if `m = 1`, a raw
+//! `bits(m - 1)`-bit number if `m > 2^16` (a value `≥ m` is an error), and otherwise one
+//! raw group in the truncated binary code: with `k = bits(m) - 1` and `u = 2^(k+1) - m`, a
+//! number `v < u` is a group of `k` bits holding `v`, and a number `v ≥ u` a group of
+//! `k + 1` bits holding `w = (v + u) div 2` in its low `k` bits and `(v + u) mod 2` above
+//! them; the decoder tells them apart by the low `k` bits of its state, which are below `u`
+//! only in the first case. (`bits(v)` is the number of binary digits of `v`, 0 for 0.)
 //!
 //! # Blocks
 //!
-//! The items are cut into blocks of [`BLOCK_ITEMS`] items; the last block holds the rest
-//! (1 to [`BLOCK_ITEMS`] items). Each block is coded on its own:
+//! A stream of items is cut into blocks of [`BLOCK_ITEMS`] items; the last block holds the
+//! rest (a stream of no items is one empty block). Each block is coded on its own:
 //!
 //! ```text
 //! u64 LE  the state x the decoder starts the block with, 2^31 ≤ x < 2^63
 //! u32 LE  ... the words the decoder reads while decoding the block, in order
 //! ```
 //!
-//! To decode an item with total `2^k` (`k` = 12 for a table symbol, `n` for a raw group):
+//! To decode an item with total `2^k` (`k` = 10 for a table symbol, `n` for a raw group):
 //! `slot = x mod 2^k`; the item is the symbol `s` with `cum[s] ≤ slot < cum[s] + freq[s]`
 //! (a raw group: `s = slot`, `freq = 1`, `cum = slot`); `x = freq[s] × (x >> k) + slot -
 //! cum[s]`; then, if `x < 2^31`, `x = (x << 32) | next word`. A block must end with
@@ -38,12 +38,15 @@
 //!
 //! # Table codes
 //!
-//! A frequency table is sent as raw 6-bit numbers: its length `A`, then `A` codes `q`,
-//! one per symbol. Code 0 stands for the count 0, code `q ≥ 1` for the count
-//! `(4 + (q - 1) mod 4) × 2^((q - 1) div 4)` (four steps an octave). With `c[s]` the counts
-//! and `T` their sum, the table is empty if `T = 0`; otherwise `freq[s] = 0` if `c[s] = 0`,
-//! else `max(1, floor(c[s] × 2^12 / T))`, and then the first symbol with the largest
-//! frequency gains `2^12 - sum(freq)` (which may be negative), so that they sum to `2^12`.
+//! A frequency table is sent as raw numbers: 1 bit, 0 for an empty table; if 1, its length
+//! `A` (6 bits, `A ≤ 63`), then for each symbol 1 bit, and if it is 1 the symbol's code
+//! `q` (6 bits; a symbol whose bit is 0 has code 0). Code 0 stands for the count 0, code
+//! `q ≥ 1` for the count `(4 + (q - 1) mod 4) × 2^((q - 1) div 4)` (four steps an octave).
+//! With `c[s]` the counts and `T` their sum, the table is empty if `T = 0`; otherwise
+//! `freq[s] = 0` if `c[s] = 0`, else `max(1, floor(c[s] × 2^10 / T))`; then, while the
+//! frequencies sum to more than `2^10`, the first symbol with the largest frequency loses 1,
+//! and if they sum to less, the first symbol with the largest frequency gains the
+//! difference.
 
 use crate::encode::{bits_for, GrammarDecodeError, Result};
 
@@ -89,11 +92,17 @@ impl Table {
             return Table { freq: vec![0; codes.len()], cum: vec![0; codes.len()], slots: Vec::new(), freq_cum: Vec::new() };
         }
         let mut freq: Vec<u32> = counts.iter().map(|&c| if c == 0 { 0 } else { (c * SCALE as u64 / total).max(1) as u32 }).collect();
-        let sum: u32 = freq.iter().sum();
-        // The first of the largest: it is at least (2^12 - A) / A > A > 2^12 - sum, so it
-        // stays positive.
-        let largest = (0..freq.len()).rev().max_by_key(|&s| freq[s]).expect("a table with a count has a symbol");
-        freq[largest] = freq[largest] + SCALE - sum;
+        // The first symbol with the largest frequency; while the sum is above the scale,
+        // some frequency is at least 2 (there are fewer than 2^10 symbols).
+        let largest = |freq: &[u32]| (0..freq.len()).rev().max_by_key(|&s| freq[s]).expect("a table with a count has a symbol");
+        let mut sum: u32 = freq.iter().sum();
+        while sum > SCALE {
+            let s = largest(&freq);
+            freq[s] -= 1;
+            sum -= 1;
+        }
+        let s = largest(&freq);
+        freq[s] += SCALE - sum;
         let mut cum = Vec::with_capacity(freq.len());
         let mut slots = Vec::with_capacity(if decode { SCALE as usize } else { 0 });
         let mut c = 0;

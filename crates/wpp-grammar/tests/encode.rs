@@ -710,3 +710,35 @@ fn huge_declared_counts_fail_fast() {
         decode_anything(&[v, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0]);
     }
 }
+
+/// Streams of several rANS blocks (version 2 cuts a stream every 65,536 items) round-trip,
+/// and damage anywhere in them, a block boundary included, fails cleanly.
+#[test]
+fn multi_block_streams() {
+    // A pseudo-random walk over 5,000 terminals: few repeats, so many items per symbol.
+    let mut x = 12345u64;
+    let input: Vec<u32> = (0..80_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 5000) as u32
+        })
+        .collect();
+    let g = build(&input);
+    // At least one step per symbol: more items than a block holds.
+    assert!(g.n_symbols() > 65_536);
+    let bytes = round_trip(&g, 5000).unwrap();
+    let (len, at, class) = v2_streams(&bytes);
+    // Cut where the size bound still lets the header through.
+    let min_len = g.n_symbols().div_ceil(MAX_SYMBOLS_PER_BYTE as usize);
+    for cut in [at + len / 4, at + len / 2, class - 1, bytes.len() - 1] {
+        assert!(cut >= min_len);
+        assert_eq!(decode_grammar(&bytes[..cut]), Err(GrammarDecodeError::Truncated), "cut at {cut}");
+    }
+    for i in (0..bytes.len() * 8).step_by(bytes.len() * 8 / 150) {
+        let mut damaged = bytes.clone();
+        damaged[i / 8] ^= 1 << (i % 8);
+        decode_anything(&damaged);
+    }
+}
