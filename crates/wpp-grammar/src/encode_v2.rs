@@ -688,7 +688,7 @@ struct ControlModel<'a> {
     class_of: FxHashMap<u64, u32>,
     /// Classes created that the class pass has not seen yet: new terminals' classes hold
     /// the terminal.
-    new_classes: Vec<Option<Sym>>,
+    new_classes: Vec<Option<u32>>,
 }
 
 /// The class pass's model: the members of each class (as the symbols they decode to, rules
@@ -702,13 +702,13 @@ struct ClassModel<'a> {
 /// accesses into them stay within a small part of memory.
 #[derive(Default)]
 struct Members {
-    arena: Vec<Sym>,
+    arena: Vec<u32>,
     /// Per class: where its list starts in the arena, its length and its capacity.
     lists: Vec<(usize, usize, usize)>,
 }
 
 impl Members {
-    fn add_class(&mut self, first: Option<Sym>) {
+    fn add_class(&mut self, first: Option<u32>) {
         let k = self.lists.len();
         self.lists.push((self.arena.len(), 0, 0));
         if let Some(s) = first {
@@ -718,12 +718,12 @@ impl Members {
 
     /// Appends `s` to list `k`, moving the list to the end of the arena with twice the
     /// room when it is full.
-    fn push(&mut self, k: usize, s: Sym) {
+    fn push(&mut self, k: usize, s: u32) {
         let (start, len, cap) = self.lists[k];
         let start = if len == cap {
             let moved = self.arena.len();
             self.arena.extend_from_within(start..start + len);
-            self.arena.resize(moved + (2 * cap).max(4), Sym::T(0));
+            self.arena.resize(moved + (2 * cap).max(4), 0);
             self.lists[k].2 = (2 * cap).max(4);
             moved
         } else {
@@ -735,7 +735,7 @@ impl Members {
     }
 
     #[inline(always)]
-    fn list(&mut self, k: usize) -> &mut [Sym] {
+    fn list(&mut self, k: usize) -> &mut [u32] {
         let (start, len, _) = self.lists[k];
         &mut self.arena[start..start + len]
     }
@@ -855,13 +855,13 @@ impl ControlModel<'_> {
         self.firsts.push(Vec::new());
         self.first_state.push(0);
         self.lasts.push(Vec::new());
-        self.new_class(t, t, Some(Sym::T(value)));
+        self.new_class(t, t, Some(t));
         Ok(t)
     }
 
     /// Creates class `(f, l)`, whose members begin with `first` if given; returns its
     /// number.
-    fn new_class(&mut self, f: u32, l: u32, first: Option<Sym>) -> u32 {
+    fn new_class(&mut self, f: u32, l: u32, first: Option<u32>) -> u32 {
         let k = self.class_ends.len() as u32;
         self.class_of.insert(key(f, l), k);
         self.class_ends.push((f, l));
@@ -881,7 +881,7 @@ impl ControlModel<'_> {
 
 impl ClassModel<'_> {
     /// Runs the class pass over `events`, completing the bodies of `rules`.
-    fn run(&mut self, tables: &[Table], events: &[Event], new_classes: &mut Vec<Option<Sym>>, rules: &mut [Vec<Sym>]) -> Result<()> {
+    fn run(&mut self, tables: &[Table], values: &[u32], events: &[Event], new_classes: &mut Vec<Option<u32>>, rules: &mut [Vec<Sym>]) -> Result<()> {
         for first in new_classes.drain(..) {
             self.members.add_class(first);
         }
@@ -896,12 +896,12 @@ impl ClassModel<'_> {
                     } else {
                         0
                     };
-                    let s = list[n - 1 - r];
+                    let e = list[n - 1 - r];
                     use_rank(list, r);
-                    rules[rule as usize].push(s);
+                    rules[rule as usize].push(if e & RULE_BIT != 0 { Sym::N(e & !RULE_BIT) } else { Sym::T(values[e as usize]) });
                 }
                 Event::Child { rule, child } => rules[rule as usize].push(Sym::N(child)),
-                Event::End { rule, class } => self.members.push(class as usize, Sym::N(rule)),
+                Event::End { rule, class } => self.members.push(class as usize, rule | RULE_BIT),
             }
         }
         Ok(())
@@ -1045,12 +1045,12 @@ fn read_grammar(c: &mut ControlModel, k: &mut ClassModel, header: &Header) -> Re
                 }
             }
             if events.len() >= BATCH {
-                k.run(&c.tables, &events, &mut c.new_classes, &mut d.rules)?;
+                k.run(&c.tables, &c.values, &events, &mut c.new_classes, &mut d.rules)?;
                 events.clear();
             }
         }
     }
-    k.run(&c.tables, &events, &mut c.new_classes, &mut d.rules)?;
+    k.run(&c.tables, &c.values, &events, &mut c.new_classes, &mut d.rules)?;
     if d.symbols != header.n_symbols {
         return Err(GrammarDecodeError::Corrupt("fewer symbols than declared"));
     }
