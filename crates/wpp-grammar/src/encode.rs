@@ -1,25 +1,19 @@
-//! The binary encoding of a grammar: an adaptive binary range coder driven by a model of
-//! path traces, and a decoder that accepts any byte string without panicking.
+//! The binary encoding of a grammar, and a decoder that accepts any byte string without
+//! panicking.
 //!
-//! [`encode_grammar`] writes a [`Grammar`] and the number of terminals it is over;
-//! [`decode_grammar`] gives the same grammar back (same rules, same numbering) or a
+//! [`encode_grammar`] writes a [`Grammar`] and the number of terminals it is over, in format
+//! version [`GRAMMAR_FORMAT_VERSION`]; [`decode_grammar`] reads every version this crate
+//! has written and gives the same grammar back (same rules, same numbering) or a
 //! [`GrammarDecodeError`]. Every grammar it returns is valid: rule references are in range
 //! and never reach rule 0, no rule reaches itself, every rule but the start rule is
 //! non-empty, and every terminal is below the declared number of terminals. Its size is
-//! bounded by the input: at most [`MAX_SYMBOLS_PER_BYTE`] symbols per input byte.
+//! bounded by the input: at most [`MAX_SYMBOLS_PER_BYTE`] symbols per input byte, and the
+//! decoder's time and memory are linear in the input's length whatever the input declares.
 //!
-//! The model follows the structure of path traces. Rules are written depth-first, each
-//! defined inline at its first use, so the decoder always knows the expansion so far and
-//! a reference names only a rule already complete. Each reference (terminal or rule) is
-//! coded as the first terminal of its expansion, predicted from the terminal before it
-//! (a path is followed by few distinct paths), and then as one of the symbols whose
-//! expansion begins with that terminal. Counts adapt and age, so recently used rules are
-//! cheaper.
-//!
-//! # Format, version 1
+//! # What the versions share
 //!
 //! ```text
-//! u8      version = 1
+//! u8      version
 //! varint  n_terminals   (at most 2^32 - 1; every terminal is below it)
 //! varint  n_rules       (0 only for the grammar with no rules, which has 0 symbols)
 //! varint  n_symbols     (symbols on all right sides; n_rules <= n_symbols + 1)
@@ -29,102 +23,31 @@
 //!
 //! ```text
 //! u8      numbering: 0 = canonical, 1 = explicit (see "Numbering")
-//! ...     the range-coded stream
+//! ...     the coded grammar, as the version says
 //! ...     zero bytes, so that the whole encoding is at least ceil(n_symbols / 16) bytes long
 //! ```
 //!
 //! Varints are LEB128: 7 bits per byte, least significant group first, the high bit set
 //! on every byte but the last; at most 10 bytes and at most 64 bits. A decoder rejects an
 //! encoding with `n_symbols > 16 × (total length in bytes)`: the padding makes every
-//! encoding meet that bound, so the decoder's allocations are linear in its input.
+//! encoding meet that bound, so the decoder's allocations are linear in its input. Only
+//! zero bytes may follow the coded grammar.
 //!
-//! ## Range coder
+//! Version 1 ([`crate::encode_v1`]) is an adaptive binary range coder, compact but slow to
+//! decode; version 2 ([`crate::encode_v2`]), the one written, is a rANS coder with static
+//! tables that decodes tens of millions of symbols a second. Both write the rules the same
+//! way:
 //!
-//! The stream is LZMA's binary range coder with 12-bit probabilities. The decoder holds
-//! `range` and `code` (u32). It starts with `range = 0xFFFF_FFFF` and `code` = the stream's
-//! bytes 1..5 big-endian; byte 0 is always 0 (a decoder rejects anything else). To decode a
-//! bit whose probability of being 0 is `p / 4096` (1 ≤ p ≤ 4095): `bound = (range >> 12) × p`;
-//! if `code < bound` the bit is 0 and `range = bound`, else it is 1, `code -= bound` and
-//! `range -= bound`; then, while `range < 2^24`: `range <<= 8`, `code = code << 8 | next byte`.
-//! The encoder ends with five flushes of its low word, so a decoder reads exactly the
-//! stream's bytes; the bytes after them must be zero. A stream that runs out before the
-//! grammar is complete is truncated.
-//!
-//! A *direct* bit is coded with `p = 2048`; an n-bit direct number is coded most
-//! significant bit first.
-//!
-//! An *adaptive bit* holds a probability `q` (u16, the probability of 0 in units of
-//! 2^-16, initially 32768) and a use count `n` (initially 0). It codes with
-//! `p = clamp(q >> 4, 1, 4095)`, then, with `k = min(n, 22)` and `t` = 65535 after a 0 and
-//! 0 after a 1, sets `q += (t - q) / (k + 2)` (signed, rounding towards zero) and `n += 1`
-//! (saturating at 255).
-//!
-//! A *frequency tree* holds counts (u64) for leaves `0..len` and codes a leaf. With
-//! `cap` = `len` rounded up to a power of two, leaves `len..cap` count 0, and the leaf
-//! index is coded as `log2(cap)` bits, most significant first, walking down the complete
-//! binary tree over `0..cap`: at a node whose left half counts `l` and right half `r`
-//! (sums of leaf counts), the bit is 1 without coding if `l = 0`, 0 without coding if
-//! `r = 0`, and otherwise coded with `p = clamp(floor(4096 × l / (l + r)), 1, 4095)`. A
-//! tree with one leaf codes nothing. New leaves are appended with an initial count.
-//! An *aged* tree with age `A` halves its counts after any change that leaves its total
-//! above `max(A, 4 × len)`: every leaf count `c` becomes `(c + 1) / 2` (integer division).
-//!
-//! ## Model
-//!
-//! Terminals get *local numbers* 0, 1, 2, ... in the order the stream first mentions them.
-//! The model keeps:
-//!
-//! * `SUCC[c]`, one aged frequency tree per context `c` (age 512): context 0 is "no
-//!   terminal yet", context `t + 1` is "the last terminal written so far (in the expansion
-//!   of the rules in the order they are written) has local number `t`". Leaf 0 is the
-//!   escape (initial count 2); leaf `i ≥ 1` is the `i`-th distinct terminal coded in that
-//!   context.
-//! * `GLOBAL`, a frequency tree that does not age: leaf 0 is the escape (initial count 2),
-//!   leaf `t + 1` is the terminal with local number `t`.
-//! * `CLASS[t]`, one aged frequency tree per terminal (age 1024): the symbols whose expansion
-//!   begins with terminal `t`: leaf 0 is the terminal itself, and each rule is appended when
-//!   its definition ends. Every leaf starts with count 24.
-//! * adaptive bits: `END[5]`, `NEW[32]`, `SEQ`; and `next` = 0, the terminal expected next
-//!   among those not yet seen.
-//!
-//! A *terminal* is coded in context `c` as follows. Code a leaf of `SUCC[c]`. If it is
-//! `i ≥ 1`, the terminal is the `i`-th successor; add 4 to leaf `i`. If it is the escape,
-//! code a leaf of `GLOBAL`: if it is `g ≥ 1` the terminal is local number `g - 1`, and leaf
-//! `g` gains 4; if it is the escape, the terminal is new: code bit `SEQ`; if 1 the terminal
-//! is `next`, if 0 it is a 32-bit direct number. A new terminal must be below `n_terminals`
-//! and not seen before; it gets the next local number `t`; `next` becomes its value + 1;
-//! `SUCC[t + 1]` (escape only) and `CLASS[t]` (the terminal only) are created; `GLOBAL`
-//! gains leaf `t + 1` with count 4, and then its escape gains 2. After an escape from
-//! `SUCC[c]` (whether or not the terminal was new), `SUCC[c]` gains a leaf for the terminal
-//! with count 4, and then its escape gains 2.
-//!
-//! A *reference* (a terminal or a rule whose definition has ended) is coded as the first
-//! terminal `f` of its expansion, in the context of the last terminal written so far,
-//! followed by a leaf of `CLASS[f]`; that leaf then gains 4. The last terminal written is
-//! then the last terminal of the reference's expansion.
-//!
-//! ## The rules
+//! ## Definition order
 //!
 //! Rules are written in *definition order*, depth-first: a rule is defined, its body
 //! inline, where it is first used; later uses refer to it. Rule 0 is written first; then,
 //! while rules are left, the lowest-numbered rule not yet written is written the same way
 //! (a rule no one reaches from rule 0). The decoder numbers the rules `0, 1, 2, ...` in the
-//! order their definitions begin. Writing a rule body is a loop; `prev` (0 at the start of
-//! the stream) says what the last step was: 1 a terminal, 2 a reference to a rule, 3 the
-//! end of a rule; `pos` is the number of symbols of the body written so far:
-//!
-//! 1. If the rule is rule 0, or `pos ≥ 1`: code adaptive bit `END[ctx]`, `ctx` = 0 for rule
-//!    0, else `min(pos, 4)`. If 1, the rule ends: if it is not rule 0, it is appended to
-//!    `CLASS[first terminal of its expansion]`; `prev = 3`; continue with the rule that was
-//!    being written when this one began, if any. (So only rule 0 can be empty.)
-//! 2. Code adaptive bit `NEW[16 × (rule is rule 0) + 4 × min(pos, 3) + prev]`. If 1, the body
-//!    gets a reference to a new rule, which is written now (from step 1, with `pos = 0`).
-//! 3. Otherwise code a reference; the body gets that symbol; `prev` = 1 if it is a terminal,
-//!    2 if a rule.
-//!
-//! A reference can only name a rule whose definition has ended, so a decoded grammar is
-//! acyclic by construction. The decoder counts symbols and rules as it goes and stops at
-//! the first that exceeds `n_symbols` or `n_rules`; at the end both must match exactly.
+//! order their definitions begin. A reference can only name a rule whose definition has
+//! ended, so a decoded grammar is acyclic by construction. The decoder counts symbols and
+//! rules as it goes and stops at the first that exceeds `n_symbols` or `n_rules`; at the
+//! end both must match exactly.
 //!
 //! ## Numbering
 //!
@@ -133,17 +56,15 @@
 //! so far, in their number order, left to right, each rule not yet numbered gets the next
 //! number. If rules remain, the first of them in definition order gets the next number and
 //! the search goes on from it. This is the numbering [`crate::Sequitur`] produces, so its
-//! grammars have numbering flag 0. With flag 1, after the rules the stream holds, for each
-//! rule in definition order, its number as a `w`-bit direct number, `w` the number of
-//! binary digits of `n_rules - 1` (0 when there is one rule); the numbers must be a
-//! permutation of `0..n_rules` that maps rule 0 to 0.
+//! grammars have numbering flag 0. With flag 1, the coded grammar ends with, for each rule
+//! in definition order, its number as a `w`-bit number, `w` the number of binary digits of
+//! `n_rules - 1` (0 when there is one rule); the numbers must be a permutation of
+//! `0..n_rules` that maps rule 0 to 0.
 
-use rustc_hash::FxHashMap;
+use crate::{encode_v1, encode_v2, Grammar, Sym};
 
-use crate::{Grammar, Sym};
-
-/// The format version, the first byte of every encoding.
-pub const GRAMMAR_FORMAT_VERSION: u8 = 1;
+/// The format version [`encode_grammar`] writes, the first byte of every encoding.
+pub const GRAMMAR_FORMAT_VERSION: u8 = 2;
 
 /// A decoder rejects an encoding that declares more symbols than this many per byte; the
 /// encoder pads with zero bytes to stay within it.
@@ -166,7 +87,7 @@ impl std::fmt::Display for GrammarDecodeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GrammarDecodeError::UnsupportedVersion(v) => {
-                write!(f, "grammar format version {v} is not supported (this build reads version {GRAMMAR_FORMAT_VERSION})")
+                write!(f, "grammar format version {v} is not supported (this build reads versions 1 to {GRAMMAR_FORMAT_VERSION})")
             }
             GrammarDecodeError::Truncated => write!(f, "the encoded grammar is truncated"),
             GrammarDecodeError::TooLarge { symbols, bytes } => {
@@ -179,385 +100,207 @@ impl std::fmt::Display for GrammarDecodeError {
 
 impl std::error::Error for GrammarDecodeError {}
 
-type Result<T> = std::result::Result<T, GrammarDecodeError>;
+pub(crate) type Result<T> = std::result::Result<T, GrammarDecodeError>;
 
-// --- range coder ---
-
-const PROB_BITS: u32 = 12;
-const PROB_ONE: u32 = 1 << PROB_BITS;
-const HALF: u32 = PROB_ONE / 2;
-const TOP: u32 = 1 << 24;
-
-struct RangeEncoder {
-    low: u64,
-    range: u32,
-    cache: u8,
-    cache_size: u64,
-    out: Vec<u8>,
+/// Encodes `g`, a grammar over terminals `0..n_terminals`, in format version
+/// [`GRAMMAR_FORMAT_VERSION`].
+///
+/// # Panics
+///
+/// If `g` is not valid: a rule other than rule 0 is empty, a reference is out of range or
+/// reaches the rule it is in (rule 0 included), or a terminal is not below `n_terminals`.
+pub fn encode_grammar(g: &Grammar, n_terminals: u32) -> Vec<u8> {
+    encode_v2::encode(g, n_terminals)
 }
 
-impl RangeEncoder {
-    fn new(out: Vec<u8>) -> Self {
-        RangeEncoder { low: 0, range: u32::MAX, cache: 0, cache_size: 1, out }
+/// Encodes `g` in format version 1, which [`decode_grammar`] still reads: for profiles and
+/// tests that need an encoding of the old format.
+///
+/// # Panics
+///
+/// As [`encode_grammar`].
+pub fn encode_grammar_v1(g: &Grammar, n_terminals: u32) -> Vec<u8> {
+    encode_v1::encode(g, n_terminals)
+}
+
+/// Decodes a grammar written by [`encode_grammar`] or [`encode_grammar_v1`]. Any input gives
+/// a valid grammar or an error, in time and memory linear in the input's length.
+pub fn decode_grammar(bytes: &[u8]) -> std::result::Result<Grammar, GrammarDecodeError> {
+    let version = *bytes.first().ok_or(GrammarDecodeError::Truncated)?;
+    if version == 0 || version > GRAMMAR_FORMAT_VERSION {
+        return Err(GrammarDecodeError::UnsupportedVersion(version));
+    }
+    let Some(header) = Header::read(bytes)? else { return Ok(Grammar::default()) };
+    match version {
+        1 => encode_v1::decode(bytes, &header),
+        _ => encode_v2::decode(bytes, &header),
+    }
+}
+
+/// How the rules are numbered (the numbering byte).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Numbering {
+    Canonical = 0,
+    Explicit = 1,
+}
+
+/// The header of an encoding with at least one rule, checked against the input's length.
+#[derive(Clone, Copy)]
+pub(crate) struct Header {
+    pub n_terminals: u32,
+    pub n_rules: usize,
+    pub n_symbols: usize,
+    pub numbering: Numbering,
+    /// Offset of the coded grammar, just after the numbering byte.
+    pub body: usize,
+}
+
+impl Header {
+    /// Writes the header of `g` (with the numbering byte when it has rules).
+    pub fn write(version: u8, g: &Grammar, n_terminals: u32, numbering: Numbering) -> Vec<u8> {
+        let mut out = vec![version];
+        put_varint(&mut out, n_terminals as u64);
+        put_varint(&mut out, g.rules.len() as u64);
+        put_varint(&mut out, g.n_symbols() as u64);
+        if !g.rules.is_empty() {
+            out.push(numbering as u8);
+        }
+        out
     }
 
-    fn shift_low(&mut self) {
-        if (self.low as u32) < 0xFF00_0000 || (self.low >> 32) != 0 {
-            let carry = (self.low >> 32) as u8;
-            let mut byte = self.cache;
-            loop {
-                self.out.push(byte.wrapping_add(carry));
-                byte = 0xFF;
-                self.cache_size -= 1;
-                if self.cache_size == 0 {
-                    break;
+    /// Reads the header after the version byte; `None` for the grammar with no rules.
+    fn read(bytes: &[u8]) -> Result<Option<Header>> {
+        let mut pos = 1;
+        let n_terminals = get_varint(bytes, &mut pos)?;
+        let n_rules = get_varint(bytes, &mut pos)?;
+        let n_symbols = get_varint(bytes, &mut pos)?;
+        if n_terminals > u32::MAX as u64 {
+            return Err(GrammarDecodeError::Corrupt("more than 2^32 - 1 terminals"));
+        }
+        if n_symbols > MAX_SYMBOLS_PER_BYTE.saturating_mul(bytes.len() as u64) {
+            return Err(GrammarDecodeError::TooLarge { symbols: n_symbols, bytes: bytes.len() });
+        }
+        if n_rules == 0 {
+            if n_symbols != 0 || pos != bytes.len() {
+                return Err(GrammarDecodeError::Corrupt("a grammar without rules holds something"));
+            }
+            return Ok(None);
+        }
+        if n_rules > n_symbols + 1 {
+            return Err(GrammarDecodeError::Corrupt("more rules than symbols allow"));
+        }
+        let numbering = match *bytes.get(pos).ok_or(GrammarDecodeError::Truncated)? {
+            0 => Numbering::Canonical,
+            1 => Numbering::Explicit,
+            _ => return Err(GrammarDecodeError::Corrupt("unknown numbering")),
+        };
+        Ok(Some(Header { n_terminals: n_terminals as u32, n_rules: n_rules as usize, n_symbols: n_symbols as usize, numbering, body: pos + 1 }))
+    }
+}
+
+/// Pads an encoding of `n_symbols` symbols with zero bytes to the length
+/// [`MAX_SYMBOLS_PER_BYTE`] asks for.
+pub(crate) fn pad(out: &mut Vec<u8>, n_symbols: usize) {
+    let min_len = (n_symbols as u64).div_ceil(MAX_SYMBOLS_PER_BYTE) as usize;
+    if out.len() < min_len {
+        out.resize(min_len, 0);
+    }
+}
+
+/// Checks that `g` is a valid grammar over `0..n_terminals` as far as one pass over its
+/// bodies can (cycles are found while encoding).
+///
+/// # Panics
+///
+/// If a rule other than rule 0 is empty, a reference is out of range, or a terminal is
+/// not below `n_terminals`.
+pub(crate) fn assert_encodable(g: &Grammar, n_terminals: u32) {
+    let n_rules = g.rules.len();
+    for (r, body) in g.rules.iter().enumerate() {
+        assert!(r == 0 || !body.is_empty(), "rule {r} is empty");
+        for &s in body {
+            match s {
+                Sym::T(t) => assert!(t < n_terminals, "rule {r} holds terminal {t}, not below {n_terminals}"),
+                Sym::N(x) => assert!((x as usize) < n_rules, "rule {r} refers to rule {x}, which does not exist"),
+            }
+        }
+    }
+}
+
+/// Whether `definition_order` (the input numbers of the rules in definition order) is the
+/// canonical numbering of `g`'s rules.
+pub(crate) fn numbering_of(g: &Grammar, definition_order: &[usize]) -> Numbering {
+    let canonical = canonical_numbering(&g.rules, definition_order.iter().copied());
+    if canonical.iter().enumerate().all(|(r, &n)| n as usize == r) {
+        Numbering::Canonical
+    } else {
+        Numbering::Explicit
+    }
+}
+
+/// The grammar whose rules are `rules` (in definition order, referring to each other by
+/// definition index) under the numbering `num` (definition index to rule number).
+pub(crate) fn renumber(rules: Vec<Vec<Sym>>, num: &[u32]) -> Grammar {
+    let mut out = vec![Vec::new(); rules.len()];
+    for (d, mut body) in rules.into_iter().enumerate() {
+        for s in &mut body {
+            if let Sym::N(x) = s {
+                *x = num[*x as usize];
+            }
+        }
+        out[num[d] as usize] = body;
+    }
+    Grammar { rules: out }
+}
+
+/// The grammar whose rules are `rules` (in definition order, referring to each other by
+/// definition index) under the canonical numbering: [`canonical_numbering`] and
+/// [`renumber`] in one breadth-first pass that numbers each rule and rewrites its body.
+pub(crate) fn renumber_canonical(mut rules: Vec<Vec<Sym>>) -> Grammar {
+    let n = rules.len();
+    let mut num = vec![NONE; n];
+    // The definition index of each rule number.
+    let mut order: Vec<usize> = Vec::with_capacity(n);
+    let mut head = 0;
+    for root in 0..n {
+        if num[root] != NONE {
+            continue;
+        }
+        num[root] = order.len() as u32;
+        order.push(root);
+        while head < order.len() {
+            let r = order[head];
+            head += 1;
+            for s in &mut rules[r] {
+                if let Sym::N(x) = s {
+                    let d = *x as usize;
+                    if num[d] == NONE {
+                        num[d] = order.len() as u32;
+                        order.push(d);
+                    }
+                    *x = num[d];
                 }
             }
-            self.cache = (self.low >> 24) as u8;
-        }
-        self.cache_size += 1;
-        self.low = (self.low & 0x00FF_FFFF) << 8;
-    }
-
-    fn finish(mut self) -> Vec<u8> {
-        for _ in 0..5 {
-            self.shift_low();
-        }
-        self.out
-    }
-}
-
-struct RangeDecoder<'a> {
-    code: u32,
-    range: u32,
-    input: &'a [u8],
-    /// Bytes read so far, those past the end of `input` (read as zeros) included.
-    pos: usize,
-}
-
-impl<'a> RangeDecoder<'a> {
-    fn new(input: &'a [u8]) -> Result<Self> {
-        if input.len() < 5 {
-            return Err(GrammarDecodeError::Truncated);
-        }
-        if input[0] != 0 {
-            return Err(GrammarDecodeError::Corrupt("the range-coded stream does not start with 0"));
-        }
-        let code = u32::from_be_bytes([input[1], input[2], input[3], input[4]]);
-        Ok(RangeDecoder { code, range: u32::MAX, input, pos: 5 })
-    }
-}
-
-/// One side of the range coder: the encoder codes the bit it is given and returns it, the
-/// decoder ignores it and returns the bit it reads. The model drives both the same way.
-trait Coder {
-    /// Codes a bit that is 0 with probability `p0 / 4096`, `1 <= p0 <= 4095`.
-    fn bit(&mut self, p0: u32, bit: bool) -> bool;
-}
-
-impl Coder for RangeEncoder {
-    fn bit(&mut self, p0: u32, bit: bool) -> bool {
-        let bound = (self.range >> PROB_BITS) * p0;
-        if bit {
-            self.low += bound as u64;
-            self.range -= bound;
-        } else {
-            self.range = bound;
-        }
-        while self.range < TOP {
-            self.range <<= 8;
-            self.shift_low();
-        }
-        bit
-    }
-}
-
-impl Coder for RangeDecoder<'_> {
-    fn bit(&mut self, p0: u32, _: bool) -> bool {
-        let bound = (self.range >> PROB_BITS) * p0;
-        let bit = if self.code < bound {
-            self.range = bound;
-            false
-        } else {
-            self.code -= bound;
-            self.range -= bound;
-            true
-        };
-        while self.range < TOP {
-            self.range <<= 8;
-            let byte = self.input.get(self.pos).copied().unwrap_or(0);
-            self.pos += 1;
-            self.code = (self.code << 8) | byte as u32;
-        }
-        bit
-    }
-}
-
-fn code_direct<C: Coder>(c: &mut C, bits: u32, value: u32) -> u32 {
-    let mut out = 0;
-    for k in (0..bits).rev() {
-        out = out << 1 | c.bit(HALF, (value >> k) & 1 == 1) as u32;
-    }
-    out
-}
-
-/// An adaptive binary probability that learns fast at first (rate 1/(n+2) after n uses)
-/// and then settles at rate 1/24.
-#[derive(Clone, Copy)]
-struct AdaptiveBit {
-    q: u16,
-    n: u8,
-}
-
-impl Default for AdaptiveBit {
-    fn default() -> Self {
-        AdaptiveBit { q: 1 << 15, n: 0 }
-    }
-}
-
-impl AdaptiveBit {
-    fn code<C: Coder>(&mut self, c: &mut C, bit: bool) -> bool {
-        let p0 = (self.q as u32 >> (16 - PROB_BITS)).clamp(1, PROB_ONE - 1);
-        let b = c.bit(p0, bit);
-        let k = self.n.min(22) as i32;
-        let target = if b { 0 } else { 65535 };
-        self.q = (self.q as i32 + (target - self.q as i32) / (k + 2)) as u16;
-        self.n = self.n.saturating_add(1);
-        b
-    }
-}
-
-/// Counts over leaves `0..len` in a complete binary sum tree (`t[1]` the root, `t[cap + i]`
-/// leaf `i`); a leaf is coded with one binary decision per level.
-struct FreqTree {
-    t: Vec<u64>,
-    len: usize,
-    /// Halve the counts when the total exceeds `max(age, 4 × len)`; 0: never.
-    age: u64,
-}
-
-impl FreqTree {
-    fn new(first_count: u64, age: u64) -> Self {
-        FreqTree { t: vec![0, first_count], len: 1, age }
-    }
-
-    fn cap(&self) -> usize {
-        self.t.len() / 2
-    }
-
-    fn push(&mut self, count: u64) -> usize {
-        if self.len == self.cap() {
-            let (old, ncap) = (self.cap(), self.cap() * 2);
-            let mut t = vec![0u64; 2 * ncap];
-            t[ncap..ncap + self.len].copy_from_slice(&self.t[old..old + self.len]);
-            for i in (1..ncap).rev() {
-                t[i] = t[2 * i] + t[2 * i + 1];
-            }
-            self.t = t;
-        }
-        let leaf = self.len;
-        self.len += 1;
-        self.add(leaf, count);
-        leaf
-    }
-
-    fn add(&mut self, leaf: usize, d: u64) {
-        let mut i = self.cap() + leaf;
-        while i >= 1 {
-            self.t[i] += d;
-            i /= 2;
-        }
-        if self.age != 0 && self.t[1] > self.age.max(4 * self.len as u64) {
-            let cap = self.cap();
-            for v in &mut self.t[cap..cap + self.len] {
-                *v = v.div_ceil(2);
-            }
-            for i in (1..cap).rev() {
-                self.t[i] = self.t[2 * i] + self.t[2 * i + 1];
-            }
         }
     }
+    Grammar { rules: order.iter().map(|&d| std::mem::take(&mut rules[d])).collect() }
+}
 
-    /// Codes `leaf` (ignored when decoding) and returns the leaf coded.
-    fn code<C: Coder>(&self, c: &mut C, leaf: usize) -> usize {
-        let cap = self.cap();
-        let mut i = 1;
-        let mut level = cap.trailing_zeros();
-        while i < cap {
-            level -= 1;
-            let (l, r) = (self.t[2 * i], self.t[2 * i + 1]);
-            let right = if r == 0 {
-                false
-            } else if l == 0 {
-                true
-            } else {
-                let p0 = if l + r < 1 << 40 { l * PROB_ONE as u64 / (l + r) } else { (l as u128 * PROB_ONE as u128 / (l as u128 + r as u128)) as u64 } as u32;
-                c.bit(p0.clamp(1, PROB_ONE - 1), (leaf >> level) & 1 == 1)
-            };
-            i = 2 * i + right as usize;
+/// Checks that `num` (rule numbers in definition order) is a permutation of
+/// `0..num.len()` that maps rule 0 to 0.
+pub(crate) fn check_explicit_numbering(num: &[u32]) -> Result<()> {
+    let mut taken = vec![false; num.len()];
+    for (d, &x) in num.iter().enumerate() {
+        let x = x as usize;
+        if x >= num.len() || taken[x] || (d == 0) != (x == 0) {
+            return Err(GrammarDecodeError::Corrupt("the rule numbering is not a permutation fixing rule 0"));
         }
-        i - cap
+        taken[x] = true;
     }
+    Ok(())
 }
 
-// --- model ---
-
-const SUCC_AGE: u64 = 512;
-const CLASS_AGE: u64 = 1024;
-const ESCAPE_INIT: u64 = 2;
-const ESCAPE_INC: u64 = 2;
-const TERMINAL_INC: u64 = 4;
-const CLASS_INIT: u64 = 24;
-const CLASS_INC: u64 = 4;
-/// Marks an unset local terminal number.
-const NONE: u32 = u32::MAX;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Prev {
-    Start = 0,
-    Terminal = 1,
-    Rule = 2,
-    End = 3,
-}
-
-/// What the encoder knows about the terminal it codes.
-#[derive(Clone, Copy)]
-enum Want {
-    /// Seen before: its local number and its leaf in the successor tree, if it has one.
-    Seen { local: u32, succ_leaf: Option<usize> },
-    /// Not seen before: its value.
-    New(u32),
-    /// Decoding: nothing known.
-    Decode,
-}
-
-struct Succ {
-    tree: FreqTree,
-    /// Local number of the terminal at each leaf (leaf 0, the escape, holds `NONE`).
-    items: Vec<u32>,
-}
-
-struct Class {
-    tree: FreqTree,
-    items: Vec<Sym>,
-}
-
-struct Model {
-    n_terminals: u32,
-    /// Value of each local terminal.
-    values: Vec<u32>,
-    /// Local number of each terminal value seen.
-    local: FxHashMap<u32, u32>,
-    /// Successor trees by context: 0 before any terminal, `t + 1` after local terminal `t`.
-    succ: Vec<Succ>,
-    global: FreqTree,
-    class: Vec<Class>,
-    next: u64,
-    end: [AdaptiveBit; 5],
-    new: [AdaptiveBit; 32],
-    seq: AdaptiveBit,
-}
-
-impl Model {
-    fn new(n_terminals: u32) -> Self {
-        Model {
-            n_terminals,
-            values: Vec::new(),
-            local: FxHashMap::default(),
-            succ: vec![Succ { tree: FreqTree::new(ESCAPE_INIT, SUCC_AGE), items: vec![NONE] }],
-            global: FreqTree::new(ESCAPE_INIT, 0),
-            class: Vec::new(),
-            next: 0,
-            end: [AdaptiveBit::default(); 5],
-            new: [AdaptiveBit::default(); 32],
-            seq: AdaptiveBit::default(),
-        }
-    }
-
-    fn end<C: Coder>(&mut self, c: &mut C, start: bool, pos: usize, bit: bool) -> bool {
-        let ctx = if start { 0 } else { pos.min(4) };
-        self.end[ctx].code(c, bit)
-    }
-
-    fn new_rule<C: Coder>(&mut self, c: &mut C, start: bool, pos: usize, prev: Prev, bit: bool) -> bool {
-        let ctx = 16 * start as usize + 4 * pos.min(3) + prev as usize;
-        self.new[ctx].code(c, bit)
-    }
-
-    /// Codes a terminal in context `ctx`; returns its local number and, if the context
-    /// gained a successor leaf for it, that leaf.
-    fn terminal<C: Coder>(&mut self, c: &mut C, ctx: usize, want: Want) -> Result<(u32, Option<usize>)> {
-        let succ_leaf = match want {
-            Want::Seen { succ_leaf, .. } => succ_leaf.unwrap_or(0),
-            _ => 0,
-        };
-        let s = &mut self.succ[ctx];
-        let leaf = s.tree.code(c, succ_leaf);
-        if leaf != 0 {
-            let t = *s.items.get(leaf).ok_or(GrammarDecodeError::Corrupt("successor leaf out of range"))?;
-            s.tree.add(leaf, TERMINAL_INC);
-            return Ok((t, None));
-        }
-        let global_leaf = match want {
-            Want::Seen { local, .. } => local as usize + 1,
-            _ => 0,
-        };
-        let g = self.global.code(c, global_leaf);
-        let t = if g != 0 {
-            if g > self.values.len() {
-                return Err(GrammarDecodeError::Corrupt("terminal leaf out of range"));
-            }
-            self.global.add(g, TERMINAL_INC);
-            g as u32 - 1
-        } else {
-            let (is_next, value) = match want {
-                Want::New(v) => (v as u64 == self.next, v),
-                _ => (true, 0),
-            };
-            let value = if self.seq.code(c, is_next) { self.next } else { code_direct(c, 32, value) as u64 };
-            if value >= self.n_terminals as u64 {
-                return Err(GrammarDecodeError::Corrupt("terminal out of range"));
-            }
-            let value = value as u32;
-            let t = self.values.len() as u32;
-            if self.local.insert(value, t).is_some() {
-                return Err(GrammarDecodeError::Corrupt("a terminal is introduced twice"));
-            }
-            self.values.push(value);
-            self.next = value as u64 + 1;
-            self.succ.push(Succ { tree: FreqTree::new(ESCAPE_INIT, SUCC_AGE), items: vec![NONE] });
-            self.class.push(Class { tree: FreqTree::new(CLASS_INIT, CLASS_AGE), items: vec![Sym::T(value)] });
-            self.global.push(TERMINAL_INC);
-            self.global.add(0, ESCAPE_INC);
-            t
-        };
-        let s = &mut self.succ[ctx];
-        let new_leaf = s.tree.push(TERMINAL_INC);
-        s.items.push(t);
-        s.tree.add(0, ESCAPE_INC);
-        Ok((t, Some(new_leaf)))
-    }
-
-    /// Codes a symbol of `CLASS[t]` by its leaf.
-    fn choice<C: Coder>(&mut self, c: &mut C, t: u32, leaf: usize) -> Result<Sym> {
-        let class = &mut self.class[t as usize];
-        let leaf = class.tree.code(c, leaf);
-        let s = *class.items.get(leaf).ok_or(GrammarDecodeError::Corrupt("class leaf out of range"))?;
-        class.tree.add(leaf, CLASS_INC);
-        Ok(s)
-    }
-
-    /// Appends rule `r` to `CLASS[t]`; returns its leaf.
-    fn add_rule(&mut self, t: u32, r: u32) -> usize {
-        let class = &mut self.class[t as usize];
-        class.items.push(Sym::N(r));
-        class.tree.push(CLASS_INIT)
-    }
-}
-
-// --- header ---
-
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push(v as u8 | 0x80);
         v >>= 7;
@@ -565,7 +308,7 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
-fn get_varint(bytes: &[u8], pos: &mut usize) -> Result<u64> {
+pub(crate) fn get_varint(bytes: &[u8], pos: &mut usize) -> Result<u64> {
     let mut v = 0u64;
     for shift in (0..64).step_by(7) {
         let b = *bytes.get(*pos).ok_or(GrammarDecodeError::Truncated)?;
@@ -580,6 +323,9 @@ fn get_varint(bytes: &[u8], pos: &mut usize) -> Result<u64> {
     }
     Err(GrammarDecodeError::Corrupt("a number overflows 64 bits"))
 }
+
+/// Marks an unset rule or terminal number.
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// The canonical numbering (see the module docs): breadth-first by first use from rule 0,
 /// then from each rule of `roots` not yet numbered, in that order.
@@ -609,265 +355,7 @@ pub(crate) fn canonical_numbering(rules: &[Vec<Sym>], roots: impl Iterator<Item 
     num
 }
 
-fn bits_for(max: usize) -> u32 {
-    usize::BITS - max.leading_zeros()
-}
-
-/// Encodes `g`, a grammar over terminals `0..n_terminals`, in the format of the module docs.
-///
-/// # Panics
-///
-/// If `g` is not valid: a rule other than rule 0 is empty, a reference is out of range or
-/// reaches the rule it is in (rule 0 included), or a terminal is not below `n_terminals`.
-pub fn encode_grammar(g: &Grammar, n_terminals: u32) -> Vec<u8> {
-    let n_rules = g.rules.len();
-    let n_symbols = g.n_symbols();
-    for (r, body) in g.rules.iter().enumerate() {
-        assert!(r == 0 || !body.is_empty(), "rule {r} is empty");
-        for &s in body {
-            match s {
-                Sym::T(t) => assert!(t < n_terminals, "rule {r} holds terminal {t}, not below {n_terminals}"),
-                Sym::N(x) => assert!((x as usize) < n_rules, "rule {r} refers to rule {x}, which does not exist"),
-            }
-        }
-    }
-    let mut out = vec![GRAMMAR_FORMAT_VERSION];
-    put_varint(&mut out, n_terminals as u64);
-    put_varint(&mut out, n_rules as u64);
-    put_varint(&mut out, n_symbols as u64);
-    if n_rules == 0 {
-        return out;
-    }
-    let mut rc = RangeEncoder::new(Vec::new());
-    let mut m = Model::new(n_terminals);
-    // Per rule (input numbering): whether its definition began and ended, the local
-    // numbers of the first and last terminals of its expansion, and its leaf in its class.
-    let mut begun = vec![false; n_rules];
-    let mut ended = vec![false; n_rules];
-    let mut first = vec![NONE; n_rules];
-    let mut last = vec![NONE; n_rules];
-    let mut class_leaf = vec![0usize; n_rules];
-    let mut definition_order: Vec<usize> = Vec::with_capacity(n_rules);
-    // The encoder's index of successor leaves: (context, local terminal) -> leaf.
-    let mut succ_leaf: FxHashMap<(u32, u32), usize> = FxHashMap::default();
-    let mut ctx = 0u32;
-    let mut prev = Prev::Start;
-    let mut stack: Vec<(usize, usize)> = Vec::new();
-    let mut next_root = 0;
-    loop {
-        while next_root < n_rules && begun[next_root] {
-            next_root += 1;
-        }
-        if next_root == n_rules {
-            break;
-        }
-        begun[next_root] = true;
-        definition_order.push(next_root);
-        stack.push((next_root, 0));
-        while let Some(&mut (r, ref mut pos)) = stack.last_mut() {
-            let p = *pos;
-            let body = &g.rules[r];
-            let start = r == 0;
-            if (start || p >= 1) && m.end(&mut rc, start, p, p == body.len()) {
-                stack.pop();
-                ended[r] = true;
-                if r != 0 {
-                    class_leaf[r] = m.add_rule(first[r], r as u32);
-                }
-                if let Some(&(parent, _)) = stack.last() {
-                    if first[parent] == NONE {
-                        first[parent] = first[r];
-                    }
-                    last[parent] = last[r];
-                }
-                prev = Prev::End;
-                continue;
-            }
-            *pos += 1;
-            let s = body[p];
-            if let Sym::N(x) = s {
-                let x = x as usize;
-                if !begun[x] {
-                    m.new_rule(&mut rc, start, p, prev, true);
-                    begun[x] = true;
-                    definition_order.push(x);
-                    stack.push((x, 0));
-                    continue;
-                }
-                assert!(ended[x], "rule {x} reaches itself");
-            }
-            m.new_rule(&mut rc, start, p, prev, false);
-            let (f, l, leaf) = match s {
-                Sym::T(t) => match m.local.get(&t) {
-                    Some(&f) => (Some(f), Some(f), 0),
-                    None => (None, None, 0),
-                },
-                Sym::N(x) => (Some(first[x as usize]), Some(last[x as usize]), class_leaf[x as usize]),
-            };
-            let want = match (s, f) {
-                (_, Some(local)) => Want::Seen { local, succ_leaf: succ_leaf.get(&(ctx, local)).copied() },
-                (Sym::T(t), None) => Want::New(t),
-                (Sym::N(_), None) => unreachable!("a defined rule has a first terminal"),
-            };
-            let (f, new_leaf) = m.terminal(&mut rc, ctx as usize, want).expect("encoding cannot fail");
-            if let Some(leaf) = new_leaf {
-                succ_leaf.insert((ctx, f), leaf);
-            }
-            m.choice(&mut rc, f, leaf).expect("encoding cannot fail");
-            let l = l.unwrap_or(f);
-            if first[r] == NONE {
-                first[r] = f;
-            }
-            last[r] = l;
-            ctx = l + 1;
-            prev = if matches!(s, Sym::T(_)) { Prev::Terminal } else { Prev::Rule };
-        }
-    }
-    let canonical = canonical_numbering(&g.rules, definition_order.iter().copied());
-    let identity = canonical.iter().enumerate().all(|(r, &n)| n as usize == r);
-    if !identity {
-        let width = bits_for(n_rules - 1);
-        for &r in &definition_order {
-            code_direct(&mut rc, width, r as u32);
-        }
-    }
-    out.push(!identity as u8);
-    out.extend_from_slice(&rc.finish());
-    let min_len = (n_symbols as u64).div_ceil(MAX_SYMBOLS_PER_BYTE) as usize;
-    if out.len() < min_len {
-        out.resize(min_len, 0);
-    }
-    out
-}
-
-/// Decodes a grammar written by [`encode_grammar`]. Any input gives a valid grammar or an
-/// error, in time and memory linear in the input's length.
-pub fn decode_grammar(bytes: &[u8]) -> std::result::Result<Grammar, GrammarDecodeError> {
-    let version = *bytes.first().ok_or(GrammarDecodeError::Truncated)?;
-    if version != GRAMMAR_FORMAT_VERSION {
-        return Err(GrammarDecodeError::UnsupportedVersion(version));
-    }
-    let mut pos = 1;
-    let n_terminals = get_varint(bytes, &mut pos)?;
-    let n_rules = get_varint(bytes, &mut pos)?;
-    let n_symbols = get_varint(bytes, &mut pos)?;
-    if n_terminals > u32::MAX as u64 {
-        return Err(GrammarDecodeError::Corrupt("more than 2^32 - 1 terminals"));
-    }
-    if n_symbols > MAX_SYMBOLS_PER_BYTE.saturating_mul(bytes.len() as u64) {
-        return Err(GrammarDecodeError::TooLarge { symbols: n_symbols, bytes: bytes.len() });
-    }
-    if n_rules == 0 {
-        if n_symbols != 0 || pos != bytes.len() {
-            return Err(GrammarDecodeError::Corrupt("a grammar without rules holds something"));
-        }
-        return Ok(Grammar::default());
-    }
-    if n_rules > n_symbols + 1 {
-        return Err(GrammarDecodeError::Corrupt("more rules than symbols allow"));
-    }
-    let (n_rules, n_symbols) = (n_rules as usize, n_symbols as usize);
-    let numbering = *bytes.get(pos).ok_or(GrammarDecodeError::Truncated)?;
-    if numbering > 1 {
-        return Err(GrammarDecodeError::Corrupt("unknown numbering"));
-    }
-    let mut rc = RangeDecoder::new(&bytes[pos + 1..])?;
-    let mut m = Model::new(n_terminals as u32);
-    // Rules in definition order, and the local numbers of the first and last terminals of
-    // their expansions.
-    let mut rules: Vec<Vec<Sym>> = Vec::with_capacity(n_rules);
-    let mut first: Vec<u32> = Vec::with_capacity(n_rules);
-    let mut last: Vec<u32> = Vec::with_capacity(n_rules);
-    let mut symbols = 0usize;
-    let mut ctx = 0u32;
-    let mut prev = Prev::Start;
-    let mut stack: Vec<usize> = Vec::new();
-    while rules.len() < n_rules {
-        stack.push(rules.len());
-        rules.push(Vec::new());
-        first.push(NONE);
-        last.push(NONE);
-        while let Some(&r) = stack.last() {
-            let p = rules[r].len();
-            let start = r == 0;
-            if (start || p >= 1) && m.end(&mut rc, start, p, false) {
-                stack.pop();
-                if r != 0 {
-                    m.add_rule(first[r], r as u32);
-                }
-                if let Some(&parent) = stack.last() {
-                    if first[parent] == NONE {
-                        first[parent] = first[r];
-                    }
-                    last[parent] = last[r];
-                }
-                prev = Prev::End;
-                continue;
-            }
-            if symbols == n_symbols {
-                return Err(GrammarDecodeError::Corrupt("more symbols than declared"));
-            }
-            symbols += 1;
-            if m.new_rule(&mut rc, start, p, prev, false) {
-                if rules.len() == n_rules {
-                    return Err(GrammarDecodeError::Corrupt("more rules than declared"));
-                }
-                let x = rules.len();
-                rules[r].push(Sym::N(x as u32));
-                rules.push(Vec::new());
-                first.push(NONE);
-                last.push(NONE);
-                stack.push(x);
-                continue;
-            }
-            let (f, _) = m.terminal(&mut rc, ctx as usize, Want::Decode)?;
-            let s = m.choice(&mut rc, f, 0)?;
-            let l = match s {
-                Sym::T(_) => f,
-                Sym::N(x) => last[x as usize],
-            };
-            rules[r].push(s);
-            if first[r] == NONE {
-                first[r] = f;
-            }
-            last[r] = l;
-            ctx = l + 1;
-            prev = if matches!(s, Sym::T(_)) { Prev::Terminal } else { Prev::Rule };
-        }
-    }
-    if symbols != n_symbols {
-        return Err(GrammarDecodeError::Corrupt("fewer symbols than declared"));
-    }
-    let num = if numbering == 0 {
-        canonical_numbering(&rules, 0..n_rules)
-    } else {
-        let width = bits_for(n_rules - 1);
-        let mut taken = vec![false; n_rules];
-        let mut num = Vec::with_capacity(n_rules);
-        for d in 0..n_rules {
-            let x = code_direct(&mut rc, width, 0) as usize;
-            if x >= n_rules || taken[x] || (d == 0) != (x == 0) {
-                return Err(GrammarDecodeError::Corrupt("the rule numbering is not a permutation fixing rule 0"));
-            }
-            taken[x] = true;
-            num.push(x as u32);
-        }
-        num
-    };
-    if rc.pos > rc.input.len() {
-        return Err(GrammarDecodeError::Truncated);
-    }
-    if rc.input[rc.pos..].iter().any(|&b| b != 0) {
-        return Err(GrammarDecodeError::Corrupt("bytes after the grammar"));
-    }
-    let mut out = vec![Vec::new(); n_rules];
-    for (d, mut body) in rules.into_iter().enumerate() {
-        for s in &mut body {
-            if let Sym::N(x) = s {
-                *x = num[*x as usize];
-            }
-        }
-        out[num[d] as usize] = body;
-    }
-    Ok(Grammar { rules: out })
+/// Number of binary digits of `max` (0 for 0).
+pub(crate) fn bits_for(max: u64) -> u32 {
+    u64::BITS - max.leading_zeros()
 }

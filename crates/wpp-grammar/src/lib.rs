@@ -12,11 +12,14 @@
 
 mod dag;
 mod encode;
+mod encode_v1;
+mod encode_v2;
 mod grammar;
 mod hot;
 mod occur;
 mod phrases;
 mod query;
+mod rans;
 mod repair;
 mod runs;
 mod sequitur;

@@ -1,11 +1,21 @@
-//! The grammar encoding: exact round trips (SEQUITUR grammars, hand-made and random DAG
-//! grammars in any numbering), and a decoder that turns damaged or random bytes into an
-//! error or a valid grammar of bounded size, never a panic, holding heap memory linear in
-//! its input whatever the input declares; each kind of damage gives its own error.
+//! The grammar encoding, in both format versions (version 2 written by `encode_grammar`,
+//! version 1 by `encode_grammar_v1`, both read by `decode_grammar`): exact round trips
+//! (SEQUITUR grammars, hand-made and random DAG grammars in any numbering), and a decoder
+//! that turns damaged or random bytes into an error or a valid grammar of bounded size,
+//! never a panic, holding heap memory linear in its input whatever the input declares;
+//! each kind of damage gives its own error.
 
 use proptest::prelude::*;
-use wpp_grammar::{decode_grammar, encode_grammar, Grammar, GrammarDecodeError, Sequitur, Sym, GRAMMAR_FORMAT_VERSION, MAX_SYMBOLS_PER_BYTE};
+use wpp_grammar::{
+    decode_grammar, encode_grammar, encode_grammar_v1, Grammar, GrammarDecodeError, Sequitur, Sym, GRAMMAR_FORMAT_VERSION, MAX_SYMBOLS_PER_BYTE,
+};
 use wpp_test_support::alloc::{measure, AllocStats, Counting};
+
+/// An encoder of one format version.
+type Encoder = fn(&Grammar, u32) -> Vec<u8>;
+
+/// Each format version with its encoder.
+const VERSIONS: [(u8, Encoder); 2] = [(1, encode_grammar_v1), (2, encode_grammar)];
 
 fn build(input: &[u32]) -> Grammar {
     let mut s = Sequitur::new();
@@ -17,18 +27,30 @@ fn n_terminals(input: &[u32]) -> u32 {
     input.iter().max().map_or(0, |&m| m + 1)
 }
 
-/// Encodes, decodes, and checks the grammar and its expansion came back exactly.
-fn round_trip(g: &Grammar, n_terminals: u32) -> Result<Vec<u8>, String> {
-    let bytes = encode_grammar(g, n_terminals);
-    let back = decode_within_bounds(&bytes).map_err(|e| format!("decoding failed: {e}"))?;
+/// Encodes in format version `version`, decodes, and checks the grammar came back exactly.
+fn round_trip_in(version: u8, encode: Encoder, g: &Grammar, n_terminals: u32) -> Result<Vec<u8>, String> {
+    let bytes = encode(g, n_terminals);
+    if bytes[0] != version {
+        return Err(format!("version byte {}, not {version}", bytes[0]));
+    }
+    let back = decode_within_bounds(&bytes).map_err(|e| format!("decoding version {version} failed: {e}"))?;
     if &back != g {
-        return Err(format!("decoded grammar differs:\n{g:?}\n{back:?}"));
+        return Err(format!("decoded grammar differs (version {version}):\n{g:?}\n{back:?}"));
     }
     validate(&back, n_terminals)?;
     if bytes.len() as u64 * MAX_SYMBOLS_PER_BYTE < g.n_symbols() as u64 {
         return Err(format!("{} bytes for {} symbols", bytes.len(), g.n_symbols()));
     }
     Ok(bytes)
+}
+
+/// [`round_trip_in`] in every version; returns the encoding in the version written.
+fn round_trip(g: &Grammar, n_terminals: u32) -> Result<Vec<u8>, String> {
+    let mut written = Vec::new();
+    for (version, encode) in VERSIONS {
+        written = round_trip_in(version, encode, g, n_terminals)?;
+    }
+    Ok(written)
 }
 
 /// The LEB128 number at `pos`.
@@ -222,18 +244,41 @@ proptest! {
         round_trip(&g, nt).map_err(TestCaseError::fail)?;
     }
 
-    /// Random bytes after a valid version byte and a header of small counts.
+    /// Random bytes after a valid version byte and a header of small counts (and, in
+    /// version 1, the range-coded stream's leading 0).
     #[test]
-    fn random_bytes_decode_or_fail(t in 0u64..100, r in 0u64..40, s in 0u64..200, numbering in 0u8..3, tail in proptest::collection::vec(any::<u8>(), 0..300)) {
-        let mut bytes = vec![GRAMMAR_FORMAT_VERSION];
+    fn random_bytes_decode_or_fail(version in 1u8..=2, t in 0u64..100, r in 0u64..40, s in 0u64..200, numbering in 0u8..3, tail in proptest::collection::vec(any::<u8>(), 0..300)) {
+        let mut bytes = vec![version];
         put_varint(&mut bytes, t);
         put_varint(&mut bytes, r);
         put_varint(&mut bytes, s);
         bytes.push(numbering);
-        bytes.push(0);
+        if version == 1 {
+            bytes.push(0);
+        }
         bytes.extend(&tail);
         decode_anything(&bytes);
         decode_anything(&tail);
+    }
+
+    /// Version 2 whose control stream begins as a valid one (so its tables are valid) and
+    /// goes on with random bytes, as does the class stream: the decoder gets past the
+    /// tables into the rules.
+    #[test]
+    fn random_streams_after_valid_tables(keep in 8usize..200, r in 1u64..40, s in 0u64..200, control_tail in proptest::collection::vec(any::<u8>(), 0..200), class in proptest::collection::vec(any::<u8>(), 0..200)) {
+        let valid = encode_grammar(&build(&loops()), 12);
+        let (len, at, _) = v2_streams(&valid);
+        let mut bytes = vec![2];
+        put_varint(&mut bytes, 12);
+        put_varint(&mut bytes, r);
+        put_varint(&mut bytes, s.max(r - 1));
+        bytes.push(0);
+        let mut control = valid[at..at + keep.min(len)].to_vec();
+        control.extend(&control_tail);
+        put_varint(&mut bytes, control.len() as u64);
+        bytes.extend(&control);
+        bytes.extend(&class);
+        decode_anything(&bytes);
     }
 }
 
@@ -342,17 +387,27 @@ fn sequitur_numbering_is_implicit() {
     assert!(swapped.len() > bytes.len());
 }
 
-/// The encoding of Larus's example grammar (`S → DD`, `D → AcAd`, `A → ab`) is fixed:
-/// a change to the format must change the version.
+/// The encodings of Larus's example grammar (`S → DD`, `D → AcAd`, `A → ab`) are fixed:
+/// a change to a format must change its version.
 #[test]
 fn format_is_stable() {
     let (a, b, c, d) = (0, 1, 2, 3);
     let g = build(&[a, b, c, a, b, d, a, b, c, a, b, d]);
     assert_eq!(g.rules, vec![vec![Sym::N(1), Sym::N(1)], vec![Sym::N(2), Sym::T(c), Sym::N(2), Sym::T(d)], vec![Sym::T(a), Sym::T(b)]]);
-    let bytes = encode_grammar(&g, 4);
-    assert_eq!(bytes, [GRAMMAR_FORMAT_VERSION, 4, 3, 8, 0, 0, 100, 81, 169, 98, 242, 31, 202, 0]);
-    assert_eq!(decode_grammar(&bytes).unwrap(), g);
+    let v1 = encode_grammar_v1(&g, 4);
+    assert_eq!(v1, [1, 4, 3, 8, 0, 0, 100, 81, 169, 98, 242, 31, 202, 0]);
+    assert_eq!(decode_grammar(&v1).unwrap(), g);
+    let v2 = encode_grammar(&g, 4);
+    assert_eq!(GRAMMAR_FORMAT_VERSION, 2);
+    assert_eq!(v2, V2_LARUS);
+    assert_eq!(decode_grammar(&v2).unwrap(), g);
 }
+
+/// The version-2 encoding of Larus's example grammar.
+const V2_LARUS: [u8; 86] = [
+    2, 4, 3, 8, 0, 72, 7, 6, 7, 64, 17, 64, 182, 0, 131, 130, 129, 35, 0, 0, 0, 128, 193, 2, 0, 0, 0, 80, 4, 0, 0, 0, 48, 1, 138, 0, 0, 0, 0, 6, 0, 0, 0, 40,
+    2, 0, 0, 0, 24, 0, 0, 0, 64, 17, 0, 0, 0, 192, 69, 6, 0, 128, 0, 0, 88, 28, 12, 192, 96, 50, 131, 193, 0, 48, 0, 0, 0, 208, 0, 0, 0, 128, 0, 0, 0, 0,
+];
 
 /// A loop-heavy trace compresses far below its 4 bytes per symbol.
 #[test]
@@ -375,14 +430,16 @@ fn loop_traces_compress() {
 fn symbols_per_byte_bound() {
     let n = 200_000u32;
     let g = Grammar { rules: vec![vec![Sym::N(1); n as usize - 1], vec![Sym::T(0)]] };
-    let bytes = round_trip(&g, 1).unwrap();
-    assert_eq!(bytes.len() as u64, n as u64 / MAX_SYMBOLS_PER_BYTE);
-    // Dropping a byte of padding breaks the bound.
-    assert_eq!(decode_grammar(&bytes[..bytes.len() - 1]), Err(GrammarDecodeError::TooLarge { symbols: n as u64, bytes: bytes.len() - 1 }));
-    // Padding must be zeros.
-    let mut dirty = bytes.clone();
-    *dirty.last_mut().unwrap() = 1;
-    assert_eq!(decode_grammar(&dirty), Err(GrammarDecodeError::Corrupt("bytes after the grammar")));
+    for (version, encode) in VERSIONS {
+        let bytes = round_trip_in(version, encode, &g, 1).unwrap();
+        assert_eq!(bytes.len() as u64, n as u64 / MAX_SYMBOLS_PER_BYTE);
+        // Dropping a byte of padding breaks the bound.
+        assert_eq!(decode_grammar(&bytes[..bytes.len() - 1]), Err(GrammarDecodeError::TooLarge { symbols: n as u64, bytes: bytes.len() - 1 }));
+        // Padding must be zeros.
+        let mut dirty = bytes.clone();
+        *dirty.last_mut().unwrap() = 1;
+        assert_eq!(decode_grammar(&dirty), Err(GrammarDecodeError::Corrupt("bytes after the grammar")));
+    }
 }
 
 /// `bytes` with the counts of its header replaced.
@@ -396,61 +453,140 @@ fn with_header(bytes: &[u8], n_terminals: u64, n_rules: u64, n_symbols: u64) -> 
     out
 }
 
-/// Each kind of damage gives the error that says what is wrong.
+/// Damage to the header, shared by the versions, gives the error that says what is wrong.
 #[test]
-fn errors() {
+fn header_errors() {
     use GrammarDecodeError::{Corrupt, TooLarge, Truncated, UnsupportedVersion};
-    let v = GRAMMAR_FORMAT_VERSION;
     let decode = |bytes: &[u8]| decode_within_bounds(bytes);
-    // The header.
     assert_eq!(decode(&[]), Err(Truncated));
-    assert_eq!(decode(&[v + 1, 0, 0, 0]), Err(UnsupportedVersion(v + 1)));
-    assert_eq!(decode(&[v, 0x80]), Err(Truncated));
-    assert_eq!(decode(&[v, 4, 2]), Err(Truncated));
-    assert_eq!(decode(&[v, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0]), Err(Corrupt("a number overflows 64 bits")));
-    assert_eq!(decode(&[v, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 0]), Err(Corrupt("a number overflows 64 bits")));
-    let mut h = vec![v];
-    put_varint(&mut h, 1 << 32);
-    h.extend([0, 0]);
-    assert_eq!(decode(&h), Err(Corrupt("more than 2^32 - 1 terminals")));
-    // 65 symbols in 4 bytes, 16 a byte at most.
-    assert_eq!(decode(&[v, 0, 1, 65]), Err(TooLarge { symbols: 65, bytes: 4 }));
-    assert_eq!(decode(&[v, 0, 0, 1]), Err(Corrupt("a grammar without rules holds something")));
-    assert_eq!(decode(&[v, 0, 0, 0, 0]), Err(Corrupt("a grammar without rules holds something")));
-    assert_eq!(decode(&[v, 0, 3, 1, 0, 0, 0, 0, 0, 0]), Err(Corrupt("more rules than symbols allow")));
-    // The numbering flag and the start of the range-coded stream.
-    assert_eq!(decode(&[v, 0, 1, 0]), Err(Truncated));
-    assert_eq!(decode(&[v, 0, 1, 0, 2, 0, 0, 0, 0, 0]), Err(Corrupt("unknown numbering")));
-    assert_eq!(decode(&[v, 0, 1, 0, 0, 0, 0, 0, 0]), Err(Truncated));
-    assert_eq!(decode(&[v, 0, 1, 0, 0, 1, 0, 0, 0, 0]), Err(Corrupt("the range-coded stream does not start with 0")));
-
-    // A valid encoding, damaged: S → CC3, C → AA2, A → 01 over 4 terminals, 8 symbols.
-    let g = build(&[0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 3]);
-    assert_eq!((g.rules.len(), g.n_symbols()), (3, 8));
-    let bytes = encode_grammar(&g, 4);
-    assert_eq!(decode(&bytes), Ok(g));
-    // The terminal 3 beyond a declared 3 terminals.
-    assert_eq!(decode(&with_header(&bytes, 3, 3, 8)), Err(Corrupt("terminal out of range")));
-    // Counts that do not match the stream.
-    assert_eq!(decode(&with_header(&bytes, 4, 3, 9)), Err(Corrupt("fewer symbols than declared")));
-    assert_eq!(decode(&with_header(&bytes, 4, 3, 7)), Err(Corrupt("more symbols than declared")));
-    assert_eq!(decode(&with_header(&bytes, 4, 2, 8)), Err(Corrupt("more rules than declared")));
-    // The stream cut short, or followed by something other than zeros.
-    assert_eq!(decode(&bytes[..bytes.len() - 1]), Err(Truncated));
-    let mut longer = bytes.clone();
-    longer.extend([0, 0, 1]);
-    assert_eq!(decode(&longer), Err(Corrupt("bytes after the grammar")));
-    longer.pop();
-    assert!(decode(&longer).is_ok(), "zeros after the stream are padding");
+    assert_eq!(decode(&[0, 0, 0, 0]), Err(UnsupportedVersion(0)));
+    assert_eq!(decode(&[3, 0, 0, 0]), Err(UnsupportedVersion(3)));
+    for (v, _) in VERSIONS {
+        assert_eq!(decode(&[v, 0x80]), Err(Truncated));
+        assert_eq!(decode(&[v, 4, 2]), Err(Truncated));
+        assert_eq!(decode(&[v, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0, 0]), Err(Corrupt("a number overflows 64 bits")));
+        assert_eq!(decode(&[v, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 0]), Err(Corrupt("a number overflows 64 bits")));
+        let mut h = vec![v];
+        put_varint(&mut h, 1 << 32);
+        h.extend([0, 0]);
+        assert_eq!(decode(&h), Err(Corrupt("more than 2^32 - 1 terminals")));
+        // 65 symbols in 4 bytes, 16 a byte at most.
+        assert_eq!(decode(&[v, 0, 1, 65]), Err(TooLarge { symbols: 65, bytes: 4 }));
+        assert_eq!(decode(&[v, 0, 0, 1]), Err(Corrupt("a grammar without rules holds something")));
+        assert_eq!(decode(&[v, 0, 0, 0, 0]), Err(Corrupt("a grammar without rules holds something")));
+        assert_eq!(decode(&[v, 0, 3, 1, 0, 0, 0, 0, 0, 0]), Err(Corrupt("more rules than symbols allow")));
+        // The numbering flag.
+        assert_eq!(decode(&[v, 0, 1, 0]), Err(Truncated));
+        assert_eq!(decode(&[v, 0, 1, 0, 2, 0, 0, 0, 0, 0]), Err(Corrupt("unknown numbering")));
+    }
 
     // Messages name what is wrong and where.
     let message = UnsupportedVersion(9).to_string();
-    assert!(message.contains("version 9") && message.contains(&format!("version {v}")), "{message}");
+    assert!(message.contains("version 9") && message.contains(&format!("versions 1 to {GRAMMAR_FORMAT_VERSION}")), "{message}");
     let message = TooLarge { symbols: 1000, bytes: 7 }.to_string();
     assert!(message.contains("1000 symbols in 7 bytes") && message.contains(&MAX_SYMBOLS_PER_BYTE.to_string()), "{message}");
     let message = Corrupt("unknown numbering").to_string();
     assert!(message.ends_with(": unknown numbering"), "{message}");
     assert!(Truncated.to_string().contains("truncated"));
+}
+
+/// S → CC3, C → AA2, A → 01 over 4 terminals, 8 symbols.
+fn small_grammar() -> Grammar {
+    let g = build(&[0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 3]);
+    assert_eq!((g.rules.len(), g.n_symbols()), (3, 8));
+    g
+}
+
+/// Damage to the coded grammar that any version detects the same way.
+#[test]
+fn damage_errors() {
+    use GrammarDecodeError::{Corrupt, Truncated};
+    let decode = |bytes: &[u8]| decode_within_bounds(bytes);
+    let g = small_grammar();
+    for (_, encode) in VERSIONS {
+        let bytes = encode(&g, 4);
+        assert_eq!(decode(&bytes), Ok(g.clone()));
+        // The terminal 3 beyond a declared 3 terminals.
+        assert_eq!(decode(&with_header(&bytes, 3, 3, 8)), Err(Corrupt("terminal out of range")));
+        // Counts that do not match the stream.
+        assert_eq!(decode(&with_header(&bytes, 4, 3, 9)), Err(Corrupt("fewer symbols than declared")));
+        assert_eq!(decode(&with_header(&bytes, 4, 3, 7)), Err(Corrupt("more symbols than declared")));
+        assert_eq!(decode(&with_header(&bytes, 4, 2, 8)), Err(Corrupt("more rules than declared")));
+        // The stream cut short, or followed by something other than zeros.
+        assert_eq!(decode(&bytes[..bytes.len() - 1]), Err(Truncated));
+        let mut longer = bytes.clone();
+        longer.extend([0, 0, 1]);
+        assert_eq!(decode(&longer), Err(Corrupt("bytes after the grammar")));
+        longer.pop();
+        assert!(decode(&longer).is_ok(), "zeros after the stream are padding");
+    }
+}
+
+/// Damage to the start of version 1's range-coded stream.
+#[test]
+fn v1_errors() {
+    use GrammarDecodeError::{Corrupt, Truncated};
+    let decode = |bytes: &[u8]| decode_within_bounds(bytes);
+    assert_eq!(decode(&[1, 0, 1, 0, 0, 0, 0, 0, 0]), Err(Truncated));
+    assert_eq!(decode(&[1, 0, 1, 0, 0, 1, 0, 0, 0, 0]), Err(Corrupt("the range-coded stream does not start with 0")));
+}
+
+/// A version-2 encoding with its two streams: the header, the control stream's length and
+/// offset, and the class stream's offset.
+fn v2_streams(bytes: &[u8]) -> (usize, usize, usize) {
+    let (_, _, _, pos) = header(bytes);
+    let mut at = pos + 1;
+    let len = varint(bytes, &mut at) as usize;
+    (len, at, at + len)
+}
+
+/// `bytes` (version 2) with its control stream replaced by `control`.
+fn with_control(bytes: &[u8], control: &[u8]) -> Vec<u8> {
+    let (_, _, _, pos) = header(bytes);
+    let (_, _, class) = v2_streams(bytes);
+    let mut out = bytes[..pos + 1].to_vec();
+    put_varint(&mut out, control.len() as u64);
+    out.extend(control);
+    out.extend(&bytes[class..]);
+    out
+}
+
+/// Damage to version 2's streams gives the error that says what is wrong.
+#[test]
+fn v2_errors() {
+    use GrammarDecodeError::{Corrupt, Truncated};
+    let decode = |bytes: &[u8]| decode_within_bounds(bytes);
+    // No control stream, or a control stream longer than the input.
+    assert_eq!(decode(&[2, 0, 1, 0, 0, 0, 0, 0, 0]), Err(Truncated));
+    assert_eq!(decode(&[2, 0, 1, 0, 0, 9, 0, 0, 0]), Err(Truncated));
+    let bytes = encode_grammar(&small_grammar(), 4);
+    let (len, at, _) = v2_streams(&bytes);
+    let control = &bytes[at..at + len];
+    // A block's initial state out of range.
+    let mut low = control.to_vec();
+    low[..8].fill(0);
+    assert_eq!(decode(&with_control(&bytes, &low)), Err(Corrupt("a rANS block starts with a state out of range")));
+    // A control stream that ends before its declared length.
+    let mut padded = control.to_vec();
+    padded.extend([0; 4]);
+    assert_eq!(decode(&with_control(&bytes, &padded)), Err(Corrupt("the control stream ends before its length")));
+    // The first table longer than its alphabet: present (the low bit of the initial state
+    // 2^31 + 1), then 63 symbols (the low 6 bits of the word the state takes in next).
+    let mut long_table = vec![1, 0, 0, 0x80, 0, 0, 0, 0, 63, 0, 0, 0];
+    long_table.extend([0; 64]);
+    assert_eq!(decode(&with_control(&bytes, &long_table)), Err(Corrupt("a frequency table is longer than its alphabet")));
+    // All tables empty: the first length has no table to be coded in.
+    let mut empty_tables = vec![0, 0, 0, 0x80, 0, 0, 0, 0];
+    empty_tables.extend([0; 200]);
+    assert_eq!(decode(&with_control(&bytes, &empty_tables)), Err(Corrupt("a symbol is coded in a context whose frequency table is empty")));
+    // A class stream that does not end in the coder's initial state: this grammar codes
+    // nothing in it, so its state must stay as it began.
+    let g = Grammar { rules: vec![vec![Sym::T(0), Sym::T(1), Sym::T(2)]] };
+    let mut bytes = encode_grammar(&g, 3);
+    let (_, _, class) = v2_streams(&bytes);
+    assert_eq!(bytes.len(), class + 8, "an empty class stream is its initial state");
+    bytes[class] ^= 1;
+    assert_eq!(decode(&bytes), Err(Corrupt("the last rANS block does not end in the initial state")));
 }
 
 #[test]
@@ -477,8 +613,8 @@ fn encoding_a_terminal_out_of_range_panics() {
     encode_grammar(&Grammar { rules: vec![vec![Sym::T(3)]] }, 3);
 }
 
-/// Encodings of a few kinds of grammar, to damage.
-fn samples() -> Vec<Vec<u8>> {
+/// A loop-like input over 12 terminals.
+fn loops() -> Vec<u32> {
     let mut loops = Vec::new();
     for i in 0..60u32 {
         for _ in 0..(3 + i % 5) {
@@ -486,18 +622,29 @@ fn samples() -> Vec<Vec<u8>> {
         }
         loops.push(5 + i % 7);
     }
+    loops
+}
+
+/// Encodings of a few kinds of grammar, to damage.
+fn samples() -> Vec<Vec<u8>> {
+    let loops = loops();
     let sparse: Vec<u32> = (0..300u32).map(|i| (i % 23) * 0x0ABC_DEF1 % 0x7FFF_FF00).collect();
     let reversed = Grammar {
         rules: vec![vec![Sym::N(3), Sym::N(2), Sym::N(3)], vec![Sym::T(0), Sym::T(1)], vec![Sym::N(1), Sym::T(2)], vec![Sym::N(2), Sym::N(1)], vec![Sym::T(4)]],
     };
-    vec![
-        encode_grammar(&build(&loops), 12),
-        encode_grammar(&build(&sparse), u32::MAX),
-        encode_grammar(&reversed, 5),
-        encode_grammar(&huge_terminals(), u32::MAX),
-        encode_grammar(&build(&[]), 3),
-        encode_grammar(&build(&(0..64).map(|i| i % 3).collect::<Vec<u32>>()), 3),
-    ]
+    VERSIONS
+        .iter()
+        .flat_map(|&(_, encode)| {
+            [
+                encode(&build(&loops), 12),
+                encode(&build(&sparse), u32::MAX),
+                encode(&reversed, 5),
+                encode(&huge_terminals(), u32::MAX),
+                encode(&build(&[]), 3),
+                encode(&build(&(0..64).map(|i| i % 3).collect::<Vec<u32>>()), 3),
+            ]
+        })
+        .collect()
 }
 
 /// Every truncation and every single-bit flip of several encodings decodes to an error or
@@ -544,7 +691,7 @@ fn huge_declared_counts_fail_fast() {
             (t, r, MAX_SYMBOLS_PER_BYTE * bytes.len() as u64),
             (0, r, s),
         ] {
-            let mut h = vec![GRAMMAR_FORMAT_VERSION];
+            let mut h = vec![bytes[0]];
             put_varint(&mut h, t2);
             put_varint(&mut h, r2);
             put_varint(&mut h, s2);
@@ -558,6 +705,40 @@ fn huge_declared_counts_fail_fast() {
         }
     }
     // Varints longer than 64 bits.
-    decode_anything(&[GRAMMAR_FORMAT_VERSION, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 1, 1, 0]);
-    decode_anything(&[GRAMMAR_FORMAT_VERSION, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0]);
+    for (v, _) in VERSIONS {
+        decode_anything(&[v, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 1, 1, 0]);
+        decode_anything(&[v, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0]);
+    }
+}
+
+/// Streams of several rANS blocks (version 2 cuts a stream every 65,536 items) round-trip,
+/// and damage anywhere in them, a block boundary included, fails cleanly.
+#[test]
+fn multi_block_streams() {
+    // A pseudo-random walk over 5,000 terminals: few repeats, so many items per symbol.
+    let mut x = 12345u64;
+    let input: Vec<u32> = (0..80_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 5000) as u32
+        })
+        .collect();
+    let g = build(&input);
+    // At least one step per symbol: more items than a block holds.
+    assert!(g.n_symbols() > 65_536);
+    let bytes = round_trip(&g, 5000).unwrap();
+    let (len, at, class) = v2_streams(&bytes);
+    // Cut where the size bound still lets the header through.
+    let min_len = g.n_symbols().div_ceil(MAX_SYMBOLS_PER_BYTE as usize);
+    for cut in [at + len / 4, at + len / 2, class - 1, bytes.len() - 1] {
+        assert!(cut >= min_len);
+        assert_eq!(decode_grammar(&bytes[..cut]), Err(GrammarDecodeError::Truncated), "cut at {cut}");
+    }
+    for i in (0..bytes.len() * 8).step_by(bytes.len() * 8 / 150) {
+        let mut damaged = bytes.clone();
+        damaged[i / 8] ^= 1 << (i % 8);
+        decode_anything(&damaged);
+    }
 }
