@@ -2,7 +2,7 @@
 //! tables ([`crate::rans`]) in two streams.
 //!
 //! The model is close to that of version 1 ([`crate::encode_v1`]) but cheap to decode.
-//! Rules are written in definition order (see [`crate::encode`]), each with its length
+//! Rules are written in definition order (see [`crate::format`]), each with its length
 //! first. Symbols fall into *classes* by the first and last terminals of their expansion. A
 //! reference is coded as its class, found in a list of the classes that followed the
 //! terminal before it (a path is followed by few distinct paths), and then as one of the
@@ -21,7 +21,7 @@
 //!
 //! # Format, version 2
 //!
-//! The header and numbering are those of [`crate::encode`], with `n_symbols < 2^31`. The
+//! The header and numbering are those of [`crate::format`], with `n_symbols < 2^31`. The
 //! coded grammar is
 //!
 //! ```text
@@ -117,7 +117,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::encode::{
+use crate::format::{
     assert_encodable, bits_for, check_explicit_numbering, get_varint, numbering_of, pad, put_varint, renumber, renumber_canonical, GrammarDecodeError, Header,
     Numbering, Result, NONE,
 };
@@ -499,7 +499,7 @@ fn code_length<S: Sink>(sink: &mut S, g: &Grammar, r: usize, depth: usize) {
     }
 }
 
-/// `g` with its rules in definition order (see [`crate::encode`]), and the input number
+/// `g` with its rules in definition order (see [`crate::format`]), and the input number
 /// of each. The model's per-rule state is then in the order the rules are written, so
 /// the rules used near each other (often defined near each other) are near in memory.
 ///

@@ -14,6 +14,7 @@ mod dag;
 mod encode;
 mod encode_v1;
 mod encode_v2;
+mod format;
 mod grammar;
 mod hot;
 mod occur;
@@ -26,6 +27,7 @@ mod sequitur;
 
 pub use dag::*;
 pub use encode::*;
+pub use format::{GrammarDecodeError, GRAMMAR_FORMAT_VERSION, MAX_SYMBOLS_PER_BYTE};
 pub use grammar::{Grammar, Sym};
 pub use hot::{hot_subpaths, hot_subpaths_brute, HotParams, HotSubpath};
 pub use occur::PatternCounts;
