@@ -306,8 +306,7 @@ impl Recorder {
                     return Err(Error::TruncatedTrace);
                 }
                 let written = sink.finish()?;
-                let counts = written.paths.iter().zip(&written.counts).map(|(e, &c)| ((e.func, e.path), c)).collect();
-                (run, counts, written.writer)
+                (run, written.path_counts(), written.writer)
             }
             RecordMode::Paths | RecordMode::Ppp => {
                 let (run, ()) = wpp_runtime::run_paths(&engine, &inst, &self.config, ())?;

@@ -124,6 +124,18 @@ pub struct WrittenTrace {
     pub counts: Vec<u64>,
 }
 
+impl WrittenTrace {
+    /// Every path's count.
+    pub fn path_counts(&self) -> PathCounts {
+        path_counts(&self.paths, &self.counts)
+    }
+}
+
+/// Counts per path from the path of each symbol and the symbol's count.
+fn path_counts(paths: &[PathEvent], counts: &[u64]) -> PathCounts {
+    paths.iter().zip(counts).map(|(e, &c)| ((e.func, e.path), c)).collect()
+}
+
 impl TraceSink {
     /// Opens the `runs` section of `writer`.
     pub fn new(mut writer: Writer, numberings: &wpp_paths::ProgramNumbering) -> Self {
@@ -401,7 +413,7 @@ impl GrammarSink {
 impl BuiltGrammar {
     /// Every path's count.
     pub fn path_counts(&self) -> PathCounts {
-        self.paths.iter().zip(&self.counts).map(|(e, &c)| ((e.func, e.path), c)).collect()
+        path_counts(&self.paths, &self.counts)
     }
 }
 
