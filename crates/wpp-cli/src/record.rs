@@ -1,10 +1,11 @@
 //! `wpp record`: run a program instrumented and write its profile.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use wpp_record::{Builder, PathSet, RecordMode, Recorder, Recording};
+use wpp_record::{Builder, Limits, PathSet, RecordMode, Recorder, Recording, StopHandle, StopReason};
 use wpp_report::format::group;
 use wpp_runtime::Outcome;
 
@@ -15,6 +16,11 @@ use crate::builder_arg;
 /// The program runs sandboxed under WASI preview 1: it sees its arguments, stdio, and only
 /// the directories and environment variables granted with --dir and --env. Its stdout,
 /// stderr and exit status are passed through.
+///
+/// Ctrl-C (SIGINT) or SIGTERM stops the program and writes what it recorded until then,
+/// marked as partial (`wpp stats` says so), and wpp exits 130 or 143; a second one aborts
+/// at once without a profile. A program stopped by --timeout, --fuel or --max-memory also
+/// keeps its profile, and wpp exits 124. A trap exits 134, with the profile.
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp record -o lua.wpp --dir data lua.wasm -- script.lua")]
 pub struct Opts {
@@ -51,6 +57,19 @@ pub struct Opts {
     /// removed at once and never outlives the recording.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     spool_memory: usize,
+    /// Stop the program after this many seconds (fractions allowed), keeping its profile.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+    /// Stop the program when it has used this much fuel, keeping its profile: about one
+    /// unit per WebAssembly instruction executed, the instrumentation's included. Counting
+    /// fuel slows the program down.
+    #[arg(long, value_name = "N")]
+    fuel: Option<u64>,
+    /// Largest size of each of the program's linear memories (K, M or G suffixes): growing
+    /// one past it stops the program, keeping its profile [default: what WebAssembly
+    /// allows, 4 GiB for a 32-bit memory].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<usize>,
     /// Path limit per function; functions with more paths get cut points.
     #[arg(long, default_value_t = u64::MAX, hide = true)]
     max_paths: u64,
@@ -122,9 +141,47 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     if let Some(file) = &o.interesting {
         recorder = recorder.interesting(file, PathSet::load(file)?);
     }
-    let r = recorder.record(&output)?;
+    let stop = StopHandle::new();
+    recorder = recorder.limits(Limits { timeout: o.timeout, fuel: o.fuel, max_memory: o.max_memory.map(|m| m as u64), stop: Some(stop.clone()) });
+    let signals = watch_signals(stop)?;
+    let recorded = recorder.record(&output);
+    signals.close();
+    let r = recorded?;
     report(&r, &output);
     Ok(r.exit_status())
+}
+
+/// Stops the recording on SIGINT or SIGTERM: the first stops the program (or, once it has
+/// ended, lets the profile be finished), the second exits at once, removing the unfinished
+/// profile. The returned handle ends the watch.
+fn watch_signals(stop: StopHandle) -> anyhow::Result<signal_hook::iterator::Handle> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+    let handle = signals.handle();
+    std::thread::Builder::new().name("wpp-signals".into()).spawn(move || {
+        let mut seen = 0;
+        for sig in signals.forever() {
+            seen += 1;
+            let name = StopReason::signal_name(sig);
+            if seen > 1 {
+                wpp_profile::remove_unfinished();
+                eprintln!("wpp: {name} again: aborted without a profile");
+                std::process::exit(128 + sig);
+            }
+            if stop.stop(StopReason::Signal(sig)) {
+                eprintln!("wpp: {name}: stopping the program; its profile will hold the run until now ({name} again aborts without it)");
+            } else {
+                eprintln!("wpp: {name}: the program has ended; finishing its profile ({name} again aborts without it)");
+            }
+        }
+    })?;
+    Ok(handle)
+}
+
+/// A duration in seconds, fractions allowed.
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s.parse().map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}` is not a duration (a non-negative number of seconds)"))
 }
 
 /// A size in bytes, with an optional K, M or G suffix (powers of 1024).
@@ -166,11 +223,15 @@ fn progress_bar() -> impl Fn(wpp_record::BuildProgress) + Send + Sync + 'static 
 
 /// What happened, on stderr (stdout is the guest's).
 fn report(r: &Recording, output: &Path) {
-    if let Outcome::Trapped { trap, backtrace } = &r.outcome {
-        eprintln!("wpp: the program trapped: {trap}");
-        for (i, f) in backtrace.iter().enumerate() {
-            eprintln!("  {i:>3}: {f}");
+    match &r.outcome {
+        Outcome::Trapped { trap, backtrace } => {
+            eprintln!("wpp: the program trapped: {trap}");
+            for (i, f) in backtrace.iter().enumerate() {
+                eprintln!("  {i:>3}: {f}");
+            }
         }
+        Outcome::Stopped(reason) => eprintln!("wpp: the program was {reason}; the profile holds the run until then"),
+        Outcome::Exited(_) => {}
     }
     for w in &r.warnings {
         eprintln!("wpp: warning: {w}");

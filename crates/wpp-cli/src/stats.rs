@@ -17,7 +17,7 @@ use wpp_report::format::group;
 pub struct Opts {
     /// A profile written by `wpp record` or `wpp compress`.
     profile: PathBuf,
-    /// Print JSON: {"events", "distinct_paths", "rules", "grammar_symbols", "depth", "ratio", "sections": {name: bytes}}.
+    /// Print JSON: {"module", "mode", "ending", "partial" (true when the recorder stopped the program: a signal or a limit), "events", "distinct_paths", "rules", "grammar_symbols", "depth", "ratio", "sections": {name: bytes}}.
     #[arg(long)]
     json: bool,
 }
@@ -32,6 +32,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     writeln!(out, "profile         {}", o.profile.display())?;
     writeln!(out, "module          {}", s.module)?;
     writeln!(out, "mode            {}", s.mode)?;
+    writeln!(out, "ending          {}", s.ending)?;
     writeln!(out, "events          {}", group(s.events))?;
     writeln!(out, "distinct paths  {}", group(s.distinct_paths))?;
     if let (Some(r), Some(n), Some(d), Some(ratio)) = (s.rules, s.grammar_symbols, s.depth, s.ratio) {

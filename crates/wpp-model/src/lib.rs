@@ -14,12 +14,14 @@ mod event;
 mod func_map;
 mod idx;
 mod source;
+mod stop;
 
 pub use cfg::{Block, Cfg, CfgError, Edge, EdgeKind, Target};
 pub use event::{EventDecoder, EventWord, PathEvent, ESCAPE_FUNC};
 pub use func_map::FuncMap;
 pub use idx::{BlockIdx, EdgeIdx, FuncIdx, PathId};
 pub use source::{LineRange, SourceMap};
+pub use stop::StopReason;
 
 /// A function of the program as the profile knows it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

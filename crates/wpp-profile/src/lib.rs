@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! offset 0   magic  b"WPPROF\r\n"          8 bytes
-//!        8   format version, u32 LE        (this crate writes version 2, reads 1 and 2)
+//!        8   format version, u32 LE        (this crate writes version 3, reads 1 to 3)
 //!       12   reserved, u32 LE              0
 //!       16   table of contents offset, u64 LE
 //!       24   table of contents length, u64 LE
@@ -15,7 +15,7 @@
 //! ```
 //!
 //! The table of contents is a [postcard]-encoded list of [`TocEntry`]: section name,
-//! offset, length and CRC-32 of its bytes. Sections of version 2:
+//! offset, length and CRC-32 of its bytes. Sections of version 3:
 //!
 //! | name | content |
 //! | --- | --- |
@@ -33,7 +33,8 @@
 //!
 //! Version 1 differs only in the trace: trace mode wrote section `trace`, the path events in
 //! order as little-endian u64 event words (see [`wpp_model::PathEvent`]), 8 bytes per event
-//! where `runs` takes 1–3 per run. Readers still read it.
+//! where `runs` takes 1–3 per run. Version 2 differs from 3 only in that a run could not
+//! end stopped ([`Ending::Stopped`]). Readers still read both.
 //!
 //! Readers ignore sections they do not know, so later versions can add sections (per-function
 //! traces, dependences) without breaking older readers of the ones here.
@@ -47,23 +48,25 @@
 //!
 //! [postcard]: https://postcard.jamesmunns.com/wire-format
 
+mod atomic;
 mod build;
 mod error;
 mod read;
 mod write;
 
+pub use atomic::{remove_unfinished, write_atomically, AtomicFile};
 pub use build::{GrammarBuilder, REPAIR_BLOCK};
 pub use error::Error;
 pub use read::{Profile, TraceReader};
 pub use wpp_grammar::GrammarFull;
 pub use write::Writer;
 
-use wpp_model::{FuncIdx, Function, PathId};
+use wpp_model::{FuncIdx, Function, PathId, StopReason};
 
 /// First 8 bytes of every profile.
 pub const MAGIC: [u8; 8] = *b"WPPROF\r\n";
 /// The format version this crate writes (it reads this one and every earlier one).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 pub(crate) const HEADER_LEN: u64 = 40;
 
 /// Section names.
@@ -138,6 +141,26 @@ impl Builder {
 pub enum Ending {
     Exited(i32),
     Trapped(String),
+    /// Stopped by the recorder before it ended (version 3 on): the profile holds the run
+    /// up to there.
+    Stopped(StopReason),
+}
+
+impl Ending {
+    /// Whether the profile holds only part of the run: the recorder stopped the program.
+    pub fn is_partial(&self) -> bool {
+        matches!(self, Ending::Stopped(_))
+    }
+}
+
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ending::Exited(s) => write!(f, "exited {s}"),
+            Ending::Trapped(t) => write!(f, "trapped: {t}"),
+            Ending::Stopped(r) => write!(f, "{r}; the profile holds the run until then"),
+        }
+    }
 }
 
 /// The program and the run a profile describes.

@@ -6,11 +6,9 @@
 //! profile, and an earlier file of that name stays as it was until then.
 
 use std::io::{BufWriter, Seek, SeekFrom, Write};
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
-use tempfile::NamedTempFile;
-
+use crate::atomic::AtomicFile;
 use crate::{Error, TocEntry, HEADER_LEN, MAGIC, VERSION};
 
 /// Writes a profile file. Sections are written one at a time: [`Writer::begin`],
@@ -18,7 +16,7 @@ use crate::{Error, TocEntry, HEADER_LEN, MAGIC, VERSION};
 pub struct Writer {
     path: PathBuf,
     /// The temporary file, deleted if the writer is dropped before [`Writer::finish`].
-    out: BufWriter<NamedTempFile>,
+    out: BufWriter<AtomicFile>,
     pos: u64,
     toc: Vec<TocEntry>,
     open: Option<(String, u64, crc32fast::Hasher)>,
@@ -29,18 +27,7 @@ impl Writer {
     /// [`Writer::finish`].
     pub fn create(path: &Path) -> Result<Writer, Error> {
         let io = |source| Error::Io { path: path.to_owned(), source };
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        // Mode 0666 before the umask, as a file created the ordinary way would get.
-        let file = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".tmp")
-            .permissions(std::fs::Permissions::from_mode(0o666))
-            .tempfile_in(dir)
-            .map_err(io)?;
+        let file = AtomicFile::create(path).map_err(io)?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
         out.write_all(&[0u8; HEADER_LEN as usize]).map_err(io)?;
         Ok(Writer { path: path.to_owned(), out, pos: HEADER_LEN, toc: Vec::new(), open: None })
@@ -102,8 +89,9 @@ impl Writer {
         header.extend_from_slice(&0u32.to_le_bytes());
         self.out.seek(SeekFrom::Start(0)).map_err(|e| self.io(e))?;
         self.out.write_all(&header).map_err(|e| self.io(e))?;
-        let file = self.out.into_inner().map_err(|e| Error::Io { path: self.path.clone(), source: e.into_error() })?;
-        file.persist(&self.path).map_err(|e| Error::Io { path: self.path.clone(), source: e.error })?;
+        let path = self.path;
+        let file = self.out.into_inner().map_err(|e| Error::Io { path: path.clone(), source: e.into_error() })?;
+        file.commit().map_err(|source| Error::Io { path, source })?;
         Ok(())
     }
 }

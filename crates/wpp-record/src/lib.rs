@@ -52,6 +52,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use wpp_profile::{section, Ending, Meta, PathCount, Writer};
+pub use wpp_runtime::{Limits, StopHandle, StopReason};
 use wpp_runtime::{Outcome, PathCounts, RunConfig, Stdio};
 
 pub use compress::{compress, Compressed, SymbolFormat};
@@ -206,6 +207,14 @@ impl Recorder {
         self
     }
 
+    /// When to stop the guest before it ends by itself (a time limit, fuel, a memory
+    /// limit, a stop handle for signals). A stopped guest still gets its profile, marked
+    /// [`Ending::Stopped`], holding every path it completed.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.config.limits = limits;
+        self
+    }
+
     /// Grammar mode: threads that build the grammar after the guest ended [default: the
     /// cores available]. While the guest runs, one thread takes its events and builds.
     pub fn build_threads(mut self, threads: usize) -> Self {
@@ -263,7 +272,7 @@ impl Recorder {
             (_, None) => None,
         };
         let inst = wpp_wasm::instrument_numbered(&self.wasm, &self.program, numberings, &opts).map_err(instrument_error)?;
-        let engine = wpp_runtime::engine()?;
+        let engine = wpp_runtime::engine_for(&self.config.limits, Some(wasm_mode))?;
 
         let mut writer = Writer::create(output)?;
         let mut grammar = None;
@@ -326,6 +335,7 @@ impl Recorder {
         let ending = match &run.result.outcome {
             Outcome::Exited(s) => Ending::Exited(*s),
             Outcome::Trapped { trap, .. } => Ending::Trapped(trap.clone()),
+            Outcome::Stopped(reason) => Ending::Stopped(*reason),
         };
         // Source lines are a convenience: unreadable DWARF must not cost the recording.
         let mut warnings = Vec::new();

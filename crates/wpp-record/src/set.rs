@@ -3,7 +3,6 @@
 //! used with, and what a run recorded with them.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::io::Write as _;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -106,11 +105,11 @@ impl PathSet {
 
     /// Writes the set file.
     pub fn save(&self, file: &Path) -> Result<(), Error> {
-        let io = |source| Error::Write { path: file.to_owned(), source };
-        let mut out = std::io::BufWriter::new(std::fs::File::create(file).map_err(io)?);
-        serde_json::to_writer_pretty(&mut out, self).map_err(|e| io(e.into()))?;
-        writeln!(out).map_err(io)?;
-        out.flush().map_err(io)
+        wpp_profile::write_atomically(file, |out| {
+            serde_json::to_writer_pretty(&mut *out, self)?;
+            writeln!(out)
+        })
+        .map_err(|source| Error::Write { path: file.to_owned(), source })
     }
 
     /// The set's paths by function, checked against the module it is used with (numbered

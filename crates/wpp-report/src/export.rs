@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 use wpp_grammar::Sym;
-use wpp_profile::{Ending, Profile, RecordMode};
+use wpp_profile::{Profile, RecordMode};
 
 use crate::Error;
 
@@ -66,10 +66,7 @@ pub fn export(p: &Profile) -> Result<Export<'_>, Error> {
             RecordMode::Ppp => "ppp".into(),
             RecordMode::Grammar(b) => format!("grammar/{}", b.name()),
         },
-        ending: match &p.meta.ending {
-            Ending::Exited(s) => format!("exited {s}"),
-            Ending::Trapped(t) => format!("trapped: {t}"),
-        },
+        ending: p.meta.ending.to_string(),
         events: p.meta.events,
         max_paths: p.meta.max_paths,
         functions: &p.meta.functions,

@@ -12,6 +12,11 @@ use crate::Error;
 pub struct Stats {
     pub module: String,
     pub mode: String,
+    /// How the run ended: `exited N`, `trapped: ...`, or why the recorder stopped it.
+    pub ending: String,
+    /// Whether the recorder stopped the program (a signal, a limit): the profile holds the
+    /// run up to there, not all of it.
+    pub partial: bool,
     pub events: u64,
     pub distinct_paths: u64,
     /// Grammar rules, the start rule included (null without a grammar).
@@ -38,6 +43,8 @@ pub fn stats(p: &Profile) -> Result<Stats, Error> {
             RecordMode::Ppp => "ppp".into(),
             RecordMode::Grammar(b) => format!("grammar ({})", b.name()),
         },
+        ending: p.meta.ending.to_string(),
+        partial: p.meta.ending.is_partial(),
         events: p.meta.events,
         distinct_paths: if p.has_grammar() { p.n_terminals() as u64 } else { p.counts.len() as u64 },
         rules: None,

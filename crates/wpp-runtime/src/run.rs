@@ -10,7 +10,8 @@ use wpp_model::{FuncIdx, PathId};
 use wpp_wasm::{abi, CounterKind, Instrumented, Mode};
 
 use crate::host::{wasi_ctx, Captured};
-use crate::{BlockSink, BoxError, Error, EventSink, Outcome, RunConfig, RunResult};
+use crate::stop::{MemoryLimitHit, MemoryLimiter, StopHandle, StoppedAtFlush, Timer};
+use crate::{BlockSink, BoxError, Error, EventSink, Outcome, RunConfig, RunResult, StopReason};
 
 /// Path counts by (function, path).
 pub type PathCounts = HashMap<(FuncIdx, PathId), u64>;
@@ -31,7 +32,15 @@ pub struct PathsRun {
 struct State<X> {
     wasi: WasiP1Ctx,
     memory: Option<Memory>,
+    limiter: MemoryLimiter,
+    stop: StopHandle,
     extra: X,
+}
+
+/// How a store's run is stopped from outside, and its limits.
+struct Control {
+    stop: StopHandle,
+    limits: crate::Limits,
 }
 
 /// State for an instrumented run. Full event buffers go to a consumer thread that owns
@@ -54,8 +63,10 @@ fn compile(engine: &Engine, wasm: &[u8]) -> Result<(Module, std::time::Duration)
 }
 
 /// Runs `_start` and turns its ending into an [`Outcome`]; other errors pass through.
+/// The guest runs under `control`: stoppable, with its time limit.
 fn call_start<X: Send + 'static>(
     store: &mut Store<State<X>>,
+    control: &Control,
     linker: &Linker<State<X>>,
     module: &Module,
     memory_export: Option<&str>,
@@ -66,13 +77,24 @@ fn call_start<X: Send + 'static>(
     }
     let start = instance.get_typed_func::<(), ()>(&mut *store, "_start").map_err(|e| Error::NoStart(e.into()))?;
     let t = Instant::now();
+    let timer = Timer::start(control.limits.timeout, &control.stop).map_err(Error::Thread)?;
     let res = start.call(&mut *store, ());
     let elapsed = t.elapsed();
+    drop(timer);
+    control.stop.set_ended();
     let outcome = match res {
         Ok(()) => Outcome::Exited(0),
         Err(e) => {
             if let Some(exit) = e.downcast_ref::<I32Exit>() {
                 Outcome::Exited(exit.0)
+            } else if let Some(hit) = e.downcast_ref::<MemoryLimitHit>() {
+                Outcome::Stopped(StopReason::Memory(hit.limit))
+            } else if let (true, Some(reason)) =
+                (e.downcast_ref::<StoppedAtFlush>().is_some() || e.downcast_ref::<wasmtime::Trap>() == Some(&wasmtime::Trap::Interrupt), control.stop.reason())
+            {
+                Outcome::Stopped(reason)
+            } else if let (Some(wasmtime::Trap::OutOfFuel), Some(fuel)) = (e.downcast_ref::<wasmtime::Trap>(), control.limits.fuel) {
+                Outcome::Stopped(StopReason::Fuel(fuel))
             } else if e.downcast_ref::<wasmtime::Trap>().is_some() || e.downcast_ref::<wasmtime::WasmBacktrace>().is_some() {
                 let backtrace = e
                     .downcast_ref::<wasmtime::WasmBacktrace>()
@@ -106,9 +128,28 @@ fn captured_output(c: Option<Captured>) -> (Vec<u8>, Vec<u8>) {
     }
 }
 
-fn new_store<X>(engine: &Engine, cfg: &RunConfig, extra: X) -> Result<(Store<State<X>>, Option<Captured>), Error> {
+/// A store, where its captured output goes, and how it is stopped.
+type NewStore<X> = (Store<State<X>>, Option<Captured>, Control);
+
+/// A store for a run under `cfg`: WASI, the memory limit (letting through once a
+/// recording memory of `recording_memory` bytes), fuel, and a stop handle attached to
+/// the engine.
+fn new_store<X>(engine: &Engine, cfg: &RunConfig, recording_memory: Option<u64>, extra: X) -> Result<NewStore<X>, Error> {
     let (wasi, captured) = wasi_ctx(cfg)?;
-    Ok((Store::new(engine, State { wasi, memory: None, extra }), captured))
+    let limiter = MemoryLimiter { limit: cfg.limits.max_memory, exempt: recording_memory };
+    let control = Control { stop: cfg.limits.stop.clone().unwrap_or_default(), limits: cfg.limits.clone() };
+    let mut store = Store::new(engine, State { wasi, memory: None, limiter, stop: control.stop.clone(), extra });
+    store.limiter(|s| &mut s.limiter);
+    if let Some(fuel) = cfg.limits.fuel {
+        store.set_fuel(fuel).map_err(|e| Error::Engine(e.into()))?;
+    }
+    let stop = control.stop.clone();
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(move |_| {
+        Ok(if stop.reason().is_some() { wasmtime::UpdateDeadline::Interrupt } else { wasmtime::UpdateDeadline::Continue(1) })
+    });
+    control.stop.attach(engine);
+    Ok((store, captured, control))
 }
 
 fn wasi_linker<X: Send + 'static>(engine: &Engine) -> Result<Linker<State<X>>, Error> {
@@ -120,9 +161,9 @@ fn wasi_linker<X: Send + 'static>(engine: &Engine) -> Result<Linker<State<X>>, E
 /// Runs an uninstrumented module.
 pub fn run_plain(engine: &Engine, wasm: &[u8], cfg: &RunConfig) -> Result<RunResult, Error> {
     let (module, compile_time) = compile(engine, wasm)?;
-    let (mut store, captured) = new_store(engine, cfg, ())?;
+    let (mut store, captured, control) = new_store(engine, cfg, None, ())?;
     let linker = wasi_linker::<()>(engine)?;
-    let (outcome, guest_time, _) = call_start(&mut store, &linker, &module, None)?;
+    let (outcome, guest_time, _) = call_start(&mut store, &control, &linker, &module, None)?;
     drop(store);
     let (stdout, stderr) = captured_output(captured);
     Ok(RunResult { outcome, stdout, stderr, compile_time, guest_time })
@@ -199,12 +240,16 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
         hash_counts: HashMap::new(),
         error: None,
     };
-    let (mut store, captured) = new_store(engine, cfg, paths)?;
+    let (mut store, captured, control) = new_store(engine, cfg, Some(inst.layout.memory_bytes), paths)?;
     let mut linker = wasi_linker::<Paths>(engine)?;
     linker
         .func_wrap(abi::IMPORT_MODULE, abi::IMPORT_FLUSH, |mut caller: Caller<'_, State<Paths>>, kind: i32, bytes: i32| -> wasmtime::Result<()> {
             let fail = |m: String| Err(wasmtime::Error::msg(m));
             let Some(memory) = caller.data().memory else { return fail("flush before the memory is known".into()) };
+            if caller.data().stop.requested() {
+                // Stop here; the buffer is collected with whatever else the guest left.
+                return Err(wasmtime::Error::new(StoppedAtFlush));
+            }
             let (data, state) = memory.data_and_store_mut(&mut caller);
             let p = &mut state.extra;
             match kind {
@@ -222,7 +267,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
             Ok(())
         })
         .map_err(|e| Error::Wasi(e.into()))?;
-    let started = call_start(&mut store, &linker, &module, Some(abi::EXPORT_MEMORY));
+    let started = call_start(&mut store, &control, &linker, &module, Some(abi::EXPORT_MEMORY));
     // Whatever happened, stop the consumer so that its error (if any) can be reported.
     let finish = |store: &mut Store<State<Paths>>| -> Result<S, Error> {
         store.data_mut().extra.to_consumer = None;
@@ -298,7 +343,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
 /// Runs a module rewritten by [`wpp_wasm::instrument_block_log`], feeding `sink`.
 pub fn run_block_log<S: BlockSink + Send + 'static>(engine: &Engine, wasm: &[u8], cfg: &RunConfig, sink: S) -> Result<(RunResult, S), Error> {
     let (module, compile_time) = compile(engine, wasm)?;
-    let (mut store, captured) = new_store(engine, cfg, sink)?;
+    let (mut store, captured, control) = new_store(engine, cfg, None, sink)?;
     let mut linker = wasi_linker::<S>(engine)?;
     linker
         .func_wrap(abi::ORACLE_MODULE, "enter", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.enter(f as u32))
@@ -310,7 +355,7 @@ pub fn run_block_log<S: BlockSink + Send + 'static>(engine: &Engine, wasm: &[u8]
         .func_wrap(abi::ORACLE_MODULE, "leave", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.leave(f as u32))
         .map_err(|e| Error::Wasi(e.into()))?;
     linker.func_wrap(abi::ORACLE_MODULE, "exit", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.exit(f as u32)).map_err(|e| Error::Wasi(e.into()))?;
-    let (outcome, guest_time, _) = call_start(&mut store, &linker, &module, None)?;
+    let (outcome, guest_time, _) = call_start(&mut store, &control, &linker, &module, None)?;
     let sink = store.into_data().extra;
     let (stdout, stderr) = captured_output(captured);
     Ok((RunResult { outcome, stdout, stderr, compile_time, guest_time }, sink))
