@@ -46,7 +46,12 @@ impl AtomicFile {
             _ => Path::new("."),
         };
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let temp = tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").permissions(std::fs::Permissions::from_mode(0o666)).tempfile_in(dir)?;
+        let temp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .permissions(std::fs::Permissions::from_mode(0o666))
+            .tempfile_in(dir)
+            .map_err(without_temp_path)?;
         unfinished().push(temp.path().to_owned());
         Ok(AtomicFile { path: path.to_owned(), temp: Some(temp) })
     }
@@ -83,24 +88,34 @@ impl Drop for AtomicFile {
     }
 }
 
+/// `tempfile` appends the temporary file's name to its errors; the target, which the
+/// caller names, is what the user knows, so only the system's message is kept.
+fn without_temp_path(e: std::io::Error) -> std::io::Error {
+    match e.to_string().split_once(" at path ") {
+        Some((message, _)) => std::io::Error::new(e.kind(), message.to_owned()),
+        None => e,
+    }
+}
+
+// I/O goes to the `File` itself: its errors are the system's, without the temporary name.
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.temp().write(buf)
+        self.temp().as_file_mut().write(buf)
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        self.temp().flush()
+        self.temp().as_file_mut().flush()
     }
 }
 
 impl Seek for AtomicFile {
     fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
-        self.temp().seek(pos)
+        self.temp().as_file_mut().seek(pos)
     }
 }
 
 impl Read for AtomicFile {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.temp().read(buf)
+        self.temp().as_file_mut().read(buf)
     }
 }
 

@@ -281,8 +281,11 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
         }
     };
     if let Some(e) = store.data_mut().extra.error.take() {
-        let _ = finish(&mut store);
-        return Err(Error::Recording(e));
+        // The consumer stopped taking events: its own error says why.
+        return Err(match finish(&mut store) {
+            Err(why) => why,
+            Ok(_) => Error::Recording(e),
+        });
     }
     // Collect what is still in the guest's memory: on every ending, including traps.
     let memory = store.data().memory.ok_or_else(|| Error::Abi("it lacks its memory".into()))?;
@@ -296,8 +299,10 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
                 .ok_or_else(|| Error::Abi(format!("it lacks the `{}` global", abi::EXPORT_EVENT_PTR)))?;
             let (data, state) = memory.data_and_store_mut(&mut store);
             if let Err(e) = drain_events(data, &mut state.extra, ptr as u32 as usize) {
-                let _ = finish(&mut store);
-                return Err(Error::Recording(e));
+                return Err(match finish(&mut store) {
+                    Err(why) => why,
+                    Ok(_) => Error::Recording(e),
+                });
             }
         }
         Mode::Count => {
