@@ -1,5 +1,5 @@
 //! Stopping a running guest from outside (a signal, a timer) and the limits a run may
-//! have: the pieces [`crate::run`] installs in each store.
+//! have: the pieces each store of a run is given.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
