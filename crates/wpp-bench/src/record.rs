@@ -16,8 +16,9 @@ use crate::workloads::{geomean, load, WorkloadArgs};
 
 /// Measure recording overhead on the workloads in workloads/workloads.json.
 ///
-/// Each program runs uninstrumented, in count mode (arrays, the hash table for functions
-/// with too many paths), in count mode with the hash table for every function (the
+/// Each program runs uninstrumented, in count mode as `wpp record --mode paths` runs it
+/// (arrays, the hash table for functions with too many paths; stoppable by a signal, which
+/// costs epoch checks), in count mode with the hash table for every function (the
 /// classic hashing path profiler), in trace mode with the events counted
 /// on the consumer thread, recording in trace mode as `wpp record --mode trace` does
 /// (run-length tokens written to the profile; +file), and recording the whole program path exactly as
@@ -89,7 +90,17 @@ fn best<T>(repeat: usize, mut f: impl FnMut() -> anyhow::Result<(Duration, T)>) 
     Ok(best.expect("at least one run"))
 }
 
-fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, o: &Opts) -> anyhow::Result<Row> {
+/// The engines of the measurements: one for plain and trace-mode runs, one for count mode
+/// that can be stopped as `wpp record` can stop it (epoch checks, which count mode pays
+/// for and trace mode does not).
+struct Engines {
+    plain: wpp_runtime::Engine,
+    stoppable_count: wpp_runtime::Engine,
+    stoppable: wpp_runtime::Limits,
+}
+
+fn measure(engines: &Engines, dir: &Path, p: &Program, run: &Run, o: &Opts) -> anyhow::Result<Row> {
+    let engine = &engines.plain;
     let (repeat, only) = (o.repeat, &o.only[..]);
     let wanted = |m: Measure| only.is_empty() || only.contains(&m);
     let (wasm, cfg) = load(dir, p, run)?;
@@ -113,8 +124,9 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, o: 
             continue;
         }
         let inst = wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Count, force_hash, ..Options::default() })?;
+        let cfg = wpp_runtime::RunConfig { limits: engines.stoppable.clone(), ..cfg.clone() };
         let (t, _) = best(repeat, || {
-            let (r, ()) = run_paths(engine, &inst, &cfg, ())?;
+            let (r, ()) = run_paths(&engines.stoppable_count, &inst, &cfg, ())?;
             Ok((r.result.guest_time, ()))
         })?;
         *(if force_hash { &mut row.hash } else { &mut row.count }) = Some(t);
@@ -168,12 +180,14 @@ fn measure(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run: &Run, o: 
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
-    let engine = wpp_runtime::engine()?;
+    let stoppable = wpp_runtime::Limits { stop: Some(wpp_runtime::StopHandle::new()), ..Default::default() };
+    let engines =
+        Engines { plain: wpp_runtime::engine()?, stoppable_count: wpp_runtime::engine_for(&stoppable, Some(Mode::Count))?, stoppable };
     let mut rows = Vec::new();
     let w = o.workloads.select(Some("workloads"), "bench")?.expect("a default directory");
     for (p, run) in &w.runs {
         eprint!("wpp-bench record: {} ...\r", p.name);
-        rows.push(measure(&engine, &w.dir, p, run, &o)?);
+        rows.push(measure(&engines, &w.dir, p, run, &o)?);
     }
     eprint!("{:40}\r", "");
     let mut out = std::io::stdout().lock();
