@@ -181,8 +181,7 @@ fn measure(engines: &Engines, dir: &Path, p: &Program, run: &Run, o: &Opts) -> a
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let stoppable = wpp_runtime::Limits { stop: Some(wpp_runtime::StopHandle::new()), ..Default::default() };
-    let engines =
-        Engines { plain: wpp_runtime::engine()?, stoppable_count: wpp_runtime::engine_for(&stoppable, Some(Mode::Count))?, stoppable };
+    let engines = Engines { plain: wpp_runtime::engine()?, stoppable_count: wpp_runtime::engine_for(&stoppable, Some(Mode::Count))?, stoppable };
     let mut rows = Vec::new();
     let w = o.workloads.select(Some("workloads"), "bench")?.expect("a default directory");
     for (p, run) in &w.runs {
