@@ -35,7 +35,7 @@ pub use error::Error;
 pub use export::export;
 pub use hot::{hot_subpaths, Cost, HotRow};
 pub use naming::{parse_path, select_func};
-pub use paths::{executions, path_profile};
+pub use paths::{path_profile, PathProfile};
 pub use ppp::ppp_report;
 pub use query::{before, contexts, freq};
 pub use row::{brief_paths, BlockRow, Brief, PathRow};
