@@ -172,6 +172,20 @@ fn paths_json_is_complete() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+#[test]
+fn hot_json_is_complete() {
+    let d = scratch("json-hot");
+    let p = record(&d, "g", &[]);
+    for args in [
+        &["hot", "PROFILE", "--max-len", "1", "--min-cost", "1", "--cost", "paths"][..],
+        &["hot", "PROFILE", "--max-len", "2", "--min-len", "2", "--min-cost", "4", "--cost", "paths"],
+        &["hot", "PROFILE", "--max-len", "3", "--min-cost", "1000"],
+    ] {
+        check_limits(args, &p, &[("subpaths", "subpaths")]);
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 /// `wpp export` has no limit: every path count, and for a grammar profile every symbol.
 #[test]
 fn export_json_is_complete() {

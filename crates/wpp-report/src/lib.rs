@@ -33,7 +33,7 @@ mod truncation;
 pub use dag::Dag;
 pub use error::Error;
 pub use export::export;
-pub use hot::{hot_subpaths, Cost, HotRow};
+pub use hot::{hot_subpaths, Cost, HotRow, HotSubpaths};
 pub use naming::{parse_path, select_func};
 pub use paths::{path_profile, PathProfile};
 pub use ppp::ppp_report;
