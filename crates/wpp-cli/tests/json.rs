@@ -186,6 +186,28 @@ fn hot_json_is_complete() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+#[test]
+fn query_json_is_complete() {
+    let d = scratch("json-query");
+    let p = record(&d, "g", &[]);
+    let paths = json_with(&["paths", "PROFILE"], &p, &[]);
+    let hottest = &rows(&paths, "paths")[0];
+    let spec = format!("{}:{}", hottest["function"].as_str().unwrap(), hottest["path_id"]);
+    for k in ["1", "2"] {
+        let all = check_limits(&["query", "PROFILE", "context", &spec, "--k", k], &p, &[("contexts", "contexts")]);
+        let counts: u64 = rows(&all, "contexts").iter().map(|c| c["count"].as_u64().unwrap()).sum();
+        assert_eq!(all["executions"], hottest["count"], "k = {k}");
+        assert_eq!(counts, hottest["count"].as_u64().unwrap(), "k = {k}: the contexts do not add up to the executions");
+    }
+    // Questions with one answer have no limit to cut them.
+    let freq = json_with(&["query", "PROFILE", "freq", &spec, &spec], &p, &[]);
+    assert_eq!(rows(&freq, "sequence").len(), 2);
+    assert!(freq["frequency"].as_u64().is_some());
+    let before = json_with(&["query", "PROFILE", "before", &spec, &spec], &p, &[]);
+    assert_eq!(before["before"], true);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 /// `wpp export` has no limit: every path count, and for a grammar profile every symbol.
 #[test]
 fn export_json_is_complete() {
