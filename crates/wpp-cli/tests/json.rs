@@ -208,6 +208,36 @@ fn query_json_is_complete() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+#[test]
+fn ppp_report_json_is_complete() {
+    let d = scratch("json-ppp");
+    let p = record(&d, "paths", &["--mode", "paths"]);
+    // Every other path interesting, so that both lists are long.
+    let paths = json_with(&["paths", "PROFILE"], &p, &[]);
+    let list: String = rows(&paths, "paths").iter().step_by(2).map(|r| format!("{}:{}\n", r["function_index"], r["path_id"])).collect();
+    std::fs::write(d.join("list.txt"), list).unwrap();
+    let set = d.join("set.json");
+    ok(wpp().args(["ppp", "select"]).arg(&p).arg("--paths").arg(d.join("list.txt")).arg("-o").arg(&set));
+    let field = record(&d, "field", &["--mode", "ppp", "--interesting", set.to_str().unwrap()]);
+    let all = check_limits(&["ppp", "report", "PROFILE"], &field, &[("interesting", "interesting paths"), ("residual", "residual paths")]);
+    // Both lists together are the path profile; the summary counts are of whole lists.
+    assert_eq!(total(&all, "interesting") + total(&all, "residual"), total(&paths, "paths"));
+    let sum = |list: &str| rows(&all, list).iter().map(|r| r["count"].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(all["interesting_executions"].as_u64().unwrap(), sum("interesting"));
+    assert_eq!(all["residual_executions"].as_u64().unwrap(), sum("residual"));
+    assert_eq!(sum("interesting") + sum("residual"), paths["executions"].as_u64().unwrap());
+    let executed = rows(&all, "interesting").iter().filter(|r| r["count"].as_u64().unwrap() > 0).count();
+    assert_eq!(all["interesting_executed"].as_u64().unwrap() as usize, executed);
+    let hashed = rows(&all, "interesting").iter().filter(|r| r["counted"] == "hash").count();
+    assert_eq!(all["interesting_hashed"].as_u64().unwrap() as usize, hashed);
+    // Most executed first, in both lists.
+    for list in ["interesting", "residual"] {
+        let counts: Vec<u64> = rows(&all, list).iter().map(|r| r["count"].as_u64().unwrap()).collect();
+        assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{list}: {counts:?}");
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 /// `wpp export` has no limit: every path count, and for a grammar profile every symbol.
 #[test]
 fn export_json_is_complete() {
