@@ -4,10 +4,9 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use serde::Serialize;
 use wpp_grammar::HotParams;
 use wpp_report::format::group;
-use wpp_report::{Dag, HotRow};
+use wpp_report::{Dag, Top};
 
 /// Find the minimal hot subpaths: runs of at most L consecutive acyclic paths whose cost
 /// (frequency × the paths' summed cost) is at least C.
@@ -31,13 +30,13 @@ pub struct Opts {
     /// Shortest subpath, in acyclic paths.
     #[arg(long, value_name = "M", default_value_t = 1)]
     min_len: usize,
-    /// Show at most N subpaths [0 for all].
-    #[arg(long, default_value_t = 20)]
-    top: usize,
+    /// Show at most N subpaths, 0 for all [default: 20 as text, all as JSON].
+    #[arg(long, value_name = "N")]
+    top: Option<usize>,
     /// The cost of one run of a path.
     #[arg(long, value_enum, default_value_t = Cost::Instructions)]
     cost: Cost,
-    /// Print JSON: {"subpaths": [{"frequency", "cost", "length", "paths": [{"function", "function_index", "path_id", "blocks", "source"}]}]}.
+    /// Print JSON: {"subpaths": [{"frequency", "cost", "length", "paths": [{"function", "function_index", "path_id", "blocks", "source"}]}], "truncated", "total_subpaths"}.
     #[arg(long)]
     json: bool,
 }
@@ -50,11 +49,6 @@ enum Cost {
     Paths,
 }
 
-#[derive(Serialize)]
-struct Report {
-    subpaths: Vec<HotRow>,
-}
-
 pub fn run(o: Opts) -> anyhow::Result<()> {
     anyhow::ensure!(o.max_len >= 1, "--max-len must be at least 1");
     anyhow::ensure!(o.min_len <= o.max_len, "--min-len {} is above --max-len {}", o.min_len, o.max_len);
@@ -64,14 +58,15 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         Cost::Paths => wpp_report::Cost::Paths,
     };
     let params = HotParams { max_len: o.max_len, min_len: o.min_len, min_cost: o.min_cost };
-    let (total, rows) = wpp_report::hot_subpaths(&dag, cost, &params, o.top);
+    let report = wpp_report::hot_subpaths(&dag, cost, &params, Top::of(o.top, o.json));
     if o.json {
-        return crate::print_json(&Report { subpaths: rows });
+        return crate::print_json(&report);
     }
     let mut out = std::io::stdout().lock();
     let unit = cost.unit();
-    writeln!(out, "{total} minimal hot subpaths of {} to {} paths costing at least {} {unit}", o.min_len, o.max_len, group(o.min_cost))?;
-    for (i, r) in rows.iter().enumerate() {
+    let total = report.truncation.total("subpaths");
+    writeln!(out, "{} minimal hot subpaths of {} to {} paths costing at least {} {unit}", group(total as u64), o.min_len, o.max_len, group(o.min_cost))?;
+    for (i, r) in report.subpaths.iter().enumerate() {
         writeln!(out, "\n#{:<3} cost {} {unit}, frequency {}, {} paths", i + 1, group(r.cost), group(r.frequency), r.length)?;
         // Runs of one path are shown once with a repeat count.
         let mut j = 0;
@@ -85,8 +80,8 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             j = k;
         }
     }
-    if rows.len() < total {
-        writeln!(out, "\n... {} more (--top 0 shows all)", total - rows.len())?;
+    if let Some(note) = report.truncation.note("subpaths", "subpaths") {
+        writeln!(out, "\n{note}")?;
     }
     Ok(())
 }

@@ -4,10 +4,9 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use serde::Serialize;
 use wpp_profile::Profile;
 use wpp_report::format::{group, truncate};
-use wpp_report::PathRow;
+use wpp_report::Top;
 
 /// Print the path profile: how often each acyclic path ran, hottest first.
 ///
@@ -21,42 +20,33 @@ pub struct Opts {
     /// Only paths of this function (name or index).
     #[arg(long)]
     func: Option<String>,
-    /// Show at most N paths [default: 20; 0 for all].
-    #[arg(long, default_value_t = 20)]
-    top: usize,
-    /// Print JSON: {"paths": [{"function", "function_index", "path_id", "count", "instructions", "blocks", "source"}]}.
+    /// Show at most N paths, 0 for all [default: 20 as text, all as JSON].
+    #[arg(long, value_name = "N")]
+    top: Option<usize>,
+    /// Print JSON: {"paths": [{"function", "function_index", "path_id", "count", "instructions", "blocks", "source"}], "executions", "truncated", "total_paths"}.
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Serialize)]
-struct Report {
-    paths: Vec<PathRow>,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let p = Profile::open(&o.profile)?;
     let func = o.func.as_deref().map(|s| wpp_report::select_func(&p, s)).transpose()?;
-    let mut rows = wpp_report::path_profile(&p, func);
-    let total = rows.len();
-    if o.top > 0 {
-        rows.truncate(o.top);
-    }
+    let report = wpp_report::path_profile(&p, func, Top::of(o.top, o.json));
     if o.json {
-        return crate::print_json(&Report { paths: rows });
+        return crate::print_json(&report);
     }
     let mut out = std::io::stdout().lock();
-    let events = wpp_report::executions(&p, func);
+    let events = report.executions;
     let where_ = if p.source.is_some() { "source lines" } else { "blocks (byte offsets)" };
     writeln!(out, "{:>14} {:>6}  {:<32} {:>10} {:>7}  {where_}", "count", "%", "function", "path", "instrs")?;
-    for r in &rows {
+    for r in &report.paths {
         let count = r.count.unwrap_or(0);
         let share = if events > 0 { 100.0 * count as f64 / events as f64 } else { 0.0 };
         let blocks: Vec<String> = if p.source.is_some() { r.source.clone() } else { r.blocks.iter().map(|b| format!("{:#x}", b.start)).collect() };
         writeln!(out, "{:>14} {:>5.1}%  {:<32} {:>10} {:>7}  {}", group(count), share, truncate(&r.function, 32), r.path_id, r.instructions, blocks.join(" "))?;
     }
-    if rows.len() < total {
-        writeln!(out, "... {} more paths (--top 0 shows all)", total - rows.len())?;
+    if let Some(note) = report.truncation.note("paths", "paths") {
+        writeln!(out, "{note}")?;
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ use wpp_profile::Profile;
 use wpp_record::{PathSet, Selection};
 use wpp_report::format::{group, rho_table, truncate};
 use wpp_report::ppp::PppReport;
+use wpp_report::Top;
 
 /// Preferential path profiling: number a chosen set of interesting paths compactly.
 #[derive(Args)]
@@ -94,8 +95,10 @@ fn select(o: SelectOpts) -> anyhow::Result<()> {
 /// {"set", "selection", "interesting": [{"function", "function_index", "path_id" (Ball-Larus),
 /// "ppp_id", "count", "counted"}], "residual": [{"function", "function_index", "path_id",
 /// "count", "instructions", "blocks", "source"}], "functions": [{"function",
-/// "function_index", "n_interesting", "rho", "slots", "counters"}]}; interesting paths (executed or
-/// not) by function and path, residual paths most executed first.
+/// "function_index", "n_interesting", "rho", "slots", "counters"}], "interesting_executed",
+/// "interesting_executions", "interesting_hashed", "residual_executions", "truncated",
+/// "total_interesting", "total_residual"}; both lists of paths most executed first (the
+/// interesting ones executed or not), the totals over whole lists.
 #[derive(Args)]
 #[command(
     after_help = "Example:\n  wpp ppp select tests.wpp --all-executed -o tested.json\n  wpp record --mode ppp --interesting tested.json -o field.wpp prog.wasm\n  wpp ppp report field.wpp"
@@ -103,9 +106,9 @@ fn select(o: SelectOpts) -> anyhow::Result<()> {
 pub struct ReportOpts {
     /// A profile recorded with `wpp record --mode ppp`.
     profile: PathBuf,
-    /// Show at most N paths of each list [default: 20; 0 for all] (JSON lists all).
-    #[arg(long, default_value_t = 20)]
-    top: usize,
+    /// Show at most N paths of each list, 0 for all [default: 20 as text, all as JSON].
+    #[arg(long, value_name = "N")]
+    top: Option<usize>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -113,57 +116,52 @@ pub struct ReportOpts {
 
 fn report(o: ReportOpts) -> anyhow::Result<()> {
     let p = Profile::open(&o.profile)?;
-    let report = wpp_report::ppp_report(&p)?;
+    let report = wpp_report::ppp_report(&p, Top::of(o.top, o.json))?;
     if o.json {
         return crate::print_json(&report);
     }
-    print_report(&mut std::io::stdout().lock(), &p, &report, o.top)
+    print_report(&mut std::io::stdout().lock(), &p, &report)
 }
 
-fn print_report(out: &mut impl std::io::Write, p: &Profile, r: &PppReport, top: usize) -> anyhow::Result<()> {
+fn print_report(out: &mut impl std::io::Write, p: &Profile, r: &PppReport) -> anyhow::Result<()> {
     let g = group;
-    let executed = r.interesting.iter().filter(|x| x.count > 0).count();
-    let runs: u64 = r.interesting.iter().map(|x| x.count).sum();
-    let hashed = r.interesting.iter().filter(|x| x.counted == "hash").count();
     let arrays = r.functions.iter().filter(|f| f.counters == "array").count();
-    let residual_runs: u64 = r.residual.iter().filter_map(|x| x.count).sum();
+    let n_interesting = r.truncation.total("interesting");
+    let n_residual = r.truncation.total("residual");
     writeln!(
         out,
         "interesting paths ({}: {}): {} in {} functions; {} executed, {} times",
         r.set,
         r.selection,
-        g(r.interesting.len() as u64),
+        g(n_interesting as u64),
         r.functions.len(),
-        g(executed as u64),
-        g(runs)
+        g(r.interesting_executed as u64),
+        g(r.interesting_executions)
     )?;
     if arrays > 0 {
         writeln!(out, "  {arrays} of the functions fit Ball-Larus counter arrays and were counted there, without PPP slots")?;
     }
-    if hashed > 0 {
-        writeln!(out, "  {} of them have PPP ids past their function's slots and were counted in the hash table", g(hashed as u64))?;
+    if r.interesting_hashed > 0 {
+        writeln!(out, "  {} of them have PPP ids past their function's slots and were counted in the hash table", g(r.interesting_hashed as u64))?;
     }
-    writeln!(out, "residual paths (executed, not interesting): {}, {} times", g(r.residual.len() as u64), g(residual_runs))?;
-    let take = |n: usize| if top == 0 { n } else { n.min(top) };
+    writeln!(out, "residual paths (executed, not interesting): {}, {} times", g(n_residual as u64), g(r.residual_executions))?;
     if !r.residual.is_empty() {
         let where_ = if p.source.is_some() { "source lines" } else { "blocks (byte offsets)" };
         writeln!(out, "\nresidual paths, most executed first:\n{:>14}  {:<32} {:>10} {:>7}  {where_}", "count", "function", "path", "instrs")?;
-        for x in &r.residual[..take(r.residual.len())] {
+        for x in &r.residual {
             let blocks: Vec<String> = if p.source.is_some() { x.source.clone() } else { x.blocks.iter().map(|b| format!("{:#x}", b.start)).collect() };
             writeln!(out, "{:>14}  {:<32} {:>10} {:>7}  {}", g(x.count.unwrap_or(0)), truncate(&x.function, 32), x.path_id, x.instructions, blocks.join(" "))?;
         }
-        if take(r.residual.len()) < r.residual.len() {
-            writeln!(out, "... {} more (--top 0 shows all)", r.residual.len() - take(r.residual.len()))?;
+        if let Some(note) = r.truncation.note("residual", "residual paths") {
+            writeln!(out, "{note}")?;
         }
     }
-    let mut hot: Vec<&wpp_report::ppp::InterestingRow> = r.interesting.iter().collect();
-    hot.sort_by(|a, b| b.count.cmp(&a.count).then(a.function_index.cmp(&b.function_index)).then(a.path_id.cmp(&b.path_id)));
     writeln!(out, "\ninteresting paths, most executed first:\n{:>14}  {:<32} {:>10} {:>10} {:>7}", "count", "function", "path", "PPP id", "counted")?;
-    for x in &hot[..take(hot.len())] {
+    for x in &r.interesting {
         writeln!(out, "{:>14}  {:<32} {:>10} {:>10} {:>7}", g(x.count), truncate(&x.function, 32), x.path_id, x.ppp_id, x.counted)?;
     }
-    if take(hot.len()) < hot.len() {
-        writeln!(out, "... {} more (--top 0 shows all)", hot.len() - take(hot.len()))?;
+    if let Some(note) = r.truncation.note("interesting", "interesting paths") {
+        writeln!(out, "{note}")?;
     }
     writeln!(out, "\nPPP compactness, rho = (max id - min id + 1) / interesting paths, by interesting paths per function:")?;
     writeln!(out, "{}", rho_table(r.functions.iter().map(|f| (f.n_interesting, f.rho))))?;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use wpp_report::format::group;
-use wpp_report::{Dag, PathRow};
+use wpp_report::{Dag, PathRow, Top};
 
 /// Answer questions about the path trace without expanding it: how often a sequence of
 /// paths ran, whether one path ever ran before another, and what ran around a path.
@@ -37,15 +37,16 @@ enum Question {
     /// (event positions, null if the path never ran).
     Before { p: String, q: String },
     /// The K paths before and after each execution of P, aggregated, most frequent first.
-    /// JSON: {"path", "executions", "contexts": [{"count", "before", "after"}]}.
+    /// JSON: {"path", "executions", "contexts": [{"count", "before", "after"}], "truncated",
+    /// "total_contexts"}.
     Context {
         p: String,
         /// Paths on each side.
         #[arg(long, default_value_t = 1)]
         k: usize,
-        /// Show at most N contexts [0 for all].
-        #[arg(long, default_value_t = 20)]
-        top: usize,
+        /// Show at most N contexts, 0 for all [default: 20 as text, all as JSON].
+        #[arg(long, value_name = "N")]
+        top: Option<usize>,
     },
 }
 
@@ -70,18 +71,18 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             writeln!(out, "first {p}: {}; last {q}: {}", pos(r.first_p), pos(r.last_q))?;
         }
         Question::Context { p, k, top } => {
-            let r = wpp_report::contexts(&dag, &p, k, top)?;
-            let total = r.total;
+            let r = wpp_report::contexts(&dag, &p, k, Top::of(top, o.json))?;
             if o.json {
                 return crate::print_json(&r);
             }
-            writeln!(out, "{p} ran {} times in {total} distinct contexts of {k} paths each side", group(r.executions))?;
+            let total = r.truncation.total("contexts");
+            writeln!(out, "{p} ran {} times in {} distinct contexts of {k} paths each side", group(r.executions), group(total as u64))?;
             for c in &r.contexts {
                 let names = |v: &[PathRow]| v.iter().map(PathRow::name).collect::<Vec<_>>().join(" ");
                 writeln!(out, "{:>14}  {} [{p}] {}", group(c.count), names(&c.before), names(&c.after))?;
             }
-            if r.contexts.len() < total {
-                writeln!(out, "... {} more (--top 0 shows all)", total - r.contexts.len())?;
+            if let Some(note) = r.truncation.note("contexts", "contexts") {
+                writeln!(out, "{note}")?;
             }
         }
     }

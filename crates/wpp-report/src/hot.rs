@@ -6,7 +6,7 @@ use serde::Serialize;
 use wpp_grammar::HotParams;
 
 use crate::row::brief_paths;
-use crate::{Dag, PathRow};
+use crate::{Dag, PathRow, Top, Truncation};
 
 /// What a path's one run costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,19 +38,29 @@ pub struct HotRow {
     pub paths: Vec<PathRow>,
 }
 
+/// The minimal hot subpaths found; JSON `{"subpaths", "truncated", "total_subpaths"}` (see
+/// [`Truncation`]).
+#[derive(Serialize)]
+pub struct HotSubpaths {
+    /// In the search's order, as many as asked for.
+    pub subpaths: Vec<HotRow>,
+    #[serde(flatten)]
+    pub truncation: Truncation,
+}
+
 /// The minimal hot subpaths the DAG search finds (see [`wpp_grammar::hot_subpaths`]), in
-/// its order, each with its exact frequency and cost: how many there are, and the first
-/// `top` described (all if `top` is 0).
-pub fn hot_subpaths(dag: &Dag, cost: Cost, params: &HotParams, top: usize) -> (usize, Vec<HotRow>) {
+/// its order, each with its exact frequency and cost, the first `top` described.
+pub fn hot_subpaths(dag: &Dag, cost: Cost, params: &HotParams, top: Top) -> HotSubpaths {
     let costs = match cost {
         Cost::Instructions => dag.instruction_costs(),
         Cost::Paths => vec![1; dag.paths.len()],
     };
-    let found = wpp_grammar::hot_subpaths(&dag.grammar, &costs, params);
-    let shown = if top == 0 { found.len() } else { found.len().min(top) };
+    let mut found = wpp_grammar::hot_subpaths(&dag.grammar, &costs, params);
+    let mut truncation = Truncation::default();
+    truncation.cut("subpaths", &mut found, top);
     // A subpath repeats few paths many times: describe each path once.
     let mut described: HashMap<u32, PathRow> = HashMap::new();
-    let rows = found[..shown]
+    let subpaths = found
         .iter()
         .map(|h| HotRow {
             frequency: h.frequency,
@@ -59,5 +69,5 @@ pub fn hot_subpaths(dag: &Dag, cost: Cost, params: &HotParams, top: usize) -> (u
             paths: h.symbols.iter().map(|&t| described.entry(t).or_insert_with(|| dag.describe(t)).clone()).collect(),
         })
         .collect();
-    (found.len(), rows)
+    HotSubpaths { subpaths, truncation }
 }

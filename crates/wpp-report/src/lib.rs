@@ -9,6 +9,9 @@
 //!   or a [`Dag`] returning a report struct: [`path_profile`], [`stats()`],
 //!   [`hot_subpaths`], [`freq`] / [`before`] / [`contexts`], [`ppp_report`],
 //!   [`export()`].
+//! * [`Top`] and [`Truncation`]: how many rows of its lists a report shows, and what it
+//!   says about the rows it left out; one JSON form (`"truncated"`, `"total_LIST"`)
+//!   wherever a list can be cut.
 //! * [`format`]: numbers and names as text reports print them.
 //!
 //! This crate knows nothing of WebAssembly or of running programs: it reads profiles.
@@ -25,15 +28,17 @@ pub mod query;
 mod row;
 mod source;
 pub mod stats;
+mod truncation;
 
 pub use dag::Dag;
 pub use error::Error;
 pub use export::export;
-pub use hot::{hot_subpaths, Cost, HotRow};
+pub use hot::{hot_subpaths, Cost, HotRow, HotSubpaths};
 pub use naming::{parse_path, select_func};
-pub use paths::{executions, path_profile};
+pub use paths::{path_profile, PathProfile};
 pub use ppp::ppp_report;
 pub use query::{before, contexts, freq};
 pub use row::{brief_paths, BlockRow, Brief, PathRow};
 pub use source::source_of;
 pub use stats::stats;
+pub use truncation::{Top, Truncation};

@@ -8,18 +8,34 @@ use serde::Serialize;
 use wpp_model::{FuncIdx, PathEvent};
 use wpp_profile::Profile;
 
-use crate::{Error, PathRow};
+use crate::{Error, PathRow, Top, Truncation};
 
-/// JSON `{"set", "selection", "interesting", "residual", "functions"}`.
+/// JSON `{"set", "selection", "interesting", "residual", "functions",
+/// "interesting_executed", "interesting_executions", "interesting_hashed",
+/// "residual_executions", "truncated", "total_interesting", "total_residual"}` (see
+/// [`Truncation`]).
 #[derive(Serialize)]
 pub struct PppReport {
     pub set: String,
     pub selection: String,
-    /// Every interesting path, executed or not, by function and path.
+    /// The interesting paths, executed or not, most executed first (ties by function and
+    /// path), as many as asked for.
     pub interesting: Vec<InterestingRow>,
-    /// Paths that ran and are not interesting, most executed first.
+    /// Paths that ran and are not interesting, most executed first (ties by function and
+    /// path), as many as asked for.
     pub residual: Vec<PathRow>,
+    /// Every function with interesting paths.
     pub functions: Vec<FunctionRow>,
+    /// Interesting paths that ran, listed or not.
+    pub interesting_executed: usize,
+    /// Executions of all the interesting paths.
+    pub interesting_executions: u64,
+    /// Interesting paths counted in the hash table (`counted` is `hash`), listed or not.
+    pub interesting_hashed: usize,
+    /// Executions of all the residual paths.
+    pub residual_executions: u64,
+    #[serde(flatten)]
+    pub truncation: Truncation,
 }
 
 /// An interesting path and its count.
@@ -48,8 +64,9 @@ pub struct FunctionRow {
     pub counters: &'static str,
 }
 
-/// The PPP report of `p`, which must have been recorded with interesting paths.
-pub fn ppp_report(p: &Profile) -> Result<PppReport, Error> {
+/// The PPP report of `p`, which must have been recorded with interesting paths; of each
+/// list of paths the first `top`.
+pub fn ppp_report(p: &Profile, top: Top) -> Result<PppReport, Error> {
     let Some(r) = &p.ppp else {
         return Err(Error::Unsuitable { profile: p.path.clone(), what: "not recorded with --mode ppp (it has no `ppp` section)".into() });
     };
@@ -86,8 +103,27 @@ pub fn ppp_report(p: &Profile) -> Result<PppReport, Error> {
         };
         functions.push(FunctionRow { function: name(f.func), function_index: f.func.0, n_interesting: f.paths.len(), rho: f.rho(), slots: f.slots, counters });
     }
+    interesting.sort_by(|a, b| b.count.cmp(&a.count).then(a.function_index.cmp(&b.function_index)).then(a.path_id.cmp(&b.path_id)));
     let mut residual: Vec<_> = p.counts.iter().filter(|h| !is_interesting.contains(&PathEvent { func: h.func, path: h.path })).collect();
     residual.sort_by(|a, b| b.count.cmp(&a.count).then(a.func.cmp(&b.func)).then(a.path.cmp(&b.path)));
+    let interesting_executed = interesting.iter().filter(|x| x.count > 0).count();
+    let interesting_executions = interesting.iter().map(|x| x.count).sum();
+    let interesting_hashed = interesting.iter().filter(|x| x.counted == "hash").count();
+    let residual_executions = residual.iter().map(|h| h.count).sum();
+    let mut truncation = Truncation::default();
+    truncation.cut("interesting", &mut interesting, top);
+    truncation.cut("residual", &mut residual, top);
     let residual = residual.iter().map(|h| PathRow::new(p, PathEvent { func: h.func, path: h.path }, Some(h.count))).collect();
-    Ok(PppReport { set: r.set.clone(), selection: r.selection.clone(), interesting, residual, functions })
+    Ok(PppReport {
+        set: r.set.clone(),
+        selection: r.selection.clone(),
+        interesting,
+        residual,
+        functions,
+        interesting_executed,
+        interesting_executions,
+        interesting_hashed,
+        residual_executions,
+        truncation,
+    })
 }

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::row::brief_paths;
-use crate::{Dag, Error, PathRow};
+use crate::{Dag, Error, PathRow, Top, Truncation};
 
 /// How often a sequence of paths ran consecutively; JSON `{"sequence", "frequency"}`.
 #[derive(Serialize)]
@@ -33,16 +33,17 @@ pub struct ContextRow {
     pub after: Vec<PathRow>,
 }
 
-/// Every context of a path, most frequent first; JSON `{"path", "executions",
-/// "contexts"}`.
+/// The contexts of a path, most frequent first; JSON `{"path", "executions", "contexts",
+/// "truncated", "total_contexts"}` (see [`Truncation`]).
 #[derive(Serialize)]
 pub struct Contexts {
     pub path: String,
+    /// Executions of the path: the counts of all its contexts, listed or not.
     pub executions: u64,
-    /// Distinct contexts, described or not.
-    #[serde(skip)]
-    pub total: usize,
+    /// Distinct contexts, as many as asked for.
     pub contexts: Vec<ContextRow>,
+    #[serde(flatten)]
+    pub truncation: Truncation,
 }
 
 /// How often the paths `specs` (`FUNCTION:PATH_ID`) ran consecutively, in this order.
@@ -64,13 +65,14 @@ pub fn before(dag: &Dag, p: &str, q: &str) -> Result<Before, Error> {
 }
 
 /// The `k` paths before and after every execution of path `p`, aggregated, most frequent
-/// first; the first `top` contexts described (all if `top` is 0).
-pub fn contexts(dag: &Dag, p: &str, k: usize, top: usize) -> Result<Contexts, Error> {
+/// first; the first `top` contexts described.
+pub fn contexts(dag: &Dag, p: &str, k: usize, top: Top) -> Result<Contexts, Error> {
     let t = dag.parse_path(p)?.1;
-    let all = t.map(|t| wpp_grammar::contexts(&dag.grammar, t, k)).unwrap_or_default();
-    let executions = all.iter().map(|c| c.1).sum();
-    let shown = if top == 0 { all.len() } else { all.len().min(top) };
-    let contexts = all[..shown]
+    let mut found = t.map(|t| wpp_grammar::contexts(&dag.grammar, t, k)).unwrap_or_default();
+    let executions = found.iter().map(|c| c.1).sum();
+    let mut truncation = Truncation::default();
+    truncation.cut("contexts", &mut found, top);
+    let contexts = found
         .iter()
         .map(|((b, a), count)| ContextRow {
             count: *count,
@@ -78,5 +80,5 @@ pub fn contexts(dag: &Dag, p: &str, k: usize, top: usize) -> Result<Contexts, Er
             after: a.iter().map(|&t| dag.describe(t)).collect(),
         })
         .collect();
-    Ok(Contexts { path: p.to_string(), executions, total: all.len(), contexts })
+    Ok(Contexts { path: p.to_string(), executions, contexts, truncation })
 }
