@@ -8,6 +8,8 @@
 //! * [`alloc`]: a counting global allocator and `measure`, for tests that bound what a
 //!   call allocates;
 //! * [`strategies`] (features `cfg`, `grammar`): random CFGs and random grammars;
+//! * `grammar_checks` (feature `grammar`): the grammar builders' and the grammar decoder's
+//!   property checks, shared by `wpp-grammar`'s tests and the fuzz targets;
 //! * `operators` (feature `wasm`): instructions counted from wasmparser's operator
 //!   stream, independently of the CFG builder;
 //! * `agree` (feature `runtime`): `agree::check_all_ways`, the uninstrumented run
@@ -49,6 +51,8 @@ pub mod workloads;
 
 #[cfg(feature = "runtime")]
 pub mod agree;
+#[cfg(feature = "grammar")]
+pub mod grammar_checks;
 #[cfg(feature = "wasm")]
 pub mod operators;
 
