@@ -14,6 +14,9 @@
 //!   stream, independently of the CFG builder;
 //! * `agree` (feature `runtime`): `agree::check_all_ways`, the uninstrumented run
 //!   against every recording mode and the block-log oracle;
+//! * `smith` (feature `runtime`): the same agreement for one wasm-smith module, in a
+//!   wasmtime harness of its own (the modules are not WASI commands), for `smith.rs` and
+//!   the `instrument` fuzz target;
 //! * [`workloads`]: the real programs of `workloads/workloads.json`, run on a small pool of
 //!   threads, skipped or failed when they are not built.
 //!
@@ -55,5 +58,7 @@ pub mod agree;
 pub mod grammar_checks;
 #[cfg(feature = "wasm")]
 pub mod operators;
+#[cfg(feature = "runtime")]
+pub mod smith;
 
 pub use rng::Rng;
