@@ -9,7 +9,8 @@ use proptest::prelude::*;
 use wpp_grammar::{
     decode_grammar, encode_grammar, encode_grammar_v1, Grammar, GrammarDecodeError, Sequitur, Sym, GRAMMAR_FORMAT_VERSION, MAX_SYMBOLS_PER_BYTE,
 };
-use wpp_test_support::alloc::{measure, AllocStats, Counting};
+use wpp_test_support::alloc::Counting;
+use wpp_test_support::grammar_checks::{check_decoded, decode_within_bounds, header, put_varint, validate, varint};
 
 /// An encoder of one format version.
 type Encoder = fn(&Grammar, u32) -> Vec<u8>;
@@ -53,128 +54,13 @@ fn round_trip(g: &Grammar, n_terminals: u32) -> Result<Vec<u8>, String> {
     Ok(written)
 }
 
-/// The LEB128 number at `pos`.
-fn varint(bytes: &[u8], pos: &mut usize) -> u64 {
-    let mut v = 0u64;
-    let mut shift = 0;
-    loop {
-        let b = bytes[*pos];
-        *pos += 1;
-        v |= ((b & 0x7f) as u64) << shift;
-        if b < 0x80 {
-            return v;
-        }
-        shift += 7;
-    }
-}
-
-/// The header: (n_terminals, n_rules, n_symbols, offset of what follows).
-fn header(bytes: &[u8]) -> (u64, u64, u64, usize) {
-    let mut pos = 1;
-    let t = varint(bytes, &mut pos);
-    let r = varint(bytes, &mut pos);
-    let s = varint(bytes, &mut pos);
-    (t, r, s, pos)
-}
-
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// Rules each before the rules they use, or an error naming what makes the grammar invalid:
-/// a reference out of range or to rule 0, an empty rule other than rule 0, a terminal not
-/// below `n_terminals`, or a cycle.
-fn validate(g: &Grammar, n_terminals: u32) -> Result<Vec<usize>, String> {
-    let n = g.rules.len();
-    let mut indegree = vec![0usize; n];
-    for (r, body) in g.rules.iter().enumerate() {
-        if r > 0 && body.is_empty() {
-            return Err(format!("rule {r} is empty"));
-        }
-        for &s in body {
-            match s {
-                Sym::T(t) if t >= n_terminals => return Err(format!("rule {r} holds terminal {t} >= {n_terminals}")),
-                Sym::N(x) if x == 0 || x as usize >= n => return Err(format!("rule {r} refers to rule {x}")),
-                Sym::N(x) => indegree[x as usize] += 1,
-                Sym::T(_) => {}
-            }
-        }
-    }
-    let mut ready: Vec<usize> = (0..n).filter(|&r| indegree[r] == 0).collect();
-    let mut order = Vec::with_capacity(n);
-    while let Some(r) = ready.pop() {
-        order.push(r);
-        for &s in &g.rules[r] {
-            if let Sym::N(x) = s {
-                indegree[x as usize] -= 1;
-                if indegree[x as usize] == 0 {
-                    ready.push(x as usize);
-                }
-            }
-        }
-    }
-    if order.len() != n {
-        return Err("the grammar has a cycle".into());
-    }
-    Ok(order)
-}
-
-/// Length of the expansion of rule 0, saturating.
-fn expansion_len(g: &Grammar, order: &[usize]) -> u64 {
-    let mut len = vec![0u64; g.rules.len()];
-    for &r in order.iter().rev() {
-        len[r] = g.rules[r]
-            .iter()
-            .map(|&s| match s {
-                Sym::T(_) => 1,
-                Sym::N(x) => len[x as usize],
-            })
-            .fold(0u64, u64::saturating_add);
-    }
-    len.first().copied().unwrap_or(0)
-}
-
 #[global_allocator]
 static COUNTING: Counting = Counting;
 
-/// Heap bytes the decoder may hold, and allocate in all, per input byte. An input byte
-/// carries at most [`MAX_SYMBOLS_PER_BYTE`] symbols, and per symbol the decoder keeps at
-/// most its slot in a rule body, the model of one new terminal (a successor and a class
-/// tree with their leaf lists, a hash entry), a leaf in a successor tree and one in a
-/// class tree, and a few words per rule: under 1 KiB, each vector at most doubled.
-const DECODER_HEAP_PER_BYTE: usize = MAX_SYMBOLS_PER_BYTE as usize * 1024;
-
-/// Heap bytes of the decoder's fixed state (the model's first trees and tables).
-const DECODER_HEAP_BASE: usize = 64 << 10;
-
-/// Decodes `bytes`, checking that the decoder's heap use is linear in the input's length
-/// however large the counts its header declares.
-fn decode_within_bounds(bytes: &[u8]) -> Result<Grammar, GrammarDecodeError> {
-    let (out, AllocStats { peak_live: peak, total, .. }) = measure(|| decode_grammar(bytes));
-    let bound = DECODER_HEAP_BASE + DECODER_HEAP_PER_BYTE * bytes.len();
-    assert!(peak <= bound, "decoding {} bytes held {peak} heap bytes, more than {bound} ({out:?})", bytes.len());
-    assert!(total <= 2 * bound, "decoding {} bytes allocated {total} heap bytes, more than {} ({out:?})", bytes.len(), 2 * bound);
-    out
-}
-
-/// Decodes anything: an error, or a valid grammar within the size bound whose expansion
-/// (when short enough to run) has the length its rules say; either in heap memory linear
-/// in the input.
+/// Decodes anything: an error, or a valid grammar within the size bound
+/// ([`check_decoded`]).
 fn decode_anything(bytes: &[u8]) {
-    let Ok(g) = decode_within_bounds(bytes) else { return };
-    let (n_terminals, n_rules, n_symbols, _) = header(bytes);
-    let order = validate(&g, n_terminals as u32).unwrap_or_else(|e| panic!("decoded an invalid grammar from {bytes:?}: {e}"));
-    assert_eq!(g.rules.len() as u64, n_rules);
-    assert_eq!(g.n_symbols() as u64, n_symbols);
-    assert!(g.n_symbols() as u64 <= MAX_SYMBOLS_PER_BYTE * bytes.len() as u64, "{} symbols from {} bytes", g.n_symbols(), bytes.len());
-    let len = expansion_len(&g, &order);
-    if len <= 100_000 {
-        assert_eq!(g.expand().count() as u64, len);
-    }
+    check_decoded(bytes);
 }
 
 /// A random grammar whose rules form a DAG under a random numbering: rule 0 comes first in
@@ -332,7 +218,7 @@ fn deep_chains() {
 
 /// A grammar that costs the decoder much heap per symbol: every terminal new, each with
 /// its successor and class trees (about 300 bytes a symbol). It stays within
-/// [`DECODER_HEAP_PER_BYTE`].
+/// `grammar_checks::DECODER_HEAP_PER_BYTE`.
 #[test]
 fn distinct_terminals() {
     let n = 20_000;

@@ -2,24 +2,11 @@
 //! derives exactly the input, is valid, and has its rules numbered by first use.
 
 use proptest::prelude::*;
-use wpp_grammar::{Grammar, PhraseParams, Phrases};
+use wpp_grammar::PhraseParams;
+use wpp_test_support::grammar_checks::check_phrases;
 
 fn check(input: &[u32], params: PhraseParams) -> Result<(), TestCaseError> {
-    let mut p = Phrases::new(params);
-    p.extend(input.iter().copied()).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    let (g, stats) = p.finish_with_stats().map_err(|e| TestCaseError::fail(e.to_string()))?;
-    let out: Vec<u32> = g.expand().collect();
-    prop_assert_eq!(&out, &input.to_vec(), "{:?}", params);
-    prop_assert_eq!(stats.symbols, input.len() as u64);
-    prop_assert!(stats.tokens <= stats.symbols && stats.phrases <= stats.tokens && stats.distinct <= stats.phrases);
-    prop_assert!(stats.dictionary_tokens <= stats.tokens);
-    let n_symbols = input.iter().max().map_or(0, |&m| m + 1);
-    g.validate(Some(n_symbols)).map_err(|e| TestCaseError::fail(format!("{params:?}: {e}")))?;
-    prop_assert!(encode_is_canonical(&g), "{:?}: rules not numbered by first use", params);
-    for (r, body) in g.rules.iter().enumerate().skip(1) {
-        prop_assert!(body.len() >= 2, "{:?}: rule {} has {} symbols", params, r, body.len());
-    }
-    Ok(())
+    check_phrases(input, params).map(drop).map_err(TestCaseError::fail)
 }
 
 /// Phrase parameters from tiny (a boundary after nearly every token) to the defaults.
@@ -95,11 +82,4 @@ fn long_repetitive_input() {
         check(&input, PhraseParams::average(avg)).unwrap();
         check(&input, PhraseParams::average(avg).threads(true, true)).unwrap();
     }
-}
-
-/// Whether the rules are numbered breadth-first by first use from rule 0.
-fn encode_is_canonical(g: &Grammar) -> bool {
-    let mut renumbered = g.clone();
-    renumbered.renumber_by_first_use();
-    renumbered == *g
 }

@@ -8,67 +8,14 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use wpp_grammar::{repair, repair_with_stats, Grammar, RePairBlocks, Sequitur, Sym};
-
-fn expansion_matches(g: &Grammar, input: &[u32]) -> Result<(), String> {
-    let out: Vec<u32> = g.expand().collect();
-    if out != input {
-        return Err(format!("expansion differs: {} symbols in, {} out", input.len(), out.len()));
-    }
-    Ok(())
-}
+use wpp_test_support::grammar_checks::{build_repair_blocks as build_blocks, check_repair, check_repair_blocks, expansion_matches};
 
 fn check(input: &[u32]) -> Result<Grammar, String> {
-    let g = repair(input);
-    expansion_matches(&g, input)?;
-    g.check_sequitur_properties()?;
-    Ok(g)
-}
-
-fn build_blocks(input: &[u32], block_len: usize) -> Grammar {
-    let mut b = RePairBlocks::new(block_len);
-    b.extend(input.iter().copied());
-    b.finish()
-}
-
-/// What [`RePairBlocks`] guarantees: every rule but the start rule has at least two
-/// symbols and is used at least twice, references are in range, and the start rule holds
-/// no digram twice (overlapping occurrences inside a run `xxx` excepted).
-fn check_blocked_properties(g: &Grammar) -> Result<(), String> {
-    let mut uses = vec![0usize; g.rules.len()];
-    for (r, body) in g.rules.iter().enumerate() {
-        if r > 0 && body.len() < 2 {
-            return Err(format!("rule {r} has {} symbols", body.len()));
-        }
-        for &s in body {
-            if let Sym::N(x) = s {
-                if x == 0 || x as usize >= g.rules.len() {
-                    return Err(format!("rule {r} refers to rule {x}"));
-                }
-                uses[x as usize] += 1;
-            }
-        }
-    }
-    if let Some((r, u)) = uses.iter().enumerate().skip(1).find(|&(_, &u)| u < 2) {
-        return Err(format!("rule {r} is used {u} times"));
-    }
-    let mut seen = std::collections::HashMap::new();
-    for (i, d) in g.rules[0].windows(2).enumerate() {
-        if let Some(&i0) = seen.get(&(d[0], d[1])) {
-            if !(i0 + 1 == i && d[0] == d[1]) {
-                return Err(format!("digram {d:?} occurs in the start rule at {i0} and {i}"));
-            }
-        } else {
-            seen.insert((d[0], d[1]), i);
-        }
-    }
-    Ok(())
+    check_repair(input)
 }
 
 fn check_blocks(input: &[u32], block_len: usize) -> Result<Grammar, String> {
-    let g = build_blocks(input, block_len);
-    expansion_matches(&g, input)?;
-    check_blocked_properties(&g).map_err(|e| format!("block length {block_len}: {e}"))?;
-    Ok(g)
+    check_repair_blocks(input, block_len)
 }
 
 type Pair = (Sym, Sym);
@@ -482,7 +429,7 @@ fn size_versus_sequitur() {
 /// Blocks are parsed on their own: with blocks of 4, `abab|ab` gives `S → AAab`,
 /// `A → ab`, since the second block holds `ab` once and the final pass sees no repeat in
 /// `AAab`. The digram `ab` then occurs in `S` and in `A`: the blocked result has exactly
-/// the properties `check_blocked_properties` checks, not full digram uniqueness.
+/// the properties `grammar_checks::check_blocked_properties` checks, not full digram uniqueness.
 #[test]
 fn blocks_keep_a_digram_of_another_block() {
     let (n, t) = (Sym::N, Sym::T);

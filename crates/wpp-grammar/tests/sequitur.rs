@@ -3,28 +3,13 @@
 
 use proptest::prelude::*;
 use wpp_grammar::{Grammar, Sequitur, Sym};
+use wpp_test_support::grammar_checks::check_sequitur;
 
 /// Rule prediction off, or on with this chunk size.
 type Predict = Option<usize>;
 
-fn build(input: &[u32], lookahead: bool, predict: Predict) -> Grammar {
-    let mut s = if lookahead { Sequitur::with_lookahead() } else { Sequitur::new() };
-    if let Some(chunk) = predict {
-        s = s.predicting_in_chunks(chunk);
-    }
-    s.extend(input.iter().copied());
-    assert_eq!(s.len(), input.len() as u64);
-    s.finish()
-}
-
 fn check_with(input: &[u32], lookahead: bool, predict: Predict) -> Result<Grammar, String> {
-    let g = build(input, lookahead, predict);
-    let out: Vec<u32> = g.expand().collect();
-    if out != input {
-        return Err(format!("expansion differs (look-ahead {lookahead}, prediction {predict:?}): {} symbols in, {} out", input.len(), out.len()));
-    }
-    g.check_sequitur_properties().map_err(|e| format!("look-ahead {lookahead}, prediction {predict:?}: {e}"))?;
-    Ok(g)
+    check_sequitur(input, lookahead, predict)
 }
 
 fn check_one(input: &[u32], lookahead: bool) -> Result<Grammar, String> {

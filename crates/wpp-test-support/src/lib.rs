@@ -8,10 +8,15 @@
 //! * [`alloc`]: a counting global allocator and `measure`, for tests that bound what a
 //!   call allocates;
 //! * [`strategies`] (features `cfg`, `grammar`): random CFGs and random grammars;
+//! * `grammar_checks` (feature `grammar`): the grammar builders' and the grammar decoder's
+//!   property checks, shared by `wpp-grammar`'s tests and the fuzz targets;
 //! * `operators` (feature `wasm`): instructions counted from wasmparser's operator
 //!   stream, independently of the CFG builder;
 //! * `agree` (feature `runtime`): `agree::check_all_ways`, the uninstrumented run
 //!   against every recording mode and the block-log oracle;
+//! * `smith` (feature `runtime`): the same agreement for one wasm-smith module, in a
+//!   wasmtime harness of its own (the modules are not WASI commands), for `smith.rs` and
+//!   the `instrument` fuzz target;
 //! * [`workloads`]: the real programs of `workloads/workloads.json`, run on a small pool of
 //!   threads, skipped or failed when they are not built.
 //!
@@ -49,7 +54,11 @@ pub mod workloads;
 
 #[cfg(feature = "runtime")]
 pub mod agree;
+#[cfg(feature = "grammar")]
+pub mod grammar_checks;
 #[cfg(feature = "wasm")]
 pub mod operators;
+#[cfg(feature = "runtime")]
+pub mod smith;
 
 pub use rng::Rng;
