@@ -6,7 +6,7 @@
 //! known process-wide, so that a process that must exit at once (a second Ctrl-C) can
 //! remove them with [`remove_unfinished`] instead of leaving them behind.
 
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom, Write};
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -110,12 +110,6 @@ impl Write for AtomicFile {
 impl Seek for AtomicFile {
     fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
         self.temp().as_file_mut().seek(pos)
-    }
-}
-
-impl Read for AtomicFile {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.temp().as_file_mut().read(buf)
     }
 }
 
