@@ -7,12 +7,14 @@
 //!
 //! This crate knows nothing of how WebAssembly is encoded or run: the `wpp-wasm` crate
 //! builds these values from a module, `wpp-paths` numbers their paths, `wpp-profile`
-//! stores them.
+//! stores them. [`sniff`] tells what kind of file a path holds, for errors about a file
+//! of the wrong kind.
 
 mod cfg;
 mod event;
 mod func_map;
 mod idx;
+pub mod sniff;
 mod source;
 mod stop;
 

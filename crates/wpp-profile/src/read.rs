@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use wpp_model::PathEvent;
 
-use crate::{section, Error, Meta, PathCount, TocEntry, HEADER_LEN, MAGIC, VERSION};
+use crate::{section, Error, Meta, PathCount, RecordMode, TocEntry, HEADER_LEN, MAGIC, VERSION};
 
 /// A profile read from a file. Small sections are loaded; the trace is streamed.
 #[derive(Debug)]
@@ -59,20 +59,18 @@ impl Profile {
         let io = |source| Error::Io { path: path.to_owned(), source };
         let mut file = File::open(path).map_err(io)?;
         let size = file.metadata().map_err(io)?.len();
-        if size < HEADER_LEN {
-            return Err(if size >= 8 && read_exact_at(&mut file, path, 0, 8)? != MAGIC {
-                Error::NotAProfile { path: path.to_owned() }
-            } else {
-                corrupt(path, format!("{size} bytes is too short for a profile"))
-            });
-        }
-        let h = read_exact_at(&mut file, path, 0, HEADER_LEN)?;
-        if h.iter().all(|&b| b == 0) {
+        let start = read_exact_at(&mut file, path, 0, size.min(HEADER_LEN))?;
+        let not_a_profile = || Error::NotAProfile { path: path.to_owned(), found: wpp_model::sniff::FileKind::of(&start).to_string() };
+        if start.len() >= 8 && start.iter().all(|&b| b == 0) {
             return Err(corrupt(path, "the header was never written (was recording interrupted?)"));
         }
-        if h[..8] != MAGIC {
-            return Err(Error::NotAProfile { path: path.to_owned() });
+        if !start.starts_with(&MAGIC) {
+            return Err(not_a_profile());
         }
+        if size < HEADER_LEN {
+            return Err(corrupt(path, format!("{size} bytes is too short for a profile")));
+        }
+        let h = start;
         let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().expect("4 bytes"));
         let u64_at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
         let version = u32_at(8);
@@ -190,7 +188,17 @@ impl Profile {
             }
             return Ok(());
         }
-        Err(Error::Missing { path: self.path.clone(), section: format!("{}` or `{}", section::TRACE, section::GRAMMAR) })
+        Err(self.no_whole_path(&format!("{}` or `{}", section::RUNS, section::GRAMMAR)))
+    }
+
+    /// The error for a profile without `section`, where the path trace should be: a
+    /// profile of counts only, or a damaged one.
+    fn no_whole_path(&self, section: &str) -> Error {
+        match self.meta.mode {
+            RecordMode::Paths => Error::NoWholePath { path: self.path.clone(), mode: "paths" },
+            RecordMode::Ppp => Error::NoWholePath { path: self.path.clone(), mode: "ppp" },
+            RecordMode::Trace | RecordMode::Grammar(_) => Error::Missing { path: self.path.clone(), section: section.to_owned() },
+        }
     }
 
     /// Streams the path trace, from section `runs` or (version 1) `trace`; its checksum and
@@ -199,9 +207,7 @@ impl Profile {
         let runs = self.toc.iter().find(|e| e.name == section::RUNS);
         let e = match runs {
             Some(e) => e,
-            None => {
-                self.toc.iter().find(|e| e.name == section::TRACE).ok_or_else(|| Error::Missing { path: self.path.clone(), section: section::RUNS.into() })?
-            }
+            None => self.toc.iter().find(|e| e.name == section::TRACE).ok_or_else(|| self.no_whole_path(section::RUNS))?,
         };
         let form = match runs {
             Some(_) => Form::Runs { carry: Vec::new(), offset: 0, pending: None, events: 0 },

@@ -26,7 +26,7 @@ impl Writer {
     /// A writer whose profile will be `path`; nothing appears there before
     /// [`Writer::finish`].
     pub fn create(path: &Path) -> Result<Writer, Error> {
-        let io = |source| Error::Io { path: path.to_owned(), source };
+        let io = |source| Error::Write { path: path.to_owned(), source };
         let file = AtomicFile::create(path).map_err(io)?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
         out.write_all(&[0u8; HEADER_LEN as usize]).map_err(io)?;
@@ -34,7 +34,7 @@ impl Writer {
     }
 
     fn io(&self, source: std::io::Error) -> Error {
-        Error::Io { path: self.path.clone(), source }
+        Error::Write { path: self.path.clone(), source }
     }
 
     /// Starts a section (ending the one still open, if any).
@@ -47,7 +47,7 @@ impl Writer {
     pub fn write(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let (_, _, crc) = self.open.as_mut().expect("a section is open");
         crc.update(bytes);
-        self.out.write_all(bytes).map_err(|source| Error::Io { path: self.path.clone(), source })?;
+        self.out.write_all(bytes).map_err(|source| Error::Write { path: self.path.clone(), source })?;
         self.pos += bytes.len() as u64;
         Ok(())
     }
@@ -90,8 +90,8 @@ impl Writer {
         self.out.seek(SeekFrom::Start(0)).map_err(|e| self.io(e))?;
         self.out.write_all(&header).map_err(|e| self.io(e))?;
         let path = self.path;
-        let file = self.out.into_inner().map_err(|e| Error::Io { path: path.clone(), source: e.into_error() })?;
-        file.commit().map_err(|source| Error::Io { path, source })?;
+        let file = self.out.into_inner().map_err(|e| Error::Write { path: path.clone(), source: e.into_error() })?;
+        file.commit().map_err(|source| Error::Write { path, source })?;
         Ok(())
     }
 }

@@ -22,8 +22,10 @@ pub enum Error {
     Run(#[from] wpp_runtime::Error),
     #[error(transparent)]
     Profile(#[from] wpp_profile::Error),
-    #[error("{}: not a set file of `wpp ppp select`", .path.display())]
-    NotASet { path: PathBuf, source: serde_json::Error },
+    /// A file that is not JSON at all (`found` says what it looks like, and `source` is
+    /// `None`), or JSON that is not a set (`source` says where).
+    #[error("{}: not a set file of `wpp ppp select`{}", .path.display(), .found.as_ref().map(|f| format!(" ({f})")).unwrap_or_default())]
+    NotASet { path: PathBuf, found: Option<String>, source: Option<serde_json::Error> },
     /// Preferential path profiling was asked for without a set, or a set without it.
     #[error("{0}")]
     Options(String),
@@ -37,4 +39,20 @@ pub enum Error {
     /// Input that does not make sense, with where it is in the message.
     #[error("{0}")]
     Invalid(String),
+}
+
+impl Error {
+    /// Whether wpp or the machine failed (a file it could not write, a bug) rather than
+    /// the input it was given (a module it cannot read or handle, a set file of another
+    /// kind, options that do not fit): the command line exits 1 for these, 2 for the
+    /// others.
+    pub fn is_failure(&self) -> bool {
+        match self {
+            Error::Read { .. } | Error::Decode { .. } | Error::NotASet { .. } | Error::Options(_) | Error::Invalid(_) => false,
+            Error::Write { .. } | Error::TruncatedTrace | Error::Build(_) => true,
+            Error::Instrument { source, .. } => source.is_failure(),
+            Error::Run(e) => e.is_failure(),
+            Error::Profile(e) => e.is_failure(),
+        }
+    }
 }

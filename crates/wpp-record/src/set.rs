@@ -100,7 +100,10 @@ impl PathSet {
     /// Reads a set file.
     pub fn load(file: &Path) -> Result<PathSet, Error> {
         let text = std::fs::read(file).map_err(|source| Error::Read { path: file.to_owned(), source })?;
-        serde_json::from_slice(&text).map_err(|source| Error::NotASet { path: file.to_owned(), source })
+        serde_json::from_slice(&text).map_err(|source| match wpp_model::sniff::FileKind::of(&text) {
+            wpp_model::sniff::FileKind::Json => Error::NotASet { path: file.to_owned(), found: None, source: Some(source) },
+            kind => Error::NotASet { path: file.to_owned(), found: Some(kind.to_string()), source: None },
+        })
     }
 
     /// Writes the set file.

@@ -22,6 +22,17 @@ pub enum Error {
     Unsuitable { profile: PathBuf, what: String },
 }
 
+impl Error {
+    /// Whether wpp failed rather than its input (every error here is about the input but
+    /// a profile's write error): the command line exits 1 for these, 2 for the others.
+    pub fn is_failure(&self) -> bool {
+        match self {
+            Error::Profile(e) => e.is_failure(),
+            _ => false,
+        }
+    }
+}
+
 fn similar_hint(similar: &[String]) -> String {
     if similar.is_empty() {
         String::new()

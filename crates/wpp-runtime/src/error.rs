@@ -43,3 +43,22 @@ pub enum Error {
     #[error("instrumented module: {0}")]
     Abi(String),
 }
+
+impl Error {
+    /// Whether wpp or the machine failed (the engine, a thread, the event consumer, a bug)
+    /// rather than the module or the options given: the command line exits 1 for these, 2
+    /// for the others.
+    pub fn is_failure(&self) -> bool {
+        match self {
+            Error::JitProfile(_) | Error::Instantiate(_) | Error::NoStart(_) | Error::Dir(..) => false,
+            Error::Engine(_)
+            | Error::Compile(_)
+            | Error::Wasi(_)
+            | Error::Guest(_)
+            | Error::Thread(_)
+            | Error::ConsumerPanicked
+            | Error::Recording(_)
+            | Error::Abi(_) => true,
+        }
+    }
+}

@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet};
 
 use wasmparser::{Encoding, Parser, Payload, TypeRef, Validator, WasmFeatures};
+use wpp_model::sniff::FileKind;
 use wpp_model::{FuncIdx, Function};
 
 use crate::cfg_build::{build_layout, FuncLayout};
@@ -127,8 +128,10 @@ pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
 /// Validates with the features wpp supports; when that fails but the module is valid
 /// with every feature, the module uses one we do not handle: say which, and where.
 fn check_features(bytes: &[u8]) -> Result<(), Error> {
-    if Parser::is_component(bytes) {
-        return Err(Error::Component);
+    match FileKind::of(bytes) {
+        FileKind::WasmModule => {}
+        FileKind::WasmComponent => return Err(Error::Component),
+        kind => return Err(Error::NotWasm { found: kind.to_string() }),
     }
     let Err(narrow) = Validator::new_with_features(supported_features()).validate_all(bytes) else {
         return Ok(());

@@ -1,11 +1,16 @@
-//! Errors of decoding and rewriting, each saying what is wrong and where.
+//! Errors of decoding and rewriting, each saying what is wrong and where. A cause (the
+//! parser's error) is the error's `source()`, not repeated in its message.
 
 /// An error from [`crate::decode`] or the rewriters.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The bytes are not a valid WebAssembly module.
-    #[error("invalid module: {0}")]
+    /// The bytes are not WebAssembly at all; `found` says what they look like.
+    #[error("not a WebAssembly module ({found})")]
+    NotWasm { found: String },
+    /// The bytes are not a valid WebAssembly module; the source says what is wrong and at
+    /// which byte offset.
+    #[error("invalid module")]
     Invalid(#[from] wasmparser::BinaryReaderError),
     /// The module is a component, not a core module.
     #[error("this is a WebAssembly component; wpp handles core modules (wasm32-wasi preview 1)")]
@@ -23,4 +28,12 @@ pub enum Error {
     /// inspection.
     #[error("internal error: the rewritten module does not validate: {message}")]
     InvalidRewrite { message: String, module: Vec<u8> },
+}
+
+impl Error {
+    /// Whether this is a bug in wpp (a rewrite that went wrong) rather than a module it
+    /// cannot handle.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Error::Rewrite { .. } | Error::InvalidRewrite { .. })
+    }
 }
