@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets everything up on a fresh Debian 12 machine with Rust, then records the whole program
+# Sets everything up on a fresh Debian 12 machine with Rust (wpp installed under ~/.local
+# with its man pages and completions: scripts/install.sh), then records the whole program
 # path of the bundled Lua benchmark (built with DWARF, so reports show source lines) and
 # prints its compression statistics, hottest paths and hottest subpaths.
 set -euo pipefail
@@ -13,9 +14,10 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${need[@]}"
 fi
 bash workloads/build.sh --debug lua
-cargo build --release --bin wpp
+# wpp itself, with its man pages and shell completions, under ~/.local.
+bash scripts/install.sh
 target="${CARGO_TARGET_DIR:-target}"
-"$target/release/wpp" record -o "$target/lua.wpp" workloads/build/debug/lua.wasm -- 0.5 < workloads/inputs/bench.lua
+"$target/release/wpp" record -o "$target/lua.wpp" workloads/build/debug/lua.wasm 0.5 < workloads/inputs/bench.lua
 "$target/release/wpp" stats "$target/lua.wpp"
 "$target/release/wpp" paths "$target/lua.wpp" --top 15
 "$target/release/wpp" hot "$target/lua.wpp" --max-len 50 --min-len 5 --min-cost 20000000 --top 3

@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use wpp_record::{Builder, SymbolFormat};
 use wpp_report::format::group;
@@ -45,7 +44,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let input: Box<dyn std::io::Read> = if o.input.as_os_str() == "-" {
         Box::new(std::io::stdin().lock())
     } else {
-        Box::new(std::fs::File::open(&o.input).with_context(|| format!("cannot read {}", o.input.display()))?)
+        Box::new(std::fs::File::open(&o.input).map_err(|source| wpp_record::Error::Read { path: o.input.clone(), source })?)
     };
     let format = match o.format {
         Format::U32le => SymbolFormat::U32le,

@@ -6,6 +6,7 @@
 //! This is the only crate that prints to stdout or parses arguments.
 
 mod compress;
+mod error;
 mod expand;
 mod export;
 mod hot;
@@ -19,15 +20,33 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use wpp_record::Builder;
 
 /// Record and analyse the whole program paths of WebAssembly (wasm32-wasi) programs.
 #[derive(Parser)]
-#[command(name = "wpp", version, about)]
+#[command(name = "wpp", about, after_long_help = EXIT_STATUS)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// The exit statuses, for `--help` and the man page.
+const EXIT_STATUS: &str = "\
+Exit status:
+  0        success (wpp record: the program exited 0)
+  1        wpp failed: a file could not be written, or a bug
+  2        usage or input error: bad arguments, a missing or unreadable file, a file of
+           the wrong kind, a name that names nothing
+  N        wpp record: the program's own exit status
+  124      wpp record: the program was stopped by --timeout, --fuel or --max-memory
+  130, 143 wpp record: the program was stopped by SIGINT (Ctrl-C) or SIGTERM
+  134      wpp record: the program trapped
+wpp record keeps the profile in every case but 1 and 2.";
+
+/// `wpp --version`: the version and the profile format versions it writes and reads.
+fn version() -> String {
+    format!("{} (writes profile format {}, reads 1 to {})", env!("CARGO_PKG_VERSION"), wpp_profile::VERSION, wpp_profile::VERSION)
 }
 
 #[derive(Subcommand)]
@@ -41,6 +60,34 @@ enum Command {
     Query(query::Opts),
     Ppp(ppp::Opts),
     Compress(compress::Opts),
+    Completions(CompletionsOpts),
+    Man(ManOpts),
+}
+
+/// Print a shell completion script for wpp.
+///
+/// bash: `wpp completions bash > ~/.local/share/bash-completion/completions/wpp`;
+/// zsh: write `_wpp` into a directory of $fpath; fish: `wpp completions fish >
+/// ~/.config/fish/completions/wpp.fish`. `scripts/install.sh` installs them.
+#[derive(clap::Args)]
+struct CompletionsOpts {
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
+}
+
+/// Write the man pages (wpp.1, wpp-record.1, ...) into a directory.
+///
+/// `scripts/install.sh` installs them under ~/.local/share/man/man1, where `man wpp` finds
+/// them.
+#[derive(clap::Args)]
+struct ManOpts {
+    /// The directory to write them into (created if missing).
+    dir: std::path::PathBuf,
+}
+
+/// The command-line definition, with the version filled in.
+fn command() -> clap::Command {
+    Cli::command().version(version())
 }
 
 /// `--grammar`: a grammar builder by name.
@@ -64,7 +111,10 @@ pub(crate) fn print_json(v: &impl serde::Serialize) -> anyhow::Result<()> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         Command::Record(o) => record::run(o),
         Command::Paths(o) => paths::run(o).map(|()| 0),
@@ -75,6 +125,11 @@ fn main() -> ExitCode {
         Command::Query(o) => query::run(o).map(|()| 0),
         Command::Ppp(o) => ppp::run(o).map(|()| 0),
         Command::Compress(o) => compress::run(o).map(|()| 0),
+        Command::Completions(o) => {
+            clap_complete::generate(o.shell, &mut command(), "wpp", &mut std::io::stdout());
+            Ok(0)
+        }
+        Command::Man(o) => man(&o.dir).map(|()| 0),
     };
     match result {
         Ok(status) => ExitCode::from(status.clamp(0, 255) as u8),
@@ -87,11 +142,15 @@ fn main() -> ExitCode {
             if e.chain().any(broken_pipe) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("wpp: error: {e}");
-            for cause in e.chain().skip(1) {
-                eprintln!("  caused by: {cause}");
-            }
-            ExitCode::from(2)
+            eprintln!("wpp: error: {}", error::one_line(&e));
+            ExitCode::from(error::exit_status(&e))
         }
     }
+}
+
+fn man(dir: &std::path::Path) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    clap_mangen::generate_to(command(), dir).with_context(|| format!("cannot write the man pages into {}", dir.display()))?;
+    Ok(())
 }

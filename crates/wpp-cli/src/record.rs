@@ -22,7 +22,7 @@ use crate::builder_arg;
 /// at once without a profile. A program stopped by --timeout, --fuel or --max-memory also
 /// keeps its profile, and wpp exits 124. A trap exits 134, with the profile.
 #[derive(Args)]
-#[command(after_help = "Example:\n  wpp record -o lua.wpp --dir data lua.wasm -- script.lua")]
+#[command(after_help = "Examples:\n  wpp record -o lua.wpp --dir data lua.wasm script.lua\n  wpp record --mode paths lua.wasm -e 'print(1)'   (-e is lua's)")]
 pub struct Opts {
     /// What to record.
     #[arg(long, value_enum, default_value_t = ModeArg::Grammar)]
@@ -43,7 +43,8 @@ pub struct Opts {
     /// Ball-Larus counters fit an array (which is cheaper, and the default there).
     #[arg(long)]
     ppp_everywhere: bool,
-    /// Where to write the profile [default: PROGRAM with the extension .wpp].
+    /// Where to write the profile [default: PROGRAM's name with the extension .wpp, in the
+    /// current directory].
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Grant the guest a host directory, as HOST or HOST::GUEST.
@@ -73,10 +74,12 @@ pub struct Opts {
     /// Path limit per function; functions with more paths get cut points.
     #[arg(long, default_value_t = u64::MAX, hide = true)]
     max_paths: u64,
-    /// The WebAssembly program (a wasm32-wasi command module).
+    /// The WebAssembly program (a wasm32-wasi command module). wpp's own options come
+    /// before it: everything after it is the program's.
     program: PathBuf,
-    /// Arguments for the program (after `--`).
-    #[arg(last = true)]
+    /// Arguments for the program, passed as they are, even those that look like wpp's
+    /// options (`--` before them is accepted too).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
     args: Vec<String>,
 }
 
@@ -108,7 +111,10 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
         (_, None) if o.ppp_everywhere => bail!("--ppp-everywhere is for --mode ppp"),
         (_, None) => {}
     }
-    let output = o.output.clone().unwrap_or_else(|| o.program.with_extension("wpp"));
+    let output = match &o.output {
+        Some(o) => o.clone(),
+        None => default_output(&o.program)?,
+    };
     let mut recorder = Recorder::open(&o.program)?
         .mode(mode)
         .predict(o.predict)
@@ -149,6 +155,15 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     let r = recorded?;
     report(&r, &output);
     Ok(r.exit_status())
+}
+
+/// `STEM.wpp` in the current directory, as `perf record` writes `perf.data` there: the
+/// program's directory may be read-only or shared.
+fn default_output(program: &Path) -> anyhow::Result<PathBuf> {
+    match program.file_stem() {
+        Some(stem) => Ok(Path::new(stem).with_extension("wpp")),
+        None => bail!("{}: not a file name; give the profile's with -o", program.display()),
+    }
 }
 
 /// Stops the recording on SIGINT or SIGTERM: the first stops the program (or, once it has

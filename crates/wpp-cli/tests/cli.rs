@@ -313,3 +313,41 @@ fn closed_pipe_is_quiet() {
         assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+/// Everything after the program is the program's, even what looks like wpp's options, as
+/// with `wasmtime run`; a `--` right after the program is accepted and not passed on.
+#[test]
+fn arguments_after_the_program_are_the_programs() {
+    let d = scratch("guest-args");
+    let wasm = wat_program(&d, "echo_args");
+    let profile = d.join("p.wpp");
+    let echo = |args: &[&str]| {
+        let out = run(wpp().args(["record", "--mode", "paths", "-o"]).arg(&profile).arg(&wasm).args(args));
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(echo(&["-e", "print(1)", "--mode", "trace", "-o", "x.wpp", "--help"]), "-e\nprint(1)\n--mode\ntrace\n-o\nx.wpp\n--help\n");
+    assert_eq!(echo(&["--", "-e", "x"]), "-e\nx\n");
+    assert_eq!(echo(&["a", "--", "b"]), "a\n--\nb\n");
+    assert_eq!(echo(&[]), "");
+    // The options before the program are wpp's: paths mode, written to -o.
+    assert_eq!(stats_json(&profile)["mode"], "paths");
+    assert!(!d.join("x.wpp").exists());
+}
+
+/// Without -o the profile is `STEM.wpp` in the current directory, not beside the program
+/// (whose directory may be read-only).
+#[test]
+fn default_output_is_in_the_current_directory() {
+    let d = scratch("default-output");
+    let programs = d.join("programs");
+    std::fs::create_dir(&programs).unwrap();
+    let wasm = wat_program(&programs, "loops");
+    let cwd = d.join("work");
+    std::fs::create_dir(&cwd).unwrap();
+    let out = run(wpp().arg("record").arg(&wasm).current_dir(&cwd));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(cwd.join("loops.wpp").is_file());
+    assert!(!programs.join("loops.wpp").exists());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("-> loops.wpp"));
+}

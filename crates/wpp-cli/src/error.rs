@@ -1,0 +1,76 @@
+//! How an error reaches the user: one line, and an exit status that says whose fault it is.
+
+/// The error and its causes on one line, `what: why: why`, each cause once: a cause whose
+/// text its parent already says is left out, I/O errors read as plain words ("no such file
+/// or directory", not "No such file or directory (os error 2)"), and a message that spans
+/// lines is joined into one.
+pub fn one_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = match cause.downcast_ref::<std::io::Error>() {
+            Some(io) => io_text(io),
+            None => cause.to_string(),
+        };
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.is_empty() || line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}
+
+/// An I/O error as words: the system's message without its number, lower case.
+fn io_text(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    // Also in errors made from another's message, which keep its number.
+    let s = match s.rfind(" (os error ") {
+        Some(i) if s.ends_with(')') => &s[..i],
+        _ => &s,
+    };
+    let mut chars = s.chars();
+    match (chars.next(), chars.next()) {
+        // "No such file", not "EOF" or "I/O".
+        (Some(first), Some(second)) if first.is_uppercase() && second.is_lowercase() => first.to_lowercase().chain(s[first.len_utf8()..].chars()).collect(),
+        _ => s.to_owned(),
+    }
+}
+
+/// 1 when wpp failed (a file it could not write, a bug), 2 for a problem with what it was
+/// given (usage, a missing or malformed input). The guest's own statuses are not errors.
+pub fn exit_status(e: &anyhow::Error) -> u8 {
+    let failure = if let Some(e) = e.downcast_ref::<wpp_record::Error>() {
+        e.is_failure()
+    } else if let Some(e) = e.downcast_ref::<wpp_report::Error>() {
+        e.is_failure()
+    } else if let Some(e) = e.downcast_ref::<wpp_profile::Error>() {
+        e.is_failure()
+    } else {
+        // The command's own output failed (stdout, a directory it writes into).
+        e.downcast_ref::<std::io::Error>().is_some() || e.downcast_ref::<serde_json::Error>().is_some_and(|j| j.is_io())
+    };
+    if failure {
+        1
+    } else {
+        2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn causes_once_on_one_line() {
+        let io = std::io::Error::from_raw_os_error(2);
+        let e = anyhow::Error::new(io).context("lua.wpp").context("lua.wpp");
+        assert_eq!(one_line(&e), "lua.wpp: no such file or directory");
+        let e = anyhow::anyhow!("first line\n  second line").context("outer");
+        assert_eq!(one_line(&e), "outer: first line second line");
+        let eof = std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "EOF in header");
+        assert_eq!(one_line(&anyhow::Error::new(eof)), "EOF in header");
+    }
+}
