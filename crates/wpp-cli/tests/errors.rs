@@ -124,6 +124,15 @@ fn bad_inputs_give_one_line_naming_the_file() {
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
     let l = one_line_error(&record(&cut), 2, &["cut.wasm", "invalid module", "offset"]);
     assert_eq!(l.matches("invalid module").count(), 1, "{l}");
+    // Modules wpp reads but cannot run: an import WASI does not provide, no `_start`.
+    for (name, src, says) in [
+        ("imports.wasm", r#"(module (import "env" "foo" (func)) (func (export "_start") (call 0)))"#, "`env::foo`"),
+        ("library.wasm", r#"(module (func (export "main")))"#, "no `_start` function"),
+    ] {
+        let file = f.path(name);
+        std::fs::write(&file, wat::parse_str(src).unwrap()).unwrap();
+        one_line_error(&record(&file), 2, &[name, says]);
+    }
     assert!(!Path::new(&out).exists(), "a profile was written");
     // Its set file.
     for (set, says) in [(missing.as_str(), "no such file"), (grammar, "not a set file of `wpp ppp select` (a wpp profile)"), (&text, "not a set file")] {

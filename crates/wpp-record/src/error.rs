@@ -18,8 +18,9 @@ pub enum Error {
     /// The module could not be instrumented.
     #[error("{}", .path.display())]
     Instrument { path: PathBuf, source: wpp_wasm::Error },
-    #[error(transparent)]
-    Run(#[from] wpp_runtime::Error),
+    /// Running the module failed (`path` is the module).
+    #[error("{}", .path.display())]
+    Run { path: PathBuf, source: wpp_runtime::Error },
     #[error(transparent)]
     Profile(#[from] wpp_profile::Error),
     /// A file that is not JSON at all (`found` says what it looks like, and `source` is
@@ -51,7 +52,7 @@ impl Error {
             Error::Read { .. } | Error::Decode { .. } | Error::NotASet { .. } | Error::Options(_) | Error::Invalid(_) => false,
             Error::Write { .. } | Error::TruncatedTrace | Error::Build(_) => true,
             Error::Instrument { source, .. } => source.is_failure(),
-            Error::Run(e) => e.is_failure(),
+            Error::Run { source, .. } => source.is_failure(),
             Error::Profile(e) => e.is_failure(),
         }
     }

@@ -258,6 +258,7 @@ impl Recorder {
             None => self.max_paths,
         };
         let instrument_error = |source| Error::Instrument { path: self.path.clone(), source };
+        let run_error = |source| Error::Run { path: self.path.clone(), source };
         // Numbered once: for checking the set and for the rewrite.
         let numberings = wpp_wasm::number_program(&self.program, max_paths).map_err(instrument_error)?;
         let mut opts = wpp_wasm::Options { mode: wasm_mode, max_paths, ..Default::default() };
@@ -272,7 +273,7 @@ impl Recorder {
             (_, None) => None,
         };
         let inst = wpp_wasm::instrument_numbered(&self.wasm, &self.program, numberings, &opts).map_err(instrument_error)?;
-        let engine = wpp_runtime::engine_for(&self.config.limits, Some(wasm_mode))?;
+        let engine = wpp_runtime::engine_for(&self.config.limits, Some(wasm_mode)).map_err(run_error)?;
 
         let mut writer = Writer::create(output)?;
         let mut grammar = None;
@@ -282,7 +283,7 @@ impl Recorder {
             RecordMode::Grammar(builder) => {
                 let spool = Spool::new(output, self.spool_memory);
                 let sink = GrammarSink::new(&inst.numberings, builder, self.predict, spool);
-                let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink)?;
+                let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink).map_err(run_error)?;
                 guest_end = Instant::now();
                 if sink.is_truncated() {
                     return Err(Error::TruncatedTrace);
@@ -309,7 +310,7 @@ impl Recorder {
             }
             RecordMode::Trace => {
                 let sink = TraceSink::new(writer, &inst.numberings);
-                let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink)?;
+                let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink).map_err(run_error)?;
                 guest_end = Instant::now();
                 if sink.is_truncated() {
                     return Err(Error::TruncatedTrace);
@@ -318,7 +319,7 @@ impl Recorder {
                 (run, written.path_counts(), written.writer)
             }
             RecordMode::Paths | RecordMode::Ppp => {
-                let (run, ()) = wpp_runtime::run_paths(&engine, &inst, &self.config, ())?;
+                let (run, ()) = wpp_runtime::run_paths(&engine, &inst, &self.config, ()).map_err(run_error)?;
                 guest_end = Instant::now();
                 let counts = run.counts.clone();
                 if let Some((file, set)) = set {
