@@ -33,7 +33,7 @@ const TEST_CRATES: &[&str] = &["wpp-test-support", "wpp-fuzz"];
 const LAYERS: &[&[&str]] = &[
     &["wpp-model", "wpp-grammar", "wpp-workloads"],
     &["wpp-paths"],
-    &["wpp-wasm", "wpp-profile"],
+    &["wpp-wasm", "wpp-profile", "wpp-twpp"],
     &["wpp-report", "wpp-runtime"],
     &["wpp-record"],
     &["wpp-cli", "wpp-bench"],
@@ -69,7 +69,7 @@ fn crates_know_only_what_they_may() {
         }
     };
     let wasm = ["wasmparser", "wasm-encoder", "wasmtime", "wasmtime-wasi", "wpp-wasm", "wpp-runtime"];
-    for c in ["wpp-model", "wpp-paths", "wpp-grammar", "wpp-report"] {
+    for c in ["wpp-model", "wpp-paths", "wpp-grammar", "wpp-report", "wpp-twpp"] {
         forbid(c, &wasm, "it knows nothing of WebAssembly");
     }
     forbid("wpp-grammar", &["wpp-model", "wpp-paths"], "terminals are numbers, not paths");

@@ -32,6 +32,11 @@ impl<T> FuncMap<T> {
         self.slots.get(f.idx())?.as_ref()
     }
 
+    /// The value of `f`, mutably, if it has one.
+    pub fn get_mut(&mut self, f: FuncIdx) -> Option<&mut T> {
+        self.slots.get_mut(f.idx())?.as_mut()
+    }
+
     /// Whether `f` has a value.
     pub fn contains(&self, f: FuncIdx) -> bool {
         self.get(f).is_some()

@@ -1,0 +1,14 @@
+//! Timestamped whole program paths (Zhang & Gupta, "Timestamped Whole Program Path
+//! Representation and its Applications", 2001).
+//!
+//! A whole program path is one stream of path events. This crate reorganises it by call:
+//! [`partition`] splits the stream into one path trace per function invocation, keeps
+//! each function's distinct traces once, and links the invocations by a dynamic call
+//! graph ([`Dcg`]) from which the whole stream is rebuilt exactly ([`Partition::events`]).
+//!
+//! It knows control flow graphs and path numberings, not WebAssembly: where calls and
+//! returns happen comes from the CFG's edge kinds and the next event's first block.
+
+pub mod partition;
+
+pub use partition::{partition, Call, Dcg, DcgNode, FuncTraces, Partition, PartitionError, Partitioner, TraceIdx};

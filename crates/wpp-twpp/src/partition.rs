@@ -1,0 +1,364 @@
+//! Splitting a whole program path into per-call path traces and a dynamic call graph
+//! (Zhang & Gupta §2, "Partitioning WPP into path traces" and "Eliminating redundant path
+//! traces").
+//!
+//! Calls and returns are not events; they are read off the paths. A path ends at a block
+//! whose way out ended it: a call, a loop back edge, a return (or tail call) or a trap.
+//! What the next event's first block is tells which one was taken:
+//!
+//! - the last block ends in a call (its one edge is a [`EdgeKind::Call`] to the block after
+//!   the call): a next path that starts at a function's entry block (block 0) is the
+//!   callee's first path, so a new invocation begins; one that starts at the block after
+//!   the call, in the same function, means the callee was an import (it records nothing).
+//!   `call_indirect` needs nothing more: the callee is whoever's entry comes next.
+//! - the last block has a back edge to the next path's first block, in the same function:
+//!   another iteration of that loop (or a forward edge to it, cut there by the numbering).
+//! - the last block can return: the invocation ends, and the next path is its caller's,
+//!   starting at the block after the call; a path that starts at an entry block instead is
+//!   a tail call (`return_call`), recorded as a call at the end of the returning
+//!   invocation, whose own caller the callee returns to.
+//! - nothing follows: the run ended (an exit, a trap, a stop); every open invocation ends.
+//!
+//! One case cannot be told apart from the next event alone: a block with both a back edge
+//! to a loop header H and a return (a `br_table` to a loop and out of the function), in a
+//! recursive function whose caller continues at H after the call. The loop is chosen, and
+//! [`Partition::ambiguous`] counts such choices; a wrong one shows later as an event that
+//! cannot follow. Deciding it needs both readings carried until one fails.
+
+use std::ops::Range;
+
+use rustc_hash::FxHashMap;
+use wpp_model::{BlockIdx, EdgeKind, FuncIdx, FuncMap, Function, PathEvent, PathId, Target};
+use wpp_paths::ProgramNumbering;
+
+/// A distinct path trace of one function: an index into its [`FuncTraces::traces`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TraceIdx(pub u32);
+
+/// One function's distinct path traces, in order of first appearance, and how many
+/// invocations followed each.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FuncTraces {
+    pub traces: Vec<Vec<PathId>>,
+    pub calls: Vec<u64>,
+}
+
+/// A call from one invocation to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Call {
+    /// How many of the caller's paths ran before the call: the callee's events come right
+    /// after path `at - 1` of the caller's trace (for a tail call, after the last).
+    pub at: u32,
+    /// The callee's invocation, an index into [`Dcg::nodes`].
+    pub node: u32,
+    /// A tail call: the callee returns to the caller's caller.
+    pub tail: bool,
+}
+
+/// One invocation: its function, its path trace, and the calls it made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DcgNode {
+    pub func: FuncIdx,
+    pub trace: TraceIdx,
+    /// Its calls, in order, as a range of [`Dcg::calls`].
+    pub calls: Range<u32>,
+}
+
+/// The dynamic call graph: every invocation of the run, in post-order (callees before
+/// their caller), and the invocations the host made (normally one, `_start`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dcg {
+    pub nodes: Vec<DcgNode>,
+    pub calls: Vec<Call>,
+    pub roots: Vec<u32>,
+}
+
+/// A whole program path reorganised by call.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Partition {
+    pub traces: FuncMap<FuncTraces>,
+    pub dcg: Dcg,
+    /// Path events read.
+    pub events: u64,
+    /// Invocations open when the trace ended, ended there: at least the outermost one (a
+    /// return shows only in the event after it), and every one the run was inside of when
+    /// it exited, trapped or was stopped.
+    pub open_at_end: u64,
+    /// Choices between a loop iteration and a return the events could not decide (see the
+    /// module documentation).
+    pub ambiguous: u64,
+}
+
+/// Events that no run of the program could produce.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PartitionError {
+    #[error("event {event}: function {func} has no paths (an import, or no such function)")]
+    NoFunction { event: u64, func: FuncIdx },
+    #[error("event {event}: function {func} has no path {path}")]
+    NoPath { event: u64, func: FuncIdx, path: PathId },
+    #[error("event {event}: path {path} of function {func} cannot follow the path before it (which ended at block {after} of function {after_func})")]
+    CannotFollow { event: u64, func: FuncIdx, path: PathId, after_func: FuncIdx, after: BlockIdx },
+    #[error("event {event}: the run starts with path {path} of function {func}, which does not start at the function's entry")]
+    StartsMidFunction { event: u64, func: FuncIdx, path: PathId },
+}
+
+/// How each block of a function can end a path.
+#[derive(Clone, Debug, Default)]
+struct BlockEnd {
+    /// The block after the call, for a block ending in a call.
+    call: Option<BlockIdx>,
+    /// Where the function goes on after a path ends here: the headers its back edges go
+    /// to, and the blocks its forward edges go to when those are cut points.
+    back: Vec<BlockIdx>,
+    /// Whether it can return (or tail call).
+    ret: bool,
+}
+
+/// One function's block ends and its paths' first and last blocks (decoded once each).
+struct Shape<'a> {
+    ends: Vec<BlockEnd>,
+    numbering: &'a wpp_paths::Numbering,
+    paths: FxHashMap<u64, (BlockIdx, BlockIdx)>,
+}
+
+/// An invocation not yet ended.
+struct Frame {
+    func: FuncIdx,
+    trace: Vec<PathId>,
+    calls: Vec<Call>,
+    /// The last block of its last path.
+    last: BlockIdx,
+    /// It returned by a tail call and ends when its callee does.
+    tail_called: bool,
+}
+
+/// Splits a stream of path events, one at a time, in the memory of the open invocations
+/// and the distinct traces.
+pub struct Partitioner<'a> {
+    shapes: FuncMap<Shape<'a>>,
+    stack: Vec<Frame>,
+    interned: FuncMap<FxHashMap<Vec<PathId>, TraceIdx>>,
+    out: Partition,
+}
+
+impl<'a> Partitioner<'a> {
+    /// A partitioner for runs of the program whose functions are `functions` (by index),
+    /// numbered by `numberings`.
+    pub fn new(functions: &[Function], numberings: &'a ProgramNumbering) -> Partitioner<'a> {
+        let n = functions.len();
+        let mut shapes = FuncMap::new(n);
+        let mut traces = FuncMap::new(n);
+        let mut interned = FuncMap::new(n);
+        for f in functions {
+            let (Some(cfg), Some(numbering)) = (&f.cfg, numberings.get(f.index)) else { continue };
+            let mut ends = vec![BlockEnd::default(); cfg.n_blocks()];
+            let cut = numbering.cut_points();
+            for e in &cfg.edges {
+                let end = &mut ends[e.from.idx()];
+                match (e.kind, e.to) {
+                    (EdgeKind::Call, Target::Block(t)) => end.call = Some(t),
+                    (EdgeKind::Back, Target::Block(t)) => end.back.push(t),
+                    (EdgeKind::Forward, Target::Block(t)) if cut.contains(&t) => end.back.push(t),
+                    (EdgeKind::Return, _) => end.ret = true,
+                    _ => {}
+                }
+            }
+            shapes.insert(f.index, Shape { ends, numbering, paths: FxHashMap::default() });
+            traces.insert(f.index, FuncTraces::default());
+            interned.insert(f.index, FxHashMap::default());
+        }
+        Partitioner { shapes, stack: Vec::new(), interned, out: Partition { traces, ..Partition::default() } }
+    }
+
+    /// The first and last block of a path.
+    fn ends_of(&mut self, e: PathEvent) -> Result<(BlockIdx, BlockIdx), PartitionError> {
+        let event = self.out.events;
+        let shape = self.shapes.get_mut(e.func).ok_or(PartitionError::NoFunction { event, func: e.func })?;
+        if let Some(&fl) = shape.paths.get(&e.path.0) {
+            return Ok(fl);
+        }
+        let blocks = shape.numbering.decode(e.path).map_err(|_| PartitionError::NoPath { event, func: e.func, path: e.path })?;
+        let fl = (blocks[0], *blocks.last().expect("a path has a block"));
+        shape.paths.insert(e.path.0, fl);
+        Ok(fl)
+    }
+
+    /// Reads the next event.
+    pub fn push(&mut self, e: PathEvent) -> Result<(), PartitionError> {
+        let (first, last) = self.ends_of(e)?;
+        let event = self.out.events;
+        let cannot_follow = |f: &Frame| PartitionError::CannotFollow { event, func: e.func, path: e.path, after_func: f.func, after: f.last };
+        let starts_mid_function = PartitionError::StartsMidFunction { event, func: e.func, path: e.path };
+        let entry = first == BlockIdx(0);
+        enum Step {
+            Root,
+            Call { tail: bool },
+            Continue,
+            Return,
+        }
+        let step = match self.stack.last() {
+            None if entry => Step::Root,
+            None => return Err(starts_mid_function),
+            Some(top) => {
+                let end = &self.shapes.get(top.func).expect("a frame's function has a shape").ends[top.last.idx()];
+                if let Some(after_call) = end.call {
+                    if entry {
+                        Step::Call { tail: false }
+                    } else if e.func == top.func && first == after_call {
+                        // The callee was an import.
+                        Step::Continue
+                    } else {
+                        return Err(cannot_follow(top));
+                    }
+                } else if e.func == top.func && end.back.contains(&first) {
+                    // Another iteration. Returning to a caller of the same function that
+                    // continues at this very header would look the same.
+                    if end.ret && self.resumes_caller_at(e.func, first) {
+                        self.out.ambiguous += 1;
+                    }
+                    Step::Continue
+                } else if end.ret {
+                    if entry {
+                        Step::Call { tail: true }
+                    } else {
+                        Step::Return
+                    }
+                } else {
+                    return Err(cannot_follow(top));
+                }
+            }
+        };
+        match step {
+            Step::Root => self.enter(e.func, None),
+            Step::Call { tail } => {
+                self.stack.last_mut().expect("a caller").tail_called = tail;
+                self.enter(e.func, Some(tail));
+            }
+            Step::Continue => {}
+            Step::Return => {
+                self.leave();
+                let Some(caller) = self.stack.last() else { return Err(starts_mid_function) };
+                let resumes = self.shapes.get(caller.func).expect("a frame's function has a shape").ends[caller.last.idx()].call;
+                if caller.func != e.func || resumes != Some(first) {
+                    return Err(cannot_follow(caller));
+                }
+            }
+        }
+        let top = self.stack.last_mut().expect("a frame is open");
+        top.trace.push(e.path);
+        top.last = last;
+        self.out.events += 1;
+        Ok(())
+    }
+
+    /// Whether the frame below the top is of `func` and resumes at `block` after its call.
+    fn resumes_caller_at(&self, func: FuncIdx, block: BlockIdx) -> bool {
+        let mut frames = self.stack.iter().rev().skip(1).skip_while(|f| f.tail_called);
+        match frames.next() {
+            Some(caller) => caller.func == func && self.shapes.get(func).is_some_and(|s| s.ends[caller.last.idx()].call == Some(block)),
+            None => false,
+        }
+    }
+
+    /// Opens an invocation of `func`, called by the top frame (`Some(tail)`) or the host.
+    fn enter(&mut self, func: FuncIdx, called: Option<bool>) {
+        if let (Some(tail), Some(caller)) = (called, self.stack.last_mut()) {
+            // Its node index is fixed when it ends; `node` is filled in then.
+            caller.calls.push(Call { at: caller.trace.len() as u32, node: u32::MAX, tail });
+        }
+        self.stack.push(Frame { func, trace: Vec::new(), calls: Vec::new(), last: BlockIdx(0), tail_called: false });
+    }
+
+    /// Ends the top invocation, and the tail-calling invocations waiting on it.
+    fn leave(&mut self) {
+        loop {
+            let frame = self.stack.pop().expect("a frame to leave");
+            let node = self.finish_frame(frame);
+            match self.stack.last_mut() {
+                Some(caller) => {
+                    let call = caller.calls.last_mut().expect("the caller recorded the call");
+                    call.node = node;
+                    if !caller.tail_called {
+                        return;
+                    }
+                }
+                None => {
+                    self.out.dcg.roots.push(node);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Interns a finished invocation's trace and appends its node.
+    fn finish_frame(&mut self, frame: Frame) -> u32 {
+        let interned = self.interned.get_mut(frame.func).expect("a frame's function has traces");
+        let traces = self.out.traces.get_mut(frame.func).expect("a frame's function has traces");
+        let trace = *interned.entry(frame.trace).or_insert_with_key(|t| {
+            traces.traces.push(t.clone());
+            traces.calls.push(0);
+            TraceIdx(traces.traces.len() as u32 - 1)
+        });
+        traces.calls[trace.0 as usize] += 1;
+        let dcg = &mut self.out.dcg;
+        let start = dcg.calls.len() as u32;
+        debug_assert!(frame.calls.iter().all(|c| c.node != u32::MAX), "every callee ended before its caller");
+        dcg.calls.extend(frame.calls);
+        dcg.nodes.push(DcgNode { func: frame.func, trace, calls: start..dcg.calls.len() as u32 });
+        dcg.nodes.len() as u32 - 1
+    }
+
+    /// Ends the run: invocations still open end here.
+    pub fn finish(mut self) -> Partition {
+        while !self.stack.is_empty() {
+            self.out.open_at_end += 1;
+            // A tail-calling frame ends with its callee, in `leave`.
+            let waiting = self.stack.iter().rev().skip(1).take_while(|f| f.tail_called).count() as u64;
+            self.out.open_at_end += waiting;
+            self.leave();
+        }
+        self.out
+    }
+}
+
+/// Partitions a whole run's events.
+pub fn partition(functions: &[Function], numberings: &ProgramNumbering, events: impl IntoIterator<Item = PathEvent>) -> Result<Partition, PartitionError> {
+    let mut p = Partitioner::new(functions, numberings);
+    for e in events {
+        p.push(e)?;
+    }
+    Ok(p.finish())
+}
+
+impl Partition {
+    /// The whole program path again: every invocation's paths, each call's events
+    /// inserted where it was made.
+    pub fn for_each_event(&self, mut f: impl FnMut(PathEvent)) {
+        // (node, next path of its trace, next call of its calls)
+        let mut stack: Vec<(u32, u32, u32)> = Vec::new();
+        for &root in &self.dcg.roots {
+            stack.push((root, 0, self.dcg.nodes[root as usize].calls.start));
+            while let Some(&mut (node, ref mut pos, ref mut call)) = stack.last_mut() {
+                let n = &self.dcg.nodes[node as usize];
+                let trace = &self.traces.get(n.func).expect("a node's function has traces").traces[n.trace.0 as usize];
+                if *call < n.calls.end && self.dcg.calls[*call as usize].at == *pos {
+                    let callee = self.dcg.calls[*call as usize].node;
+                    *call += 1;
+                    stack.push((callee, 0, self.dcg.nodes[callee as usize].calls.start));
+                } else if (*pos as usize) < trace.len() {
+                    f(PathEvent { func: n.func, path: trace[*pos as usize] });
+                    *pos += 1;
+                } else {
+                    stack.pop();
+                }
+            }
+        }
+    }
+
+    /// [`Partition::for_each_event`] into a vector.
+    pub fn events(&self) -> Vec<PathEvent> {
+        let mut v = Vec::new();
+        self.for_each_event(|e| v.push(e));
+        v
+    }
+}
