@@ -1,0 +1,59 @@
+//! Each compaction step is lossless: dynamic basic blocks and the timestamped form give
+//! the trace back exactly, on random traces shaped like real ones (loops over a few paths
+//! with branches) and on arbitrary ones.
+
+use proptest::prelude::*;
+use wpp_model::BlockIdx;
+use wpp_twpp::dbb::{collapse, expand};
+use wpp_twpp::timestamps::{timestamp, untimestamp};
+
+/// A loop over a body with branch arms, iterated with a few distinct paths, with a prefix
+/// and a suffix: what an invocation's block trace looks like.
+fn loopy() -> impl Strategy<Value = Vec<BlockIdx>> {
+    (1usize..6, prop::collection::vec(prop::collection::vec(1u32..20, 1..6), 1..4), prop::collection::vec(0usize..4, 0..60)).prop_map(
+        |(prefix, arms, picks)| {
+            let mut t: Vec<u32> = (100..100 + prefix as u32).collect();
+            for p in picks {
+                t.push(50);
+                t.extend(&arms[p % arms.len()]);
+                t.push(60);
+            }
+            t.push(99);
+            t.into_iter().map(BlockIdx).collect()
+        },
+    )
+}
+
+fn arbitrary() -> impl Strategy<Value = Vec<BlockIdx>> {
+    prop::collection::vec(0u32..8, 0..200).prop_map(|v| v.into_iter().map(BlockIdx).collect())
+}
+
+fn check(trace: &[BlockIdx]) -> Result<(), TestCaseError> {
+    let d = collapse(trace);
+    prop_assert_eq!(&expand(&d), trace);
+    prop_assert!(d.heads.len() <= trace.len());
+    // Every chain is a dynamic basic block: wherever its first block runs, the rest follow.
+    for chain in &d.dictionary.chains {
+        prop_assert!(chain.len() >= 2);
+        for (i, _) in trace.iter().enumerate().filter(|(_, &b)| b == chain[0]) {
+            prop_assert_eq!(&trace[i..i + chain.len()], &chain[..]);
+        }
+    }
+    let t = timestamp(&d.heads);
+    prop_assert_eq!(untimestamp(&t), Some(d.heads.clone()));
+    prop_assert!(t.n_series() <= d.heads.len());
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #[test]
+    fn loop_shaped_traces_round_trip(trace in loopy()) {
+        check(&trace)?;
+    }
+
+    #[test]
+    fn arbitrary_traces_round_trip(trace in arbitrary()) {
+        check(&trace)?;
+    }
+}
