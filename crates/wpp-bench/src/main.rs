@@ -3,7 +3,8 @@
 //! * `record`: recording overhead per mode on the real-program workloads;
 //! * `grammar`: the grammar builders' throughput, memory and output size;
 //! * `hot`: the hot-subpath search on the DAG against the brute force;
-//! * `ppp`: preferential path profiling against Ball-Larus array and hash counting.
+//! * `ppp`: preferential path profiling against Ball-Larus array and hash counting;
+//! * `twpp`: the timestamped whole program path's compaction steps.
 //!
 //! The workloads are selected by one set of arguments ([`workloads::WorkloadArgs`]). A
 //! counting global allocator ([`alloc`]) lets benchmarks report measured peak heap; it
@@ -14,6 +15,7 @@ mod grammar;
 mod hot;
 mod ppp;
 mod record;
+mod twpp;
 mod workloads;
 
 use clap::{Parser, Subcommand};
@@ -39,6 +41,7 @@ enum Command {
     Hot(hot::Opts),
     #[command(alias = "bench-ppp")]
     Ppp(ppp::Opts),
+    Twpp(twpp::Opts),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -47,5 +50,6 @@ fn main() -> anyhow::Result<()> {
         Command::Grammar(o) => grammar::run(o),
         Command::Hot(o) => hot::run(o),
         Command::Ppp(o) => ppp::run(o),
+        Command::Twpp(o) => twpp::run(o),
     }
 }

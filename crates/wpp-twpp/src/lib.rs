@@ -6,13 +6,15 @@
 //! each function's distinct traces once, and links the invocations by a dynamic call
 //! graph ([`Dcg`]) from which the whole stream is rebuilt exactly ([`Partition::events`]).
 //! [`dbb`] collapses a trace's dynamic basic blocks behind a dictionary; [`timestamps`]
-//! turns a trace into the timestamped form, each block's steps as arithmetic series.
+//! turns a trace into the timestamped form, each block's steps as arithmetic series;
+//! [`steps`] measures what each step saves.
 //!
 //! It knows control flow graphs and path numberings, not WebAssembly: where calls and
 //! returns happen comes from the CFG's edge kinds and the next event's first block.
 
 pub mod dbb;
 pub mod partition;
+pub mod steps;
 pub mod timestamps;
 
 pub use partition::{partition, Call, Dcg, DcgNode, FuncTraces, Partition, PartitionError, Partitioner, TraceIdx};

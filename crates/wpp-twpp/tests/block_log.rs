@@ -132,6 +132,14 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig) -> usize {
         }
         assert!(p.events() == events, "{name}: {what}: the rebuilt events differ");
         let distinct: usize = p.traces.values().map(|t| t.traces.len()).sum();
+        // The compaction measure counts what the invocations hold: every block, and each
+        // function's distinct block traces (distinct path traces are distinct block traces).
+        let c = wpp_twpp::steps::measure(&p, &program.functions, &inst.numberings);
+        assert_eq!(c.wpp_blocks, got.iter().map(|(_, b)| b.len() as u64).sum::<u64>(), "{name}: {what}");
+        assert_eq!(c.invocations, got.len() as u64);
+        let distinct_blocks: std::collections::HashSet<&(u32, Vec<u32>)> = got.iter().collect();
+        assert_eq!((c.distinct_traces, distinct), (distinct_blocks.len() as u64, distinct_blocks.len()), "{name}: {what}");
+        assert_eq!(c.distinct_blocks, distinct_blocks.iter().map(|(_, b)| b.len() as u64).sum::<u64>());
         let tails = p.dcg.calls.iter().filter(|c| c.tail).count();
         eprintln!("{name}: {what}: {} events, {} invocations ({tails} by tail calls), {distinct} distinct traces", events.len(), got.len());
     }

@@ -1,0 +1,109 @@
+//! What each step of the compaction saves (the paper's Tables 2, 3 and 6), measured on a
+//! partition. Sizes are counted in numbers, one per block id, path id, timestamp or length,
+//! as the paper counts 4-byte words; the on-disk encoding is smaller still.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use wpp_model::{BlockIdx, Function};
+use wpp_paths::ProgramNumbering;
+
+use crate::dbb::{collapse, Dictionary};
+use crate::timestamps::timestamp;
+use crate::Partition;
+
+/// The sizes after each step, in numbers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Compaction {
+    pub events: u64,
+    pub invocations: u64,
+    /// Functions that ran.
+    pub functions: u64,
+    /// Every invocation's block trace: the WPP's traces.
+    pub wpp_blocks: u64,
+    /// Each function's distinct block traces only (duplicate traces removed).
+    pub distinct_traces: u64,
+    pub distinct_blocks: u64,
+    /// Distinct traces with dynamic basic blocks collapsed, themselves deduplicated, and
+    /// their distinct dictionaries (chain blocks plus one length per chain).
+    pub dbb_traces: u64,
+    pub dbb_heads: u64,
+    pub dictionaries: u64,
+    pub dictionary_numbers: u64,
+    /// The collapsed traces in compacted timestamped form: per block its id and its series
+    /// (one, two or three numbers each), plus the trace's length.
+    pub twpp_numbers: u64,
+    /// The dynamic call graph uncompressed: per invocation its function, trace and number
+    /// of calls, and per call where it was made.
+    pub dcg_numbers: u64,
+    /// Static flow graphs of the functions that ran, and the dynamic flow graphs of the
+    /// distinct collapsed traces (nodes: dynamic basic blocks; edges: pairs that ran in
+    /// sequence), summed.
+    pub static_nodes: u64,
+    pub static_edges: u64,
+    pub dynamic_nodes: u64,
+    pub dynamic_edges: u64,
+    /// Over all nodes of the dynamic flow graphs: series (compacted timestamp vectors) and
+    /// timestamps (uncompacted).
+    pub series: u64,
+    pub timestamps: u64,
+}
+
+impl Compaction {
+    /// Numbers of the whole TWPP: traces, dictionaries and the dynamic call graph.
+    pub fn twpp_total(&self) -> u64 {
+        self.twpp_numbers + self.dictionary_numbers + self.dcg_numbers
+    }
+
+    /// Numbers of the uncompacted WPP: every invocation's blocks and the call graph.
+    pub fn wpp_total(&self) -> u64 {
+        self.wpp_blocks + self.dcg_numbers
+    }
+}
+
+/// Measures every step on `p`, a partition of a run of `functions` numbered by
+/// `numberings`.
+pub fn measure(p: &Partition, functions: &[Function], numberings: &ProgramNumbering) -> Compaction {
+    let mut c = Compaction { events: p.events, invocations: p.dcg.nodes.len() as u64, ..Compaction::default() };
+    c.dcg_numbers = 3 * p.dcg.nodes.len() as u64 + p.dcg.calls.len() as u64;
+    for (func, traces) in p.traces.iter() {
+        if traces.traces.is_empty() {
+            continue;
+        }
+        c.functions += 1;
+        if let Some(cfg) = functions.get(func.idx()).and_then(|f| f.cfg.as_ref()) {
+            c.static_nodes += cfg.n_blocks() as u64;
+            c.static_edges += cfg.edges.len() as u64;
+        }
+        let numbering = numberings.get(func).expect("a function that ran has a numbering");
+        let mut heads_seen: FxHashSet<Vec<BlockIdx>> = FxHashSet::default();
+        let mut dicts_seen: FxHashSet<Dictionary> = FxHashSet::default();
+        for (trace, &calls) in traces.traces.iter().zip(&traces.calls) {
+            let blocks: Vec<BlockIdx> = trace.iter().flat_map(|&path| numbering.decode(path).expect("a recorded path decodes")).collect();
+            c.distinct_traces += 1;
+            c.distinct_blocks += blocks.len() as u64;
+            c.wpp_blocks += blocks.len() as u64 * calls;
+            let d = collapse(&blocks);
+            if !dicts_seen.contains(&d.dictionary) {
+                c.dictionary_numbers += d.dictionary.chains.iter().map(|ch| ch.len() as u64 + 1).sum::<u64>();
+                dicts_seen.insert(d.dictionary);
+            }
+            if heads_seen.contains(&d.heads) {
+                continue;
+            }
+            c.dbb_heads += d.heads.len() as u64;
+            let t = timestamp(&d.heads);
+            c.twpp_numbers += t.numbers() as u64 + 1;
+            c.dynamic_nodes += t.blocks.len() as u64;
+            c.series += t.n_series() as u64;
+            c.timestamps += d.heads.len() as u64;
+            let mut edges: FxHashMap<(BlockIdx, BlockIdx), ()> = FxHashMap::default();
+            for w in d.heads.windows(2) {
+                edges.insert((w[0], w[1]), ());
+            }
+            c.dynamic_edges += edges.len() as u64;
+            heads_seen.insert(d.heads);
+        }
+        c.dbb_traces += heads_seen.len() as u64;
+        c.dictionaries += dicts_seen.len() as u64;
+    }
+    c
+}
