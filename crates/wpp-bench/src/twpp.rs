@@ -14,8 +14,9 @@ use crate::workloads::{load, WorkloadArgs};
 /// paper counts them: every invocation's block trace (the WPP's traces), each function's
 /// distinct traces (×: the step's factor), the distinct traces with dynamic basic blocks
 /// collapsed plus their distinct dictionaries, the compacted timestamped form of those
-/// plus dictionaries (`twpp`), the call graph uncompressed (`dcg`), and the overall factor
-/// (WPP traces + DCG against TWPP + dictionaries + DCG). Then the time to partition the
+/// plus dictionaries (`twpp`), the call graph uncompressed (`dcg`) and compressed by LZW
+/// and by SEQUITUR(1) (the smaller is kept), and the overall factor (WPP traces +
+/// uncompressed DCG against TWPP + dictionaries + compressed DCG). Then the time to partition the
 /// events, static against dynamic flow graph sizes (functions that ran; summed over
 /// distinct traces), and the mean timestamp vector per dynamic block, compacted
 /// (uncompacted).
@@ -35,7 +36,7 @@ fn row(out: &mut impl Write, name: &str, c: &Compaction, secs: f64) -> anyhow::R
     let twpp = c.twpp_numbers + c.dictionary_numbers;
     writeln!(
         out,
-        "{:<14} {:>11} {:>10} {:>8} {:>9.2} {:>8.2} {:>6.1}x {:>8.2} {:>5.2}x {:>8.3} {:>5.2}x {:>8.2} {:>7.1}x {:>7.2} {:>6} {:>6} {:>7} {:>7} {:>5.1} ({:.1})",
+        "{:<14} {:>11} {:>10} {:>8} {:>9.2} {:>8.2} {:>6.1}x {:>8.2} {:>5.2}x {:>8.3} {:>5.2}x {:>8.2} {:>7.3} {:>7.3} {:>7.1}x {:>7.2} {:>6} {:>6} {:>7} {:>7} {:>5.1} ({:.1})",
         name,
         c.events,
         c.invocations,
@@ -48,6 +49,8 @@ fn row(out: &mut impl Write, name: &str, c: &Compaction, secs: f64) -> anyhow::R
         mb(twpp),
         factor(dbb, twpp),
         mb(c.dcg_numbers),
+        c.dcg_lzw_bytes as f64 / 1e6,
+        c.dcg_grammar_bytes as f64 / 1e6,
         factor(c.wpp_total(), c.twpp_total()),
         secs,
         c.static_nodes,
@@ -64,7 +67,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<14} {:>11} {:>10} {:>8} {:>9} {:>8} {:>7} {:>8} {:>6} {:>8} {:>6} {:>8} {:>8} {:>7} {:>6} {:>6} {:>7} {:>7} {:>7}",
+        "{:<14} {:>11} {:>10} {:>8} {:>9} {:>8} {:>7} {:>8} {:>6} {:>8} {:>6} {:>8} {:>7} {:>7} {:>8} {:>7} {:>6} {:>6} {:>7} {:>7} {:>7}",
         "program",
         "events",
         "calls",
@@ -77,6 +80,8 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         "twpp MB",
         "",
         "dcg MB",
+        "lzw MB",
+        "gram MB",
         "overall",
         "part s",
         "st N",

@@ -13,6 +13,7 @@
 //! returns happen comes from the CFG's edge kinds and the next event's first block.
 
 pub mod dbb;
+pub mod dcg;
 pub mod partition;
 pub mod steps;
 pub mod timestamps;

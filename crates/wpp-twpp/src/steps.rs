@@ -32,8 +32,12 @@ pub struct Compaction {
     /// (one, two or three numbers each), plus the trace's length.
     pub twpp_numbers: u64,
     /// The dynamic call graph uncompressed: per invocation its function, trace and number
-    /// of calls, and per call where it was made.
+    /// of calls, and per call where it was made ([`crate::dcg::to_numbers`]).
     pub dcg_numbers: u64,
+    /// Bytes of that stream compressed by LZW (growing code width) and by SEQUITUR(1)
+    /// (wpp's grammar encoding), each with its alphabet.
+    pub dcg_lzw_bytes: u64,
+    pub dcg_grammar_bytes: u64,
     /// Static flow graphs of the functions that ran, and the dynamic flow graphs of the
     /// distinct collapsed traces (nodes: dynamic basic blocks; edges: pairs that ran in
     /// sequence), summed.
@@ -48,9 +52,14 @@ pub struct Compaction {
 }
 
 impl Compaction {
-    /// Numbers of the whole TWPP: traces, dictionaries and the dynamic call graph.
+    /// The call graph compressed the better way, in numbers (bytes / 4).
+    pub fn dcg_compressed(&self) -> u64 {
+        self.dcg_lzw_bytes.min(self.dcg_grammar_bytes).div_ceil(4)
+    }
+
+    /// Numbers of the whole TWPP: traces, dictionaries and the compressed call graph.
     pub fn twpp_total(&self) -> u64 {
-        self.twpp_numbers + self.dictionary_numbers + self.dcg_numbers
+        self.twpp_numbers + self.dictionary_numbers + self.dcg_compressed()
     }
 
     /// Numbers of the uncompacted WPP: every invocation's blocks and the call graph.
@@ -63,7 +72,15 @@ impl Compaction {
 /// `numberings`.
 pub fn measure(p: &Partition, functions: &[Function], numberings: &ProgramNumbering) -> Compaction {
     let mut c = Compaction { events: p.events, invocations: p.dcg.nodes.len() as u64, ..Compaction::default() };
-    c.dcg_numbers = 3 * p.dcg.nodes.len() as u64 + p.dcg.calls.len() as u64;
+    let numbers = crate::dcg::to_numbers(&p.dcg);
+    c.dcg_numbers = numbers.len() as u64;
+    let (alphabet, codes) = crate::dcg::lzw_encode(&numbers);
+    c.dcg_lzw_bytes = crate::dcg::lzw_bytes(alphabet.len(), codes.len());
+    let dense: FxHashMap<u32, u32> = alphabet.iter().enumerate().map(|(i, &x)| (x, i as u32)).collect();
+    let mut s = wpp_grammar::Sequitur::with_lookahead();
+    s.extend(numbers.iter().map(|x| dense[x]));
+    let g = s.finish();
+    c.dcg_grammar_bytes = wpp_grammar::encode_grammar(&g, alphabet.len() as u32).len() as u64 + 4 * alphabet.len() as u64;
     for (func, traces) in p.traces.iter() {
         if traces.traces.is_empty() {
             continue;

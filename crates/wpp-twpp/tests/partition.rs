@@ -176,6 +176,11 @@ fn check(seed: u64) -> Result<(), TestCaseError> {
     let p = partition(&functions, &numberings, m.events.iter().copied()).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(p.events, m.events.len() as u64);
     prop_assert_eq!(&p.events(), &m.events, "the events rebuilt");
+    // The call graph as numbers, and those under LZW, come back the same.
+    let numbers = wpp_twpp::dcg::to_numbers(&p.dcg);
+    prop_assert_eq!(&wpp_twpp::dcg::from_numbers(&numbers).map_err(|e| TestCaseError::fail(e.to_string()))?, &p.dcg);
+    let (alphabet, codes) = wpp_twpp::dcg::lzw_encode(&numbers);
+    prop_assert_eq!(wpp_twpp::dcg::lzw_decode(&alphabet, &codes), Some(numbers));
     // Traces stored once per function, with their calls counted.
     for (f, t) in p.traces.iter() {
         let mut seen = std::collections::HashSet::new();
