@@ -137,12 +137,9 @@ pub fn lzw_decode(alphabet: &[u32], codes: &[u32]) -> Option<Vec<u32>> {
 /// Bytes of LZW output written with the usual growing code width (each code as wide as
 /// the dictionary at that point needs), plus the alphabet as 4-byte numbers.
 pub fn lzw_bytes(alphabet_len: usize, n_codes: usize) -> u64 {
-    let mut bits = 0u64;
-    let mut size = alphabet_len as u64;
-    for _ in 0..n_codes {
-        bits += (64 - size.max(2).saturating_sub(1).leading_zeros()) as u64;
-        size += 1;
-    }
+    // The i-th code is written when the dictionary holds alphabet_len + i entries.
+    let sizes = alphabet_len as u64..(alphabet_len + n_codes) as u64;
+    let bits: u64 = sizes.map(|size| (64 - size.max(2).saturating_sub(1).leading_zeros()) as u64).sum();
     bits.div_ceil(8) + 4 * alphabet_len as u64
 }
 
