@@ -14,6 +14,7 @@
 
 pub mod dbb;
 pub mod dcg;
+pub mod format;
 pub mod partition;
 pub mod steps;
 pub mod timestamps;

@@ -57,3 +57,47 @@ proptest! {
         check(&trace)?;
     }
 }
+
+/// A function part made of random traces encodes and decodes to itself, and damaged
+/// bytes are an error or another valid part, never a panic.
+fn part_of(traces: &[Vec<BlockIdx>]) -> wpp_twpp::format::FunctionPart {
+    let mut part = wpp_twpp::format::FunctionPart::default();
+    for (i, t) in traces.iter().enumerate() {
+        let d = collapse(t);
+        let dictionary = match part.dictionaries.iter().position(|x| *x == d.dictionary) {
+            Some(k) => k,
+            None => {
+                part.dictionaries.push(d.dictionary.clone());
+                part.dictionaries.len() - 1
+            }
+        };
+        part.traces.push(wpp_twpp::format::StoredTrace { calls: 1 + i as u64 * 1000, dictionary: dictionary as u32, timestamped: timestamp(&d.heads) });
+    }
+    part
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+    #[test]
+    fn function_parts_round_trip(traces in prop::collection::vec(loopy(), 0..5), flip in any::<(usize, u8)>()) {
+        use wpp_twpp::format::{decode, encode};
+        let part = part_of(&traces);
+        let bytes = encode(&part);
+        prop_assert_eq!(decode(&bytes), Ok(part.clone()));
+        // Every stored trace expands back to the blocks it came from.
+        for (t, stored) in traces.iter().zip(&part.traces) {
+            let heads = untimestamp(&stored.timestamped).unwrap();
+            let d = wpp_twpp::dbb::DbbTrace { heads, dictionary: part.dictionaries[stored.dictionary as usize].clone() };
+            prop_assert_eq!(&expand(&d), t);
+        }
+        if !bytes.is_empty() {
+            let mut damaged = bytes.clone();
+            let i = flip.0 % damaged.len();
+            damaged[i] ^= flip.1.max(1);
+            if let Ok(p) = decode(&damaged) {
+                prop_assert_eq!(encode(&p).len() <= damaged.len() + 16, true);
+            }
+            prop_assert!(decode(&bytes[..bytes.len() - 1]).is_err());
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! One function's part of a TWPP file: its distinct dynamic-basic-block traces in
+//! compacted timestamped form, their distinct dictionaries, and for each trace how many
+//! invocations followed it, as LEB128 numbers.
+//!
+//! ```text
+//! function  := n_dicts dict* n_traces trace*
+//! dict      := n_chains (len block*)*          chains sorted; blocks as ids
+//! trace     := calls dict_index len n_blocks (block_delta n_series series*)*
+//! series    := one number l, or l h, or l h s, each number doubled and the entry's last
+//!              one plus 1 (the paper's sign trick: the entry's end costs no extra space)
+//! ```
+//!
+//! Blocks of a trace are in increasing order, stored as the difference from the previous
+//! one. A decoder checks every count against the bytes left, so damaged input is an error,
+//! never a huge allocation.
+
+use wpp_model::BlockIdx;
+
+use crate::dbb::Dictionary;
+use crate::timestamps::{Series, Timestamped};
+
+/// A function's distinct traces as stored.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FunctionPart {
+    pub dictionaries: Vec<Dictionary>,
+    pub traces: Vec<StoredTrace>,
+}
+
+/// One distinct trace: its invocations, its dictionary and its timestamped form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredTrace {
+    pub calls: u64,
+    pub dictionary: u32,
+    pub timestamped: Timestamped,
+}
+
+/// Why bytes are not a function part.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("damaged function part at byte {offset}: {what}")]
+pub struct FormatError {
+    pub offset: usize,
+    pub what: &'static str,
+}
+
+fn put(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+/// Encodes a function part.
+pub fn encode(part: &FunctionPart) -> Vec<u8> {
+    let mut out = Vec::new();
+    put(&mut out, part.dictionaries.len() as u64);
+    for d in &part.dictionaries {
+        put(&mut out, d.chains.len() as u64);
+        for chain in &d.chains {
+            put(&mut out, chain.len() as u64);
+            chain.iter().for_each(|b| put(&mut out, b.0 as u64));
+        }
+    }
+    put(&mut out, part.traces.len() as u64);
+    for t in &part.traces {
+        put(&mut out, t.calls);
+        put(&mut out, t.dictionary as u64);
+        put(&mut out, t.timestamped.len as u64);
+        put(&mut out, t.timestamped.blocks.len() as u64);
+        let mut prev = 0u64;
+        for (b, series) in &t.timestamped.blocks {
+            put(&mut out, b.0 as u64 - prev);
+            prev = b.0 as u64;
+            put(&mut out, series.len() as u64);
+            for s in series {
+                let numbers: &[u32] = match s.step {
+                    0 => &[s.lo],
+                    1 => &[s.lo, s.hi],
+                    _ => &[s.lo, s.hi, s.step],
+                };
+                for (i, &n) in numbers.iter().enumerate() {
+                    put(&mut out, ((n as u64) << 1) | (i + 1 == numbers.len()) as u64);
+                }
+            }
+        }
+    }
+    out
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn err(&self, what: &'static str) -> FormatError {
+        FormatError { offset: self.pos, what }
+    }
+
+    fn number(&mut self) -> Result<u64, FormatError> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let &byte = self.bytes.get(self.pos).ok_or_else(|| self.err("it ends inside a number"))?;
+            self.pos += 1;
+            v |= ((byte & 0x7f) as u64) << shift;
+            if byte & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(self.err("a number longer than 64 bits"))
+    }
+
+    fn u32(&mut self, what: &'static str) -> Result<u32, FormatError> {
+        u32::try_from(self.number()?).map_err(|_| self.err(what))
+    }
+
+    /// A count of items of at least one byte each: no more than the bytes left.
+    fn count(&mut self) -> Result<usize, FormatError> {
+        let n = self.number()?;
+        if n > (self.bytes.len() - self.pos) as u64 {
+            return Err(self.err("a count larger than the bytes left"));
+        }
+        Ok(n as usize)
+    }
+}
+
+/// Decodes a function part. Each series is checked to be one, and the steps of a trace to
+/// add up to its length; [`crate::timestamps::untimestamp`] finds a step claimed twice.
+pub fn decode(bytes: &[u8]) -> Result<FunctionPart, FormatError> {
+    let mut r = Reader { bytes, pos: 0 };
+    let mut part = FunctionPart::default();
+    for _ in 0..r.count()? {
+        let mut chains = Vec::new();
+        for _ in 0..r.count()? {
+            let len = r.count()?;
+            if len < 2 {
+                return Err(r.err("a chain of fewer than two blocks"));
+            }
+            let chain = (0..len).map(|_| r.u32("a block id past 32 bits").map(BlockIdx)).collect::<Result<Vec<_>, _>>()?;
+            chains.push(chain);
+        }
+        if !chains.windows(2).all(|w| w[0][0] < w[1][0]) {
+            return Err(r.err("dictionary chains not sorted by their first block"));
+        }
+        part.dictionaries.push(Dictionary { chains });
+    }
+    for _ in 0..r.count()? {
+        let calls = r.number()?;
+        let dictionary = r.u32("a dictionary index past 32 bits")?;
+        if dictionary as usize >= part.dictionaries.len() {
+            return Err(r.err("a dictionary index past the dictionaries"));
+        }
+        let len = r.u32("a trace longer than 32 bits of steps")?;
+        let mut blocks = Vec::new();
+        let mut prev = 0u64;
+        for i in 0..r.count()? {
+            let delta = r.number()?;
+            if i > 0 && delta == 0 {
+                return Err(r.err("blocks not in increasing order"));
+            }
+            prev = prev.checked_add(delta).filter(|&b| b <= u32::MAX as u64).ok_or_else(|| r.err("a block id past 32 bits"))?;
+            let mut series = Vec::new();
+            for _ in 0..r.count()? {
+                let mut numbers = [0u32; 3];
+                let mut k = 0;
+                loop {
+                    if k == 3 {
+                        return Err(r.err("a series of more than three numbers"));
+                    }
+                    let x = r.number()?;
+                    numbers[k] = u32::try_from(x >> 1).map_err(|_| r.err("a timestamp past 32 bits"))?;
+                    k += 1;
+                    if x & 1 == 1 {
+                        break;
+                    }
+                }
+                series.push(match k {
+                    1 => Series { lo: numbers[0], hi: numbers[0], step: 0 },
+                    2 => Series { lo: numbers[0], hi: numbers[1], step: 1 },
+                    _ => Series { lo: numbers[0], hi: numbers[1], step: numbers[2] },
+                });
+            }
+            blocks.push((BlockIdx(prev as u32), series));
+        }
+        // Each series well formed and within the trace, as many steps as the trace has;
+        // that no step is claimed twice shows when the trace is expanded.
+        let mut steps = 0u64;
+        for s in blocks.iter().flat_map(|(_, series)| series) {
+            let ok = s.lo >= 1 && s.hi <= len && s.lo <= s.hi && (s.step == 0) == (s.lo == s.hi) && (s.step == 0 || (s.hi - s.lo) % s.step == 0);
+            if !ok {
+                return Err(r.err("a series that is not an arithmetic series of the trace's steps"));
+            }
+            steps += s.len() as u64;
+        }
+        if steps != len as u64 {
+            return Err(r.err("timestamps that do not add up to the trace's length"));
+        }
+        let timestamped = Timestamped { blocks, len };
+        part.traces.push(StoredTrace { calls, dictionary, timestamped });
+    }
+    if r.pos != bytes.len() {
+        return Err(r.err("bytes after the last trace"));
+    }
+    Ok(part)
+}
