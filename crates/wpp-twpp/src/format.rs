@@ -1,11 +1,12 @@
 //! One function's part of a TWPP file: its distinct dynamic-basic-block traces in
-//! compacted timestamped form, their distinct dictionaries, and for each trace how many
-//! invocations followed it, as LEB128 numbers.
+//! compacted timestamped form, their distinct dictionaries, and the distinct pairs of a
+//! trace and a dictionary that invocations followed (each one of the function's distinct
+//! block traces), with how many invocations followed each, as LEB128 numbers.
 //!
 //! ```text
-//! function  := n_dicts dict* n_traces trace*
+//! function  := n_dicts dict* n_traces trace* n_pairs (trace_index dict_index calls)*
 //! dict      := n_chains (len block*)*          chains sorted; blocks as ids
-//! trace     := calls dict_index len n_blocks (block_delta n_series series*)*
+//! trace     := len n_blocks (block_delta n_series series*)*
 //! series    := one number l, or l h, or l h s, each number doubled and the entry's last
 //!              one plus 1 (the paper's sign trick: the entry's end costs no extra space)
 //! ```
@@ -23,15 +24,17 @@ use crate::timestamps::{Series, Timestamped};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FunctionPart {
     pub dictionaries: Vec<Dictionary>,
-    pub traces: Vec<StoredTrace>,
+    pub traces: Vec<Timestamped>,
+    pub pairs: Vec<Pair>,
 }
 
-/// One distinct trace: its invocations, its dictionary and its timestamped form.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredTrace {
-    pub calls: u64,
+/// A distinct block trace: a collapsed trace and its dictionary, and how many invocations
+/// followed it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pair {
+    pub trace: u32,
     pub dictionary: u32,
-    pub timestamped: Timestamped,
+    pub calls: u64,
 }
 
 /// Why bytes are not a function part.
@@ -67,12 +70,10 @@ pub fn encode(part: &FunctionPart) -> Vec<u8> {
     }
     put(&mut out, part.traces.len() as u64);
     for t in &part.traces {
-        put(&mut out, t.calls);
-        put(&mut out, t.dictionary as u64);
-        put(&mut out, t.timestamped.len as u64);
-        put(&mut out, t.timestamped.blocks.len() as u64);
+        put(&mut out, t.len as u64);
+        put(&mut out, t.blocks.len() as u64);
         let mut prev = 0u64;
-        for (b, series) in &t.timestamped.blocks {
+        for (b, series) in &t.blocks {
             put(&mut out, b.0 as u64 - prev);
             prev = b.0 as u64;
             put(&mut out, series.len() as u64);
@@ -87,6 +88,12 @@ pub fn encode(part: &FunctionPart) -> Vec<u8> {
                 }
             }
         }
+    }
+    put(&mut out, part.pairs.len() as u64);
+    for p in &part.pairs {
+        put(&mut out, p.trace as u64);
+        put(&mut out, p.dictionary as u64);
+        put(&mut out, p.calls);
     }
     out
 }
@@ -149,11 +156,6 @@ pub fn decode(bytes: &[u8]) -> Result<FunctionPart, FormatError> {
         part.dictionaries.push(Dictionary { chains });
     }
     for _ in 0..r.count()? {
-        let calls = r.number()?;
-        let dictionary = r.u32("a dictionary index past 32 bits")?;
-        if dictionary as usize >= part.dictionaries.len() {
-            return Err(r.err("a dictionary index past the dictionaries"));
-        }
         let len = r.u32("a trace longer than 32 bits of steps")?;
         let mut blocks = Vec::new();
         let mut prev = 0u64;
@@ -199,8 +201,16 @@ pub fn decode(bytes: &[u8]) -> Result<FunctionPart, FormatError> {
         if steps != len as u64 {
             return Err(r.err("timestamps that do not add up to the trace's length"));
         }
-        let timestamped = Timestamped { blocks, len };
-        part.traces.push(StoredTrace { calls, dictionary, timestamped });
+        part.traces.push(Timestamped { blocks, len });
+    }
+    for _ in 0..r.count()? {
+        let trace = r.u32("a trace index past 32 bits")?;
+        let dictionary = r.u32("a dictionary index past 32 bits")?;
+        if trace as usize >= part.traces.len() || dictionary as usize >= part.dictionaries.len() {
+            return Err(r.err("a pair's index past the traces or dictionaries"));
+        }
+        let calls = r.number()?;
+        part.pairs.push(Pair { trace, dictionary, calls });
     }
     if r.pos != bytes.len() {
         return Err(r.err("bytes after the last trace"));

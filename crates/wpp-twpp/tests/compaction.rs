@@ -58,20 +58,25 @@ proptest! {
     }
 }
 
-/// A function part made of random traces encodes and decodes to itself, and damaged
+/// A function part made of random traces (one of them twice, so pairs share a trace) encodes and decodes to itself, and damaged
 /// bytes are an error or another valid part, never a panic.
 fn part_of(traces: &[Vec<BlockIdx>]) -> wpp_twpp::format::FunctionPart {
+    use wpp_twpp::format::Pair;
     let mut part = wpp_twpp::format::FunctionPart::default();
     for (i, t) in traces.iter().enumerate() {
         let d = collapse(t);
-        let dictionary = match part.dictionaries.iter().position(|x| *x == d.dictionary) {
-            Some(k) => k,
-            None => {
-                part.dictionaries.push(d.dictionary.clone());
-                part.dictionaries.len() - 1
+        fn index<T: PartialEq>(v: &mut Vec<T>, x: T) -> u32 {
+            match v.iter().position(|y| *y == x) {
+                Some(k) => k as u32,
+                None => {
+                    v.push(x);
+                    v.len() as u32 - 1
+                }
             }
-        };
-        part.traces.push(wpp_twpp::format::StoredTrace { calls: 1 + i as u64 * 1000, dictionary: dictionary as u32, timestamped: timestamp(&d.heads) });
+        }
+        let dictionary = index(&mut part.dictionaries, d.dictionary.clone());
+        let trace = index(&mut part.traces, timestamp(&d.heads));
+        part.pairs.push(Pair { trace, dictionary, calls: 1 + i as u64 * 1000 });
     }
     part
 }
@@ -79,15 +84,18 @@ fn part_of(traces: &[Vec<BlockIdx>]) -> wpp_twpp::format::FunctionPart {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
     #[test]
-    fn function_parts_round_trip(traces in prop::collection::vec(loopy(), 0..5), flip in any::<(usize, u8)>()) {
+    fn function_parts_round_trip(mut traces in prop::collection::vec(loopy(), 0..5), flip in any::<(usize, u8)>()) {
         use wpp_twpp::format::{decode, encode};
+        if let Some(t) = traces.first().cloned() {
+            traces.push(t);
+        }
         let part = part_of(&traces);
         let bytes = encode(&part);
         prop_assert_eq!(decode(&bytes), Ok(part.clone()));
         // Every stored trace expands back to the blocks it came from.
-        for (t, stored) in traces.iter().zip(&part.traces) {
-            let heads = untimestamp(&stored.timestamped).unwrap();
-            let d = wpp_twpp::dbb::DbbTrace { heads, dictionary: part.dictionaries[stored.dictionary as usize].clone() };
+        for (t, pair) in traces.iter().zip(&part.pairs) {
+            let heads = untimestamp(&part.traces[pair.trace as usize]).unwrap();
+            let d = wpp_twpp::dbb::DbbTrace { heads, dictionary: part.dictionaries[pair.dictionary as usize].clone() };
             prop_assert_eq!(&expand(&d), t);
         }
         if !bytes.is_empty() {
