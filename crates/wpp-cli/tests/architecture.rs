@@ -33,8 +33,8 @@ const TEST_CRATES: &[&str] = &["wpp-test-support", "wpp-fuzz"];
 const LAYERS: &[&[&str]] = &[
     &["wpp-model", "wpp-grammar", "wpp-workloads"],
     &["wpp-paths"],
-    &["wpp-wasm", "wpp-profile", "wpp-twpp"],
-    &["wpp-report", "wpp-runtime"],
+    &["wpp-wasm", "wpp-profile"],
+    &["wpp-report", "wpp-runtime", "wpp-twpp"],
     &["wpp-record"],
     &["wpp-cli", "wpp-bench"],
 ];

@@ -7,16 +7,19 @@
 //! graph ([`Dcg`]) from which the whole stream is rebuilt exactly ([`Partition::events`]).
 //! [`dbb`] collapses a trace's dynamic basic blocks behind a dictionary; [`timestamps`]
 //! turns a trace into the timestamped form, each block's steps as arithmetic series;
-//! [`steps`] measures what each step saves.
+//! [`steps`] measures what each step saves. [`file`] writes and reads the TWPP file: a
+//! profile whose whole program path is stored this way, one function readable alone.
 //!
 //! It knows control flow graphs and path numberings, not WebAssembly: where calls and
 //! returns happen comes from the CFG's edge kinds and the next event's first block.
 
 pub mod dbb;
 pub mod dcg;
+pub mod file;
 pub mod format;
 pub mod partition;
 pub mod steps;
 pub mod timestamps;
 
+pub use file::{build, Twpp};
 pub use partition::{partition, Call, Dcg, DcgNode, FuncTraces, Partition, PartitionError, Partitioner, TraceIdx};

@@ -1,0 +1,380 @@
+//! The TWPP file: a wpp profile (the same container, checksummed sections) holding the
+//! run's functions and CFGs, its path counts and source lines, and instead of a trace or a
+//! grammar, the whole program path in timestamped form:
+//!
+//! - `twpp-index`: the functions that ran, most invoked first, with their invocations and
+//!   distinct traces;
+//! - `twpp-fN`: function N's part ([`crate::format`]), in that order, so that reading one
+//!   function reads its section and nothing else;
+//! - `twpp-dcg`: the dynamic call graph's stream ([`crate::dcg`]), compressed by
+//!   SEQUITUR(1) or LZW, whichever is smaller.
+//!
+//! Everything the trace held is there: [`Twpp::for_each_event`] rebuilds it.
+
+use std::path::{Path, PathBuf};
+
+use rustc_hash::FxHashMap;
+use wpp_model::{BlockIdx, EdgeKind, FuncIdx, PathEvent, PathId, Target};
+use wpp_profile::{section as profile_section, Profile, Writer};
+
+use crate::dbb::{collapse, expand, DbbTrace};
+use crate::format::{FunctionPart, Pair};
+use crate::timestamps::{timestamp, untimestamp};
+use crate::{dcg, Partition, PartitionError};
+
+/// Section names.
+pub mod section {
+    pub const INDEX: &str = "twpp-index";
+    pub const DCG: &str = "twpp-dcg";
+
+    /// The section of function `f`'s part.
+    pub fn function(f: wpp_model::FuncIdx) -> String {
+        format!("twpp-f{}", f.0)
+    }
+}
+
+/// What can go wrong building or reading a TWPP file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    #[error(transparent)]
+    Profile(#[from] wpp_profile::Error),
+    /// The profile's events are not a run of its program.
+    #[error("{}", .path.display())]
+    Partition { path: PathBuf, source: PartitionError },
+    /// A section of the TWPP file is damaged.
+    #[error("{}: damaged TWPP file: {what}", .path.display())]
+    Damaged { path: PathBuf, what: String },
+    /// The file is a profile without the TWPP sections.
+    #[error("{}: not a TWPP file (it has no `{}` section); `wpp twpp build` writes one from a profile", .path.display(), section::INDEX)]
+    NotTwpp { path: PathBuf },
+}
+
+impl Error {
+    /// Whether wpp failed (a file it could not write) rather than its input.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Error::Profile(e) if e.is_failure())
+    }
+}
+
+/// One function's entry in the index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexEntry {
+    pub func: FuncIdx,
+    pub invocations: u64,
+    /// Its distinct block traces.
+    pub pairs: u32,
+}
+
+/// The index: the run's totals and the functions that ran, most invoked first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Index {
+    pub events: u64,
+    pub open_at_end: u64,
+    pub ambiguous: u64,
+    pub functions: Vec<IndexEntry>,
+}
+
+fn put(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+/// Numbers of a section, LEB128 each.
+fn numbers(bytes: &[u8]) -> Option<Vec<u64>> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let mut v = 0u64;
+        let mut shift = 0;
+        loop {
+            let byte = *bytes.get(pos)?;
+            pos += 1;
+            if shift >= 64 {
+                return None;
+            }
+            v |= ((byte & 0x7f) as u64) << shift;
+            shift += 7;
+            if byte & 0x80 == 0 {
+                break;
+            }
+        }
+        out.push(v);
+    }
+    Some(out)
+}
+
+impl Index {
+    fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for v in [self.events, self.open_at_end, self.ambiguous, self.functions.len() as u64] {
+            put(&mut out, v);
+        }
+        for e in &self.functions {
+            put(&mut out, e.func.0 as u64);
+            put(&mut out, e.invocations);
+            put(&mut out, e.pairs as u64);
+        }
+        out
+    }
+
+    fn decode(bytes: &[u8]) -> Option<Index> {
+        let n = numbers(bytes)?;
+        let (head, rest) = n.split_at_checked(4)?;
+        if rest.len() as u64 != head[3].checked_mul(3)? {
+            return None;
+        }
+        let functions = rest
+            .chunks(3)
+            .map(|c| Some(IndexEntry { func: FuncIdx(u32::try_from(c[0]).ok()?), invocations: c[1], pairs: u32::try_from(c[2]).ok()? }))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Index { events: head[0], open_at_end: head[1], ambiguous: head[2], functions })
+    }
+}
+
+/// What [`build`] wrote.
+#[derive(Clone, Debug, Default)]
+pub struct Built {
+    pub index: Index,
+    /// Bytes of the function parts, the call graph as written, and that graph's stream
+    /// under LZW and under SEQUITUR(1).
+    pub part_bytes: u64,
+    pub dcg_bytes: u64,
+    pub dcg_lzw_bytes: u64,
+    pub dcg_grammar_bytes: u64,
+}
+
+/// Encodes the call graph's stream, the smaller of SEQUITUR(1) and LZW: a kind byte (0
+/// LZW, 1 grammar), the alphabet (count, then each number), the payload.
+fn encode_dcg(numbers: &[u32]) -> (Vec<u8>, u64, u64) {
+    let (alphabet, codes) = dcg::lzw_encode(numbers);
+    let dense: FxHashMap<u32, u32> = alphabet.iter().enumerate().map(|(i, &x)| (x, i as u32)).collect();
+    let mut s = wpp_grammar::Sequitur::with_lookahead();
+    s.extend(numbers.iter().map(|x| dense[x]));
+    let grammar = wpp_grammar::encode_grammar(&s.finish(), alphabet.len() as u32);
+    let mut lzw = Vec::new();
+    codes.iter().for_each(|&c| put(&mut lzw, c as u64));
+    let mut head = Vec::new();
+    put(&mut head, alphabet.len() as u64);
+    alphabet.iter().for_each(|&a| put(&mut head, a as u64));
+    let (kind, payload) = if grammar.len() <= lzw.len() { (1u8, &grammar) } else { (0u8, &lzw) };
+    let mut out = vec![kind];
+    out.extend_from_slice(&head);
+    out.extend_from_slice(payload);
+    (out, (head.len() + lzw.len()) as u64, (head.len() + grammar.len()) as u64)
+}
+
+/// The stream [`encode_dcg`] wrote, `None` if damaged or longer than `max_len`.
+fn decode_dcg(bytes: &[u8], max_len: u64) -> Option<Vec<u32>> {
+    let (&kind, rest) = bytes.split_first()?;
+    // The alphabet: its count, then its numbers.
+    let mut pos = 0;
+    let mut next = |rest: &[u8]| -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let byte = *rest.get(pos)?;
+            pos += 1;
+            v |= ((byte & 0x7f) as u64) << shift;
+            if byte & 0x80 == 0 {
+                return Some(v);
+            }
+        }
+        None
+    };
+    let n = next(rest)?;
+    if n > rest.len() as u64 {
+        return None;
+    }
+    let alphabet = (0..n).map(|_| next(rest).and_then(|v| u32::try_from(v).ok())).collect::<Option<Vec<u32>>>()?;
+    let payload = &rest[pos..];
+    match kind {
+        0 => {
+            if payload.len() as u64 > max_len.saturating_mul(5) {
+                return None;
+            }
+            let codes = numbers(payload)?.into_iter().map(|c| u32::try_from(c).ok()).collect::<Option<Vec<u32>>>()?;
+            dcg::lzw_decode(&alphabet, &codes)
+        }
+        1 => {
+            let g = wpp_grammar::decode_grammar(payload).ok()?;
+            g.validate(Some(alphabet.len() as u32)).ok()?;
+            // A damaged grammar can derive far more than any call graph of the run.
+            if g.rule_lengths().first().is_none_or(|&len| len > max_len) {
+                return None;
+            }
+            g.expand().map(|t| alphabet.get(t as usize).copied()).collect()
+        }
+        _ => None,
+    }
+}
+
+/// Builds the TWPP of `profile`'s run (a trace or grammar profile) and writes it to `out`.
+pub fn build(profile: &Profile, out: &Path) -> Result<Built, Error> {
+    let functions = &profile.meta.functions;
+    let mut partitioner = crate::Partitioner::new(functions, &profile.numberings);
+    let mut failed = None;
+    profile.for_each_event(|e| {
+        if failed.is_none() {
+            failed = partitioner.push(e).err();
+        }
+    })?;
+    if let Some(source) = failed {
+        return Err(Error::Partition { path: profile.path.clone(), source });
+    }
+    let p: Partition = partitioner.finish();
+
+    let mut w = Writer::create(out)?;
+    w.write_value(profile_section::META, &profile.meta)?;
+    w.write_value(profile_section::COUNTS, &profile.counts)?;
+    if profile.toc.iter().any(|e| e.name == profile_section::SOURCE) {
+        w.write_section(profile_section::SOURCE, &profile.section_bytes(profile_section::SOURCE)?)?;
+    }
+    let mut index = Index { events: p.events, open_at_end: p.open_at_end, ambiguous: p.ambiguous, functions: Vec::new() };
+    for (func, traces) in p.traces.iter() {
+        if !traces.traces.is_empty() {
+            index.functions.push(IndexEntry { func, invocations: traces.calls.iter().sum(), pairs: traces.traces.len() as u32 });
+        }
+    }
+    index.functions.sort_by_key(|e| (std::cmp::Reverse(e.invocations), e.func));
+    let mut built = Built::default();
+    for e in &index.functions {
+        let traces = p.traces.get(e.func).expect("an indexed function has traces");
+        let numbering = profile.numberings.get(e.func).expect("a function that ran has a numbering");
+        let mut part = FunctionPart::default();
+        let mut dicts = FxHashMap::default();
+        let mut heads = FxHashMap::default();
+        for (trace, &calls) in traces.traces.iter().zip(&traces.calls) {
+            let blocks: Vec<BlockIdx> = trace.iter().flat_map(|&path| numbering.decode(path).expect("a recorded path decodes")).collect();
+            let d = collapse(&blocks);
+            let dictionary = *dicts.entry(d.dictionary.clone()).or_insert_with(|| {
+                part.dictionaries.push(d.dictionary);
+                part.dictionaries.len() as u32 - 1
+            });
+            let trace = *heads.entry(d.heads.clone()).or_insert_with(|| {
+                part.traces.push(timestamp(&d.heads));
+                part.traces.len() as u32 - 1
+            });
+            part.pairs.push(Pair { trace, dictionary, calls });
+        }
+        let bytes = crate::format::encode(&part);
+        built.part_bytes += bytes.len() as u64;
+        w.write_section(&section::function(e.func), &bytes)?;
+    }
+    let (dcg_bytes, lzw, grammar) = encode_dcg(&dcg::to_numbers(&p.dcg));
+    (built.dcg_bytes, built.dcg_lzw_bytes, built.dcg_grammar_bytes) = (dcg_bytes.len() as u64, lzw, grammar);
+    w.write_section(section::DCG, &dcg_bytes)?;
+    w.write_section(section::INDEX, &index.encode())?;
+    w.finish()?;
+    built.index = index;
+    Ok(built)
+}
+
+/// An open TWPP file: the profile part read, function parts read on demand.
+pub struct Twpp {
+    pub profile: Profile,
+    pub index: Index,
+}
+
+impl Twpp {
+    /// Opens a TWPP file, reading its profile sections and its index.
+    pub fn open(path: &Path) -> Result<Twpp, Error> {
+        let profile = Profile::open(path)?;
+        if !profile.toc.iter().any(|e| e.name == section::INDEX) {
+            return Err(Error::NotTwpp { path: path.to_owned() });
+        }
+        let index = Index::decode(&profile.section_bytes(section::INDEX)?).ok_or_else(|| Error::Damaged { path: path.to_owned(), what: "the index".into() })?;
+        Ok(Twpp { profile, index })
+    }
+
+    fn damaged(&self, what: String) -> Error {
+        Error::Damaged { path: self.profile.path.clone(), what }
+    }
+
+    /// Function `f`'s part, reading its section only.
+    pub fn function(&self, f: FuncIdx) -> Result<FunctionPart, Error> {
+        let bytes = self.profile.section_bytes(&section::function(f))?;
+        crate::format::decode(&bytes).map_err(|e| self.damaged(format!("function {f}: {e}")))
+    }
+
+    /// The dynamic call graph.
+    pub fn dcg(&self) -> Result<crate::Dcg, Error> {
+        // Three numbers per invocation and one per call: never more than four per event
+        // (each invocation runs a path), plus the invocations a run ended in.
+        let max_len = self.index.events.saturating_add(self.index.open_at_end).saturating_mul(4);
+        let numbers = decode_dcg(&self.profile.section_bytes(section::DCG)?, max_len).ok_or_else(|| self.damaged("the call graph's section".into()))?;
+        dcg::from_numbers(&numbers).map_err(|e| self.damaged(format!("the call graph: {e}")))
+    }
+
+    /// Function `f`'s distinct block traces (by pair), with the invocations of each.
+    pub fn block_traces(&self, f: FuncIdx) -> Result<Vec<(Vec<BlockIdx>, u64)>, Error> {
+        let part = self.function(f)?;
+        part.pairs
+            .iter()
+            .map(|pair| {
+                let heads = untimestamp(&part.traces[pair.trace as usize]).ok_or_else(|| self.damaged(format!("function {f}: a trace claims a step twice")))?;
+                Ok((expand(&DbbTrace { heads, dictionary: part.dictionaries[pair.dictionary as usize].clone() }), pair.calls))
+            })
+            .collect()
+    }
+
+    /// The whole program path again, event by event.
+    pub fn for_each_event(&self, f: impl FnMut(PathEvent)) -> Result<(), Error> {
+        let functions = &self.profile.meta.functions;
+        let mut traces = wpp_model::FuncMap::new(functions.len());
+        for e in &self.index.functions {
+            let cfg = functions
+                .get(e.func.idx())
+                .and_then(|f| f.cfg.as_ref())
+                .ok_or_else(|| self.damaged(format!("the index names function {}, which has no code", e.func)))?;
+            let numbering = self.profile.numberings.get(e.func).expect("a function with code has a numbering");
+            let mut paths = Vec::new();
+            for (blocks, calls) in self.block_traces(e.func)? {
+                let split =
+                    split_paths(cfg, numbering, &blocks).ok_or_else(|| self.damaged(format!("function {}: a trace that is not a run of it", e.func)))?;
+                paths.push((split, calls));
+            }
+            let (traces_of, calls_of) = paths.into_iter().unzip();
+            traces.insert(e.func, crate::FuncTraces { traces: traces_of, calls: calls_of });
+        }
+        let p = Partition { traces, dcg: self.dcg()?, events: self.index.events, ..Partition::default() };
+        for n in &p.dcg.nodes {
+            let ok = p.traces.get(n.func).is_some_and(|t| (n.trace.0 as usize) < t.traces.len());
+            if !ok {
+                return Err(self.damaged(format!("the call graph names trace {} of function {}, which has no such trace", n.trace.0, n.func)));
+            }
+        }
+        p.for_each_event(f);
+        Ok(())
+    }
+}
+
+/// A block trace of one invocation cut into its paths: a path ends where the edge to the
+/// next block ends one (a call, a back edge, a cut point), and at the trace's end.
+fn split_paths(cfg: &wpp_model::Cfg, numbering: &wpp_paths::Numbering, blocks: &[BlockIdx]) -> Option<Vec<PathId>> {
+    let cut = numbering.cut_points();
+    let out_edges = cfg.out_ranges();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 0..blocks.len() {
+        let ends_here = match blocks.get(i + 1) {
+            None => true,
+            Some(&next) => {
+                let from = out_edges.get(blocks[i].idx())?.clone();
+                let e = cfg.edges[from].iter().find(|e| e.to == Target::Block(next))?;
+                e.kind != EdgeKind::Forward || cut.contains(&next)
+            }
+        };
+        if ends_here {
+            out.push(numbering.encode(&blocks[start..=i])?);
+            start = i + 1;
+        }
+    }
+    Some(out)
+}

@@ -1,0 +1,95 @@
+//! The TWPP file against the profile it was built from: the whole program path rebuilt
+//! from it equals the profile's, event for event, and each function read alone holds
+//! exactly that function's distinct block traces with their invocations. On the `.wat`
+//! programs and every real program's test run, with the default numbering and with one
+//! cut to 16 (`.wat`) or 65,536 (real programs) paths per function, so that cut points end
+//! paths inside traces.
+
+use std::path::Path;
+
+use wpp_model::{BlockIdx, PathEvent};
+use wpp_profile::Profile;
+use wpp_record::{Builder, RecordMode, Recorder};
+use wpp_runtime::{RunConfig, Stdio};
+use wpp_test_support::{corpus, workloads};
+use wpp_twpp::{build, partition, Twpp};
+
+fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, cut_to: u64) {
+    for max_paths in [u64::MAX, cut_to] {
+        let what = format!("{name}, at most {max_paths} paths");
+        let profile_path = dir.join(format!("{name}-{max_paths}.wpp"));
+        let twpp_path = dir.join(format!("{name}-{max_paths}.twpp"));
+        Recorder::from_bytes(name, wasm.to_vec())
+            .unwrap()
+            .mode(RecordMode::Grammar(Builder::Sequitur1))
+            .max_paths(max_paths)
+            .run_config(cfg.clone())
+            .record(&profile_path)
+            .unwrap();
+        let profile = Profile::open(&profile_path).unwrap();
+        let mut events: Vec<PathEvent> = Vec::new();
+        profile.for_each_event(|e| events.push(e)).unwrap();
+        let built = build(&profile, &twpp_path).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let twpp = Twpp::open(&twpp_path).unwrap();
+        assert_eq!(twpp.index, built.index);
+        assert_eq!(twpp.index.events, events.len() as u64, "{what}");
+        let mut rebuilt = Vec::new();
+        twpp.for_each_event(|e| rebuilt.push(e)).unwrap();
+        assert!(rebuilt == events, "{what}: the rebuilt trace differs ({} events, {} recorded)", rebuilt.len(), events.len());
+        // Each function alone: its distinct block traces, as the partition has them.
+        let p = partition(&profile.meta.functions, &profile.numberings, events.iter().copied()).unwrap();
+        let invocations: Vec<u64> = twpp.index.functions.iter().map(|e| e.invocations).collect();
+        assert!(invocations.windows(2).all(|w| w[0] >= w[1]), "{what}: the index is not ordered by invocations");
+        for e in &twpp.index.functions {
+            let want = p.traces.get(e.func).unwrap();
+            let numbering = profile.numberings.get(e.func).unwrap();
+            let got = twpp.block_traces(e.func).unwrap();
+            assert_eq!(got.len(), want.traces.len(), "{what}: function {}", e.func);
+            for ((blocks, calls), (trace, want_calls)) in got.iter().zip(want.traces.iter().zip(&want.calls)) {
+                let want_blocks: Vec<BlockIdx> = trace.iter().flat_map(|&path| numbering.decode(path).unwrap()).collect();
+                assert!(blocks == &want_blocks && calls == want_calls, "{what}: function {}: a trace differs", e.func);
+            }
+        }
+        assert_eq!(twpp.index.functions.len(), p.traces.values().filter(|t| !t.traces.is_empty()).count());
+        let cut = profile.numberings.values().filter(|n| !n.cut_points().is_empty()).count();
+        eprintln!(
+            "{what}: {} events, {} functions ({cut} with cut points), {} bytes of function parts, call graph {} bytes",
+            events.len(),
+            twpp.index.functions.len(),
+            built.part_bytes,
+            built.dcg_bytes
+        );
+    }
+}
+
+#[test]
+fn wat_programs() {
+    let dir = std::env::temp_dir().join(format!("wpp-twpp-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in corpus::names() {
+        let cfg = RunConfig { program_name: name.clone(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
+        check(&name, &corpus::bytes(&name), &cfg, &dir, 16);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn real_programs() {
+    let dir = std::env::temp_dir().join(format!("wpp-twpp-file-real-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    workloads::for_each_program("twpp file real_programs", |m, _, p| {
+        let (p, run) = m.run(&p.name, "test").unwrap();
+        let wasm = std::fs::read(m.dir.join(&p.wasm)).unwrap();
+        let stdin = run.stdin.as_ref().map(|s| std::fs::read(m.dir.join(s)).unwrap()).unwrap_or_default();
+        let cfg = RunConfig {
+            program_name: p.name.clone(),
+            args: run.args.clone(),
+            dirs: run.dirs.iter().map(|d| (m.dir.join(d), d.clone())).collect(),
+            stdio: Stdio::Capture { stdin },
+            ..Default::default()
+        };
+        // Real functions have too many blocks for 16 paths even with every block cut.
+        check(&p.name, &wasm, &cfg, &dir, 65536);
+    });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
