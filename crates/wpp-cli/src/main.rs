@@ -2,7 +2,7 @@
 //!
 //! One module per subcommand, each with its `Opts` (whose doc comments are the help text)
 //! and a `run` function that makes one call into a library crate (`wpp-record` to record,
-//! `wpp-report` for reports) and prints the result. No subcommand uses another's module.
+//! `wpp-report` for reports, `wpp-twpp` for the timestamped path) and prints the result. No subcommand uses another's module.
 //! This is the only crate that prints to stdout or parses arguments.
 
 mod compress;
@@ -15,6 +15,8 @@ mod ppp;
 mod query;
 mod record;
 mod stats;
+mod trace;
+mod twpp;
 
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -60,6 +62,8 @@ enum Command {
     Query(query::Opts),
     Ppp(ppp::Opts),
     Compress(compress::Opts),
+    Twpp(twpp::Opts),
+    Trace(trace::Opts),
     Completions(CompletionsOpts),
     Man(ManOpts),
 }
@@ -125,6 +129,8 @@ fn main() -> ExitCode {
         Command::Query(o) => query::run(o).map(|()| 0),
         Command::Ppp(o) => ppp::run(o).map(|()| 0),
         Command::Compress(o) => compress::run(o).map(|()| 0),
+        Command::Twpp(o) => twpp::run(o).map(|()| 0),
+        Command::Trace(o) => trace::run(o).map(|()| 0),
         Command::Completions(o) => {
             clap_complete::generate(o.shell, &mut command(), "wpp", &mut std::io::stdout());
             Ok(0)

@@ -81,11 +81,14 @@ fn bad_inputs_give_one_line_naming_the_file() {
         vec!["query", "freq", "fib:0"],
         vec!["ppp", "report"],
         vec!["ppp", "select", "--all-executed", "-o", &out],
+        vec!["twpp", "build", "-o", &out],
+        vec!["twpp", "stats"],
+        vec!["trace", "--func", "fib"],
     ];
     for cmd in &profile_commands {
         let with = |file: &str| -> Vec<String> {
             // The file goes right after the (sub)command's name.
-            let at = if cmd[0] == "ppp" { 2 } else { 1 };
+            let at = if cmd[0] == "ppp" || cmd[0] == "twpp" { 2 } else { 1 };
             let mut v: Vec<String> = cmd.iter().map(|s| s.to_string()).collect();
             v.insert(at, file.to_owned());
             v
@@ -109,6 +112,9 @@ fn bad_inputs_give_one_line_naming_the_file() {
         assert!(l.contains("--mode grammar or trace"), "{l}");
     }
     one_line_error(&["ppp", "report", grammar], 2, &["grammar.wpp", "--mode ppp"]);
+    one_line_error(&["twpp", "build", paths, "-o", &out], 2, &["counts.wpp", "--mode paths"]);
+    one_line_error(&["twpp", "stats", grammar], 2, &["grammar.wpp", "not a TWPP file", "wpp twpp build"]);
+    one_line_error(&["trace", grammar, "--func", "fib"], 2, &["grammar.wpp", "not a TWPP file"]);
 
     // `wpp record` and the module.
     let record = |program: &str| vec!["record".to_owned(), "-o".into(), out.clone(), program.to_owned()];

@@ -215,20 +215,25 @@ fn decode_dcg(bytes: &[u8], max_len: u64) -> Option<Vec<u32>> {
     }
 }
 
-/// Builds the TWPP of `profile`'s run (a trace or grammar profile) and writes it to `out`.
+/// Builds the TWPP of `profile`'s run (a trace or grammar profile, or a TWPP file) and
+/// writes it to `out`.
 pub fn build(profile: &Profile, out: &Path) -> Result<Built, Error> {
-    let functions = &profile.meta.functions;
-    let mut partitioner = crate::Partitioner::new(functions, &profile.numberings);
-    let mut failed = None;
-    profile.for_each_event(|e| {
-        if failed.is_none() {
-            failed = partitioner.push(e).err();
+    let p: Partition = if profile.toc.iter().any(|e| e.name == section::INDEX) {
+        // A TWPP file already holds the partition.
+        Twpp::open(&profile.path)?.partition()?
+    } else {
+        let mut partitioner = crate::Partitioner::new(&profile.meta.functions, &profile.numberings);
+        let mut failed = None;
+        profile.for_each_event(|e| {
+            if failed.is_none() {
+                failed = partitioner.push(e).err();
+            }
+        })?;
+        if let Some(source) = failed {
+            return Err(Error::Partition { path: profile.path.clone(), source });
         }
-    })?;
-    if let Some(source) = failed {
-        return Err(Error::Partition { path: profile.path.clone(), source });
-    }
-    let p: Partition = partitioner.finish();
+        partitioner.finish()
+    };
 
     let mut w = Writer::create(out)?;
     w.write_value(profile_section::META, &profile.meta)?;
@@ -326,6 +331,13 @@ impl Twpp {
 
     /// The whole program path again, event by event.
     pub fn for_each_event(&self, f: impl FnMut(PathEvent)) -> Result<(), Error> {
+        self.partition()?.for_each_event(f);
+        Ok(())
+    }
+
+    /// The partition the file was built from: every function's distinct path traces and
+    /// the call graph.
+    pub fn partition(&self) -> Result<Partition, Error> {
         let functions = &self.profile.meta.functions;
         let mut traces = wpp_model::FuncMap::new(functions.len());
         for e in &self.index.functions {
@@ -343,15 +355,14 @@ impl Twpp {
             let (traces_of, calls_of) = paths.into_iter().unzip();
             traces.insert(e.func, crate::FuncTraces { traces: traces_of, calls: calls_of });
         }
-        let p = Partition { traces, dcg: self.dcg()?, events: self.index.events, ..Partition::default() };
+        let p = Partition { traces, dcg: self.dcg()?, events: self.index.events, open_at_end: self.index.open_at_end, ambiguous: self.index.ambiguous };
         for n in &p.dcg.nodes {
             let ok = p.traces.get(n.func).is_some_and(|t| (n.trace.0 as usize) < t.traces.len());
             if !ok {
                 return Err(self.damaged(format!("the call graph names trace {} of function {}, which has no such trace", n.trace.0, n.func)));
             }
         }
-        p.for_each_event(f);
-        Ok(())
+        Ok(p)
     }
 }
 

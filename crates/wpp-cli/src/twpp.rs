@@ -1,0 +1,193 @@
+//! `wpp twpp`: the timestamped whole program path — building the TWPP file from a profile
+//! and its statistics.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use wpp_profile::Profile;
+use wpp_report::format::group;
+use wpp_twpp::steps::measure;
+use wpp_twpp::Twpp;
+
+/// Timestamped whole program paths (Zhang & Gupta): the run reorganised by call, so that
+/// one function's traces are read without touching the rest.
+#[derive(Args)]
+pub struct Opts {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Build(BuildOpts),
+    Stats(StatsOpts),
+}
+
+/// Build the TWPP file of a profile's run.
+///
+/// The profile's whole program path (a grammar or a trace) is split into one path trace per
+/// function invocation; each function's distinct traces are kept once, with dynamic basic
+/// blocks collapsed behind dictionaries and in timestamped form (each block's steps as
+/// arithmetic series), one section per function, most invoked first; the dynamic call
+/// graph links them, compressed. The file is a profile too (`wpp stats`, `wpp paths` read
+/// it), and the whole path can be rebuilt from it.
+#[derive(Args)]
+#[command(after_help = "Example:\n  wpp twpp build lua.wpp -o lua.twpp\n  wpp trace lua.twpp --func luaH_get")]
+pub struct BuildOpts {
+    /// A profile recorded with --mode grammar or trace.
+    profile: PathBuf,
+    /// Where to write it [default: the profile's name with the extension .twpp, in the
+    /// current directory].
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+/// Print what a TWPP file holds and what each compaction step saved.
+///
+/// Sizes are counted in 4-byte numbers, as the paper counts them: every invocation's block
+/// trace, each function's distinct traces, those with dynamic basic blocks collapsed plus
+/// their dictionaries, their timestamped form; then the call graph, the file's sections,
+/// and static against dynamic flow graph sizes. With --json: {"events", "invocations",
+/// "functions", "distinct_traces", "open_at_end", "ambiguous", "wpp_bytes", "dedup_bytes",
+/// "dbb_bytes", "twpp_bytes", "dcg_bytes", "dcg_lzw_bytes", "dcg_grammar_bytes",
+/// "overall_factor", "static_nodes", "static_edges", "dynamic_nodes", "dynamic_edges",
+/// "mean_series", "mean_timestamps", "sections": {name: bytes}}.
+#[derive(Args)]
+pub struct StatsOpts {
+    /// A file written by `wpp twpp build`.
+    file: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(o: Opts) -> anyhow::Result<()> {
+    match o.command {
+        Command::Build(o) => build(o),
+        Command::Stats(o) => stats(o),
+    }
+}
+
+fn build(o: BuildOpts) -> anyhow::Result<()> {
+    let output = match o.output {
+        Some(out) => out,
+        None => match o.profile.file_stem() {
+            Some(stem) => Path::new(stem).with_extension("twpp"),
+            None => anyhow::bail!("{}: not a file name; give the output's with -o", o.profile.display()),
+        },
+    };
+    let t = Instant::now();
+    let profile = Profile::open(&o.profile)?;
+    let built = wpp_twpp::build(&profile, &output)?;
+    let invocations: u64 = built.index.functions.iter().map(|e| e.invocations).sum();
+    let traces: u64 = built.index.functions.iter().map(|e| e.pairs as u64).sum();
+    eprintln!(
+        "wpp: {} events, {} invocations of {} functions, {} distinct traces; function parts {} bytes, call graph {} bytes; {:.2} s -> {}",
+        group(built.index.events),
+        group(invocations),
+        built.index.functions.len(),
+        group(traces),
+        group(built.part_bytes),
+        group(built.dcg_bytes),
+        t.elapsed().as_secs_f64(),
+        output.display()
+    );
+    Ok(())
+}
+
+#[derive(serde::Serialize)]
+struct Stats {
+    events: u64,
+    invocations: u64,
+    functions: u64,
+    distinct_traces: u64,
+    open_at_end: u64,
+    ambiguous: u64,
+    wpp_bytes: u64,
+    dedup_bytes: u64,
+    dbb_bytes: u64,
+    twpp_bytes: u64,
+    dcg_bytes: u64,
+    dcg_lzw_bytes: u64,
+    dcg_grammar_bytes: u64,
+    overall_factor: f64,
+    static_nodes: u64,
+    static_edges: u64,
+    dynamic_nodes: u64,
+    dynamic_edges: u64,
+    mean_series: f64,
+    mean_timestamps: f64,
+    sections: std::collections::BTreeMap<String, u64>,
+}
+
+fn stats(o: StatsOpts) -> anyhow::Result<()> {
+    let twpp = Twpp::open(&o.file)?;
+    let p = twpp.partition()?;
+    let c = measure(&p, &twpp.profile.meta.functions, &twpp.profile.numberings);
+    let per_node = |x: u64| x as f64 / c.dynamic_nodes.max(1) as f64;
+    let s = Stats {
+        events: c.events,
+        invocations: c.invocations,
+        functions: c.functions,
+        distinct_traces: c.distinct_traces,
+        open_at_end: p.open_at_end,
+        ambiguous: p.ambiguous,
+        wpp_bytes: 4 * c.wpp_blocks,
+        dedup_bytes: 4 * c.distinct_blocks,
+        dbb_bytes: 4 * (c.dbb_heads + c.dictionary_numbers),
+        twpp_bytes: 4 * (c.twpp_numbers + c.dictionary_numbers),
+        dcg_bytes: 4 * c.dcg_numbers,
+        dcg_lzw_bytes: c.dcg_lzw_bytes,
+        dcg_grammar_bytes: c.dcg_grammar_bytes,
+        overall_factor: c.wpp_total() as f64 / c.twpp_total().max(1) as f64,
+        static_nodes: c.static_nodes,
+        static_edges: c.static_edges,
+        dynamic_nodes: c.dynamic_nodes,
+        dynamic_edges: c.dynamic_edges,
+        mean_series: per_node(c.series),
+        mean_timestamps: per_node(c.timestamps),
+        sections: twpp.profile.toc.iter().map(|e| (e.name.clone(), e.len)).collect(),
+    };
+    if o.json {
+        return crate::print_json(&s);
+    }
+    let mut out = std::io::stdout().lock();
+    let factor = |a: u64, b: u64| a as f64 / b.max(1) as f64;
+    writeln!(out, "file                  {}", o.file.display())?;
+    writeln!(out, "events                {}", group(s.events))?;
+    writeln!(out, "invocations           {} of {} functions ({} open when the trace ended)", group(s.invocations), s.functions, s.open_at_end)?;
+    writeln!(out, "distinct traces       {}", group(s.distinct_traces))?;
+    writeln!(out, "WPP traces            {:>14} bytes (every invocation's blocks)", group(s.wpp_bytes))?;
+    writeln!(out, "  duplicates removed  {:>14} bytes  x{:.2}", group(s.dedup_bytes), factor(s.wpp_bytes, s.dedup_bytes))?;
+    writeln!(out, "  dynamic blocks      {:>14} bytes  x{:.2} (with dictionaries)", group(s.dbb_bytes), factor(s.dedup_bytes, s.dbb_bytes))?;
+    writeln!(out, "  timestamped         {:>14} bytes  x{:.2}", group(s.twpp_bytes), factor(s.dbb_bytes, s.twpp_bytes))?;
+    writeln!(
+        out,
+        "call graph            {:>14} bytes; LZW {} bytes, SEQUITUR(1) {} bytes",
+        group(s.dcg_bytes),
+        group(s.dcg_lzw_bytes),
+        group(s.dcg_grammar_bytes)
+    )?;
+    writeln!(out, "overall               x{:.1} (WPP traces and call graph against TWPP traces, dictionaries and compressed call graph)", s.overall_factor)?;
+    writeln!(
+        out,
+        "flow graphs           static {} nodes, {} edges; dynamic {} nodes, {} edges (summed over distinct traces)",
+        group(s.static_nodes),
+        group(s.static_edges),
+        group(s.dynamic_nodes),
+        group(s.dynamic_edges)
+    )?;
+    writeln!(out, "timestamp vectors     {:.1} series per dynamic block ({:.1} timestamps)", s.mean_series, s.mean_timestamps)?;
+    writeln!(out, "sections")?;
+    let n = s.sections.len();
+    for (i, (name, bytes)) in s.sections.iter().enumerate() {
+        if i < 12 || i + 1 == n {
+            writeln!(out, "  {name:<14}{:>14} bytes", group(*bytes))?;
+        } else if i == 12 {
+            writeln!(out, "  ... {} more", n - 13)?;
+        }
+    }
+    Ok(())
+}
