@@ -158,3 +158,20 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         _ => "panicked".into(),
     }
 }
+
+/// The module of program `p` and the wasmtime configuration of its run `run` (arguments,
+/// granted directories, stdin read from its file and captured output).
+#[cfg(feature = "runtime")]
+pub fn load_run(m: &Manifest, p: &Program, run: &wpp_workloads::Run) -> (Vec<u8>, wpp_runtime::RunConfig) {
+    let wasm_path = m.dir.join(&p.wasm);
+    let wasm = std::fs::read(&wasm_path).unwrap_or_else(|e| panic!("{}: {e}", wasm_path.display()));
+    let stdin = run.stdin.as_ref().map(|s| std::fs::read(m.dir.join(s)).unwrap()).unwrap_or_default();
+    let cfg = wpp_runtime::RunConfig {
+        program_name: p.name.clone(),
+        args: run.args.clone(),
+        dirs: run.dirs.iter().map(|d| (m.dir.join(d), d.clone())).collect(),
+        stdio: wpp_runtime::Stdio::Capture { stdin },
+        ..Default::default()
+    };
+    (wasm, cfg)
+}

@@ -18,7 +18,7 @@ use wpp_model::{BlockIdx, EdgeKind, FuncIdx, PathEvent, PathId, Target};
 use wpp_profile::{section as profile_section, Profile, Writer};
 
 use crate::dbb::{collapse, expand, DbbTrace};
-use crate::format::{FunctionPart, Pair};
+use crate::format::{put, FunctionPart, Pair};
 use crate::timestamps::{timestamp, untimestamp};
 use crate::{dcg, Partition, PartitionError};
 
@@ -75,38 +75,26 @@ pub struct Index {
     pub functions: Vec<IndexEntry>,
 }
 
-fn put(out: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let byte = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(byte);
-            return;
+/// The LEB128 number at the start of `bytes`, and its length.
+fn number_at(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut v = 0u64;
+    for (i, shift) in (0..64).step_by(7).enumerate() {
+        let byte = *bytes.get(i)?;
+        v |= ((byte & 0x7f) as u64) << shift;
+        if byte & 0x80 == 0 {
+            return Some((v, i + 1));
         }
-        out.push(byte | 0x80);
     }
+    None
 }
 
 /// Numbers of a section, LEB128 each.
-fn numbers(bytes: &[u8]) -> Option<Vec<u64>> {
+fn numbers(mut bytes: &[u8]) -> Option<Vec<u64>> {
     let mut out = Vec::new();
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let mut v = 0u64;
-        let mut shift = 0;
-        loop {
-            let byte = *bytes.get(pos)?;
-            pos += 1;
-            if shift >= 64 {
-                return None;
-            }
-            v |= ((byte & 0x7f) as u64) << shift;
-            shift += 7;
-            if byte & 0x80 == 0 {
-                break;
-            }
-        }
+    while !bytes.is_empty() {
+        let (v, len) = number_at(bytes)?;
         out.push(v);
+        bytes = &bytes[len..];
     }
     Some(out)
 }
@@ -176,23 +164,16 @@ fn decode_dcg(bytes: &[u8], max_len: u64) -> Option<Vec<u32>> {
     let (&kind, rest) = bytes.split_first()?;
     // The alphabet: its count, then its numbers.
     let mut pos = 0;
-    let mut next = |rest: &[u8]| -> Option<u64> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let byte = *rest.get(pos)?;
-            pos += 1;
-            v |= ((byte & 0x7f) as u64) << shift;
-            if byte & 0x80 == 0 {
-                return Some(v);
-            }
-        }
-        None
+    let mut next = || -> Option<u64> {
+        let (v, len) = number_at(&rest[pos..])?;
+        pos += len;
+        Some(v)
     };
-    let n = next(rest)?;
+    let n = next()?;
     if n > rest.len() as u64 {
         return None;
     }
-    let alphabet = (0..n).map(|_| next(rest).and_then(|v| u32::try_from(v).ok())).collect::<Option<Vec<u32>>>()?;
+    let alphabet = (0..n).map(|_| next().and_then(|v| u32::try_from(v).ok())).collect::<Option<Vec<u32>>>()?;
     let payload = &rest[pos..];
     match kind {
         0 => {

@@ -45,7 +45,8 @@ pub struct FormatError {
     pub what: &'static str,
 }
 
-fn put(out: &mut Vec<u8>, mut v: u64) {
+/// Appends `v` as LEB128.
+pub(crate) fn put(out: &mut Vec<u8>, mut v: u64) {
     loop {
         let byte = (v & 0x7f) as u8;
         v >>= 7;

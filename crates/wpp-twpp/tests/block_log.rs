@@ -158,15 +158,7 @@ fn wat_programs() {
 fn real_programs() {
     workloads::for_each_program("twpp block_log real_programs", |m, _, p| {
         let (p, run) = m.run(&p.name, "test").unwrap();
-        let wasm = std::fs::read(m.dir.join(&p.wasm)).unwrap();
-        let stdin = run.stdin.as_ref().map(|s| std::fs::read(m.dir.join(s)).unwrap()).unwrap_or_default();
-        let cfg = RunConfig {
-            program_name: p.name.clone(),
-            args: run.args.clone(),
-            dirs: run.dirs.iter().map(|d| (m.dir.join(d), d.clone())).collect(),
-            stdio: Stdio::Capture { stdin },
-            ..Default::default()
-        };
+        let (wasm, cfg) = workloads::load_run(m, p, run);
         let invocations = check(&p.name, &wasm, &cfg);
         assert!(invocations > 100, "{}: only {invocations} invocations", p.name);
     });

@@ -79,15 +79,7 @@ fn real_programs() {
     std::fs::create_dir_all(&dir).unwrap();
     workloads::for_each_program("twpp file real_programs", |m, _, p| {
         let (p, run) = m.run(&p.name, "test").unwrap();
-        let wasm = std::fs::read(m.dir.join(&p.wasm)).unwrap();
-        let stdin = run.stdin.as_ref().map(|s| std::fs::read(m.dir.join(s)).unwrap()).unwrap_or_default();
-        let cfg = RunConfig {
-            program_name: p.name.clone(),
-            args: run.args.clone(),
-            dirs: run.dirs.iter().map(|d| (m.dir.join(d), d.clone())).collect(),
-            stdio: Stdio::Capture { stdin },
-            ..Default::default()
-        };
+        let (wasm, cfg) = workloads::load_run(m, p, run);
         // Real functions have too many blocks for 16 paths even with every block cut.
         check(&p.name, &wasm, &cfg, &dir, 65536);
     });
