@@ -20,10 +20,21 @@ use crate::workloads::{load, WorkloadArgs};
 /// events, static against dynamic flow graph sizes (functions that ran; summed over
 /// distinct traces), and the mean timestamp vector per dynamic block, compacted
 /// (uncompacted).
+///
+/// A second table times reading one function: each run recorded as `wpp record` does (a
+/// grammar profile), its TWPP file built; then per function, reading its traces from the
+/// TWPP file (its section decoded and expanded to blocks), mean and maximum over all
+/// functions that ran, against scanning the whole path for them (expanding the grammar and
+/// splitting it by call, what any one function's traces cost without the TWPP), and the
+/// speedup of the mean; with the sizes of the grammar profile and the TWPP file and the
+/// time to build the latter.
 #[derive(Args)]
 pub struct Opts {
     #[command(flatten)]
     workloads: WorkloadArgs,
+    /// Skip the extraction table.
+    #[arg(long)]
+    no_extraction: bool,
 }
 
 fn mb(numbers: u64) -> f64 {
@@ -106,5 +117,65 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let c = measure(&part, &program.functions, &inst.numberings);
         row(&mut out, &p.name, &c, secs)?;
     }
+    if o.no_extraction {
+        return Ok(());
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:<14} {:>11} {:>10} {:>10} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "program", "events", "wpp KB", "twpp KB", "build s", "scan ms", "fn mean", "fn max", "functions", "speedup"
+    )?;
+    let tmp = std::env::temp_dir().join(format!("wpp-bench-twpp-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp)?;
+    for (p, run) in &sel.runs {
+        eprint!("wpp-bench twpp: extraction from {} ...\r", p.name);
+        let (wasm, cfg) = load(&sel.dir, p, run)?;
+        let (profile_path, twpp_path) = (tmp.join("p.wpp"), tmp.join("p.twpp"));
+        wpp_record::Recorder::from_bytes(sel.dir.join(&p.wasm), wasm)?.run_config(cfg).record(&profile_path)?;
+        let profile = wpp_profile::Profile::open(&profile_path)?;
+        let t = Instant::now();
+        wpp_twpp::build(&profile, &twpp_path)?;
+        let build_s = t.elapsed().as_secs_f64();
+        // Without the TWPP: expand the grammar and split the path by call.
+        let t = Instant::now();
+        let mut partitioner = wpp_twpp::Partitioner::new(&profile.meta.functions, &profile.numberings);
+        let mut failed = None;
+        profile.for_each_event(|e| {
+            if failed.is_none() {
+                failed = partitioner.push(e).err();
+            }
+        })?;
+        if let Some(e) = failed {
+            anyhow::bail!("{}: {e}", p.name);
+        }
+        let scanned = partitioner.finish();
+        let scan_s = t.elapsed().as_secs_f64();
+        let twpp = wpp_twpp::Twpp::open(&twpp_path)?;
+        let mut times = Vec::new();
+        for e in &twpp.index.functions {
+            let t = Instant::now();
+            let traces = twpp.block_traces(e.func)?;
+            times.push(t.elapsed().as_secs_f64());
+            anyhow::ensure!(traces.len() == scanned.traces.get(e.func).map_or(0, |t| t.traces.len()), "{}: function {}: traces differ", p.name, e.func);
+        }
+        let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+        let max = times.iter().copied().fold(0.0, f64::max);
+        writeln!(
+            out,
+            "{:<14} {:>11} {:>10.0} {:>10.0} {:>8.2} {:>9.1} {:>9.3} {:>9.2} {:>9} {:>8.0}x",
+            p.name,
+            profile.meta.events,
+            std::fs::metadata(&profile_path)?.len() as f64 / 1e3,
+            std::fs::metadata(&twpp_path)?.len() as f64 / 1e3,
+            build_s,
+            scan_s * 1e3,
+            mean * 1e3,
+            max * 1e3,
+            times.len(),
+            scan_s / mean.max(1e-9),
+        )?;
+    }
+    std::fs::remove_dir_all(&tmp)?;
     Ok(())
 }
