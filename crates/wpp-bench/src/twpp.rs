@@ -5,7 +5,6 @@ use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
-use wpp_record::TraceStats;
 use wpp_twpp::steps::{measure, Compaction};
 
 use crate::workloads::{load, WorkloadArgs};
@@ -16,13 +15,13 @@ use crate::workloads::{load, WorkloadArgs};
 /// collapsed plus their distinct dictionaries, the compacted timestamped form of those
 /// plus dictionaries (`twpp`), the call graph uncompressed (`dcg`) and compressed by LZW
 /// and by SEQUITUR(1) (the smaller is kept), and the overall factor (WPP traces +
-/// uncompressed DCG against TWPP + dictionaries + compressed DCG). Then the time to partition the
-/// events, static against dynamic flow graph sizes (functions that ran; summed over
+/// uncompressed DCG against TWPP + dictionaries + compressed DCG). Then the time to scan
+/// the path (each run is recorded as `wpp record` does, into a grammar profile; the scan
+/// expands it and splits it by call), static against dynamic flow graph sizes (functions that ran; summed over
 /// distinct traces), and the mean timestamp vector per dynamic block, compacted
 /// (uncompacted).
 ///
-/// A second table times reading one function: each run recorded as `wpp record` does (a
-/// grammar profile), its TWPP file built; then per function, reading its traces from the
+/// A second table times reading one function: the run's TWPP file built; then per function, reading its traces from the
 /// TWPP file (its section decoded and expanded to blocks), mean and maximum over all
 /// functions that ran, against scanning the whole path for them (expanding the grammar and
 /// splitting it by call, what any one function's traces cost without the TWPP), and the
@@ -94,7 +93,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         "lzw MB",
         "gram MB",
         "overall",
-        "part s",
+        "scan s",
         "st N",
         "st E",
         "dyn ΣN",
@@ -102,41 +101,17 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         "avg |T|"
     )?;
     let Some(sel) = o.workloads.select(Some("workloads"), "test")? else { return Ok(()) };
-    let engine = wpp_runtime::engine()?;
-    for (p, run) in &sel.runs {
-        eprint!("wpp-bench twpp: {} ...\r", p.name);
-        let (wasm, cfg) = load(&sel.dir, p, run)?;
-        let program = wpp_wasm::decode(&wasm)?;
-        let inst = wpp_wasm::instrument(&wasm, &program, &wpp_wasm::Options { mode: wpp_wasm::Mode::Trace, ..Default::default() })?;
-        let (_, stats) = wpp_runtime::run_paths(&engine, &inst, &cfg, TraceStats::for_numberings(&inst.numberings).checking_order(true))?;
-        let events = stats.events.expect("events kept");
-        let t = Instant::now();
-        let part = wpp_twpp::partition(&program.functions, &inst.numberings, events.iter().copied())?;
-        let secs = t.elapsed().as_secs_f64();
-        drop(events);
-        let c = measure(&part, &program.functions, &inst.numberings);
-        row(&mut out, &p.name, &c, secs)?;
-    }
-    if o.no_extraction {
-        return Ok(());
-    }
-    writeln!(out)?;
-    writeln!(
-        out,
-        "{:<14} {:>11} {:>10} {:>10} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}",
-        "program", "events", "wpp KB", "twpp KB", "build s", "scan ms", "fn mean", "fn max", "functions", "speedup"
-    )?;
     let tmp = std::env::temp_dir().join(format!("wpp-bench-twpp-{}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;
+    let mut extraction = Vec::new();
     for (p, run) in &sel.runs {
-        eprint!("wpp-bench twpp: extraction from {} ...\r", p.name);
+        eprint!("wpp-bench twpp: {} ...\r", p.name);
+        // Recorded as `wpp record` does, into a grammar profile: nothing holds the whole
+        // path in memory.
         let (wasm, cfg) = load(&sel.dir, p, run)?;
         let (profile_path, twpp_path) = (tmp.join("p.wpp"), tmp.join("p.twpp"));
         wpp_record::Recorder::from_bytes(sel.dir.join(&p.wasm), wasm)?.run_config(cfg).record(&profile_path)?;
         let profile = wpp_profile::Profile::open(&profile_path)?;
-        let t = Instant::now();
-        wpp_twpp::build(&profile, &twpp_path)?;
-        let build_s = t.elapsed().as_secs_f64();
         // Without the TWPP: expand the grammar and split the path by call.
         let t = Instant::now();
         let mut partitioner = wpp_twpp::Partitioner::new(&profile.meta.functions, &profile.numberings);
@@ -151,6 +126,14 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         }
         let scanned = partitioner.finish();
         let scan_s = t.elapsed().as_secs_f64();
+        let c = measure(&scanned, &profile.meta.functions, &profile.numberings);
+        row(&mut out, &p.name, &c, scan_s)?;
+        if o.no_extraction {
+            continue;
+        }
+        let t = Instant::now();
+        wpp_twpp::build(&profile, &twpp_path)?;
+        let build_s = t.elapsed().as_secs_f64();
         let twpp = wpp_twpp::Twpp::open(&twpp_path)?;
         let mut times = Vec::new();
         for e in &twpp.index.functions {
@@ -161,8 +144,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         }
         let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
         let max = times.iter().copied().fold(0.0, f64::max);
-        writeln!(
-            out,
+        extraction.push(format!(
             "{:<14} {:>11} {:>10.0} {:>10.0} {:>8.2} {:>9.1} {:>9.3} {:>9.2} {:>9} {:>8.0}x",
             p.name,
             profile.meta.events,
@@ -174,7 +156,18 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             max * 1e3,
             times.len(),
             scan_s / mean.max(1e-9),
+        ));
+    }
+    if !o.no_extraction {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{:<14} {:>11} {:>10} {:>10} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}",
+            "program", "events", "wpp KB", "twpp KB", "build s", "scan ms", "fn mean", "fn max", "functions", "speedup"
         )?;
+        for line in extraction {
+            writeln!(out, "{line}")?;
+        }
     }
     std::fs::remove_dir_all(&tmp)?;
     Ok(())
