@@ -114,17 +114,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let profile = wpp_profile::Profile::open(&profile_path)?;
         // Without the TWPP: expand the grammar and split the path by call.
         let t = Instant::now();
-        let mut partitioner = wpp_twpp::Partitioner::new(&profile.meta.functions, &profile.numberings);
-        let mut failed = None;
-        profile.for_each_event(|e| {
-            if failed.is_none() {
-                failed = partitioner.push(e).err();
-            }
-        })?;
-        if let Some(e) = failed {
-            anyhow::bail!("{}: {e}", p.name);
-        }
-        let scanned = partitioner.finish();
+        let scanned = wpp_twpp::file::partition_profile(&profile)?;
         let scan_s = t.elapsed().as_secs_f64();
         let c = measure(&scanned, &profile.meta.functions, &profile.numberings);
         row(&mut out, &p.name, &c, scan_s)?;

@@ -75,7 +75,9 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         anyhow::bail!("{}: function {name} never ran in this run", o.file.display());
     };
     let part = twpp.function(f)?;
-    let blocks = twpp.block_traces(f)?;
+    let Some(blocks) = part.block_traces() else {
+        anyhow::bail!("{}: damaged TWPP file: function {name}: a trace claims a step twice", o.file.display());
+    };
     let cfg = twpp.profile.meta.functions[f.idx()].cfg.as_ref().expect("a function that ran has code");
     let source = |b: BlockIdx| -> String {
         let line = twpp.profile.source.as_ref().and_then(|s| s.blocks.get(f.idx())?.get(b.idx()).copied().flatten().and_then(|r| s.format(r)));

@@ -92,6 +92,14 @@ pub fn lzw_encode(input: &[u32]) -> (Vec<u32>, Vec<u32>) {
     (alphabet, codes)
 }
 
+/// `input` compressed by SEQUITUR(1) over `alphabet` (sorted, as [`lzw_encode`] gives it:
+/// terminals are alphabet positions), in wpp's grammar encoding.
+pub fn grammar_encode(input: &[u32], alphabet: &[u32]) -> Vec<u8> {
+    let mut s = wpp_grammar::Sequitur::with_lookahead();
+    s.extend(input.iter().map(|x| alphabet.binary_search(x).expect("every number is in the alphabet") as u32));
+    wpp_grammar::encode_grammar(&s.finish(), alphabet.len() as u32)
+}
+
 /// The input of [`lzw_encode`] again; `None` for codes no encoder makes.
 pub fn lzw_decode(alphabet: &[u32], codes: &[u32]) -> Option<Vec<u32>> {
     // Each entry: (previous entry or NONE, last symbol, length).

@@ -13,13 +13,10 @@
 
 use std::path::{Path, PathBuf};
 
-use rustc_hash::FxHashMap;
 use wpp_model::{BlockIdx, EdgeKind, FuncIdx, PathEvent, PathId, Target};
 use wpp_profile::{section as profile_section, Profile, Writer};
 
-use crate::dbb::{collapse, expand, DbbTrace};
-use crate::format::{put, FunctionPart, Pair};
-use crate::timestamps::{timestamp, untimestamp};
+use crate::format::{number_at, put, FunctionPart};
 use crate::{dcg, Partition, PartitionError};
 
 /// Section names.
@@ -75,24 +72,11 @@ pub struct Index {
     pub functions: Vec<IndexEntry>,
 }
 
-/// The LEB128 number at the start of `bytes`, and its length.
-fn number_at(bytes: &[u8]) -> Option<(u64, usize)> {
-    let mut v = 0u64;
-    for (i, shift) in (0..64).step_by(7).enumerate() {
-        let byte = *bytes.get(i)?;
-        v |= ((byte & 0x7f) as u64) << shift;
-        if byte & 0x80 == 0 {
-            return Some((v, i + 1));
-        }
-    }
-    None
-}
-
 /// Numbers of a section, LEB128 each.
 fn numbers(mut bytes: &[u8]) -> Option<Vec<u64>> {
     let mut out = Vec::new();
     while !bytes.is_empty() {
-        let (v, len) = number_at(bytes)?;
+        let (v, len) = number_at(bytes).ok()?;
         out.push(v);
         bytes = &bytes[len..];
     }
@@ -143,10 +127,7 @@ pub struct Built {
 /// LZW, 1 grammar), the alphabet (count, then each number), the payload.
 fn encode_dcg(numbers: &[u32]) -> (Vec<u8>, u64, u64) {
     let (alphabet, codes) = dcg::lzw_encode(numbers);
-    let dense: FxHashMap<u32, u32> = alphabet.iter().enumerate().map(|(i, &x)| (x, i as u32)).collect();
-    let mut s = wpp_grammar::Sequitur::with_lookahead();
-    s.extend(numbers.iter().map(|x| dense[x]));
-    let grammar = wpp_grammar::encode_grammar(&s.finish(), alphabet.len() as u32);
+    let grammar = dcg::grammar_encode(numbers, &alphabet);
     let mut lzw = Vec::new();
     codes.iter().for_each(|&c| put(&mut lzw, c as u64));
     let mut head = Vec::new();
@@ -165,7 +146,7 @@ fn decode_dcg(bytes: &[u8], max_len: u64) -> Option<Vec<u32>> {
     // The alphabet: its count, then its numbers.
     let mut pos = 0;
     let mut next = || -> Option<u64> {
-        let (v, len) = number_at(&rest[pos..])?;
+        let (v, len) = number_at(&rest[pos..]).ok()?;
         pos += len;
         Some(v)
     };
@@ -196,26 +177,29 @@ fn decode_dcg(bytes: &[u8], max_len: u64) -> Option<Vec<u32>> {
     }
 }
 
+/// The partition of `profile`'s run: its events split by call, or, for a TWPP file, the
+/// partition it holds.
+pub fn partition_profile(profile: &Profile) -> Result<Partition, Error> {
+    if profile.toc.iter().any(|e| e.name == section::INDEX) {
+        return Twpp::open(&profile.path)?.partition();
+    }
+    let mut partitioner = crate::Partitioner::new(&profile.meta.functions, &profile.numberings);
+    let mut failed = None;
+    profile.for_each_event(|e| {
+        if failed.is_none() {
+            failed = partitioner.push(e).err();
+        }
+    })?;
+    match failed {
+        Some(source) => Err(Error::Partition { path: profile.path.clone(), source }),
+        None => Ok(partitioner.finish()),
+    }
+}
+
 /// Builds the TWPP of `profile`'s run (a trace or grammar profile, or a TWPP file) and
 /// writes it to `out`.
 pub fn build(profile: &Profile, out: &Path) -> Result<Built, Error> {
-    let p: Partition = if profile.toc.iter().any(|e| e.name == section::INDEX) {
-        // A TWPP file already holds the partition.
-        Twpp::open(&profile.path)?.partition()?
-    } else {
-        let mut partitioner = crate::Partitioner::new(&profile.meta.functions, &profile.numberings);
-        let mut failed = None;
-        profile.for_each_event(|e| {
-            if failed.is_none() {
-                failed = partitioner.push(e).err();
-            }
-        })?;
-        if let Some(source) = failed {
-            return Err(Error::Partition { path: profile.path.clone(), source });
-        }
-        partitioner.finish()
-    };
-
+    let p = partition_profile(profile)?;
     let mut w = Writer::create(out)?;
     w.write_value(profile_section::META, &profile.meta)?;
     w.write_value(profile_section::COUNTS, &profile.counts)?;
@@ -233,22 +217,7 @@ pub fn build(profile: &Profile, out: &Path) -> Result<Built, Error> {
     for e in &index.functions {
         let traces = p.traces.get(e.func).expect("an indexed function has traces");
         let numbering = profile.numberings.get(e.func).expect("a function that ran has a numbering");
-        let mut part = FunctionPart::default();
-        let mut dicts = FxHashMap::default();
-        let mut heads = FxHashMap::default();
-        for (trace, &calls) in traces.traces.iter().zip(&traces.calls) {
-            let blocks: Vec<BlockIdx> = trace.iter().flat_map(|&path| numbering.decode(path).expect("a recorded path decodes")).collect();
-            let d = collapse(&blocks);
-            let dictionary = *dicts.entry(d.dictionary.clone()).or_insert_with(|| {
-                part.dictionaries.push(d.dictionary);
-                part.dictionaries.len() as u32 - 1
-            });
-            let trace = *heads.entry(d.heads.clone()).or_insert_with(|| {
-                part.traces.push(timestamp(&d.heads));
-                part.traces.len() as u32 - 1
-            });
-            part.pairs.push(Pair { trace, dictionary, calls });
-        }
+        let (part, _) = FunctionPart::of(traces, numbering);
         let bytes = crate::format::encode(&part);
         built.part_bytes += bytes.len() as u64;
         w.write_section(&section::function(e.func), &bytes)?;
@@ -300,14 +269,7 @@ impl Twpp {
 
     /// Function `f`'s distinct block traces (by pair), with the invocations of each.
     pub fn block_traces(&self, f: FuncIdx) -> Result<Vec<(Vec<BlockIdx>, u64)>, Error> {
-        let part = self.function(f)?;
-        part.pairs
-            .iter()
-            .map(|pair| {
-                let heads = untimestamp(&part.traces[pair.trace as usize]).ok_or_else(|| self.damaged(format!("function {f}: a trace claims a step twice")))?;
-                Ok((expand(&DbbTrace { heads, dictionary: part.dictionaries[pair.dictionary as usize].clone() }), pair.calls))
-            })
-            .collect()
+        self.function(f)?.block_traces().ok_or_else(|| self.damaged(format!("function {f}: a trace claims a step twice")))
     }
 
     /// The whole program path again, event by event.

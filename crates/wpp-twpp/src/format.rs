@@ -15,10 +15,13 @@
 //! one. A decoder checks every count against the bytes left, so damaged input is an error,
 //! never a huge allocation.
 
+use rustc_hash::FxHashMap;
 use wpp_model::BlockIdx;
+use wpp_paths::Numbering;
 
-use crate::dbb::Dictionary;
-use crate::timestamps::{Series, Timestamped};
+use crate::dbb::{collapse, expand, DbbTrace, Dictionary};
+use crate::timestamps::{timestamp, untimestamp, Series, Timestamped};
+use crate::FuncTraces;
 
 /// A function's distinct traces as stored.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -35,6 +38,44 @@ pub struct Pair {
     pub trace: u32,
     pub dictionary: u32,
     pub calls: u64,
+}
+
+impl FunctionPart {
+    /// The part of a function's distinct path traces (`traces`, as the partition holds
+    /// them; pair `i` is trace `i`), under `numbering`; and the blocks of each trace.
+    pub fn of(traces: &FuncTraces, numbering: &Numbering) -> (FunctionPart, Vec<u64>) {
+        let mut part = FunctionPart::default();
+        let mut lens = Vec::with_capacity(traces.traces.len());
+        let mut dicts = FxHashMap::default();
+        let mut heads = FxHashMap::default();
+        for (trace, &calls) in traces.traces.iter().zip(&traces.calls) {
+            let blocks: Vec<BlockIdx> = trace.iter().flat_map(|&path| numbering.decode(path).expect("a recorded path decodes")).collect();
+            lens.push(blocks.len() as u64);
+            let d = collapse(&blocks);
+            let dictionary = *dicts.entry(d.dictionary.clone()).or_insert_with(|| {
+                part.dictionaries.push(d.dictionary);
+                part.dictionaries.len() as u32 - 1
+            });
+            let trace = *heads.entry(d.heads.clone()).or_insert_with(|| {
+                part.traces.push(timestamp(&d.heads));
+                part.traces.len() as u32 - 1
+            });
+            part.pairs.push(Pair { trace, dictionary, calls });
+        }
+        (part, lens)
+    }
+
+    /// Each pair's block trace, with its invocations; `None` if a trace claims a step
+    /// twice (a damaged part).
+    pub fn block_traces(&self) -> Option<Vec<(Vec<BlockIdx>, u64)>> {
+        self.pairs
+            .iter()
+            .map(|pair| {
+                let heads = untimestamp(&self.traces[pair.trace as usize])?;
+                Some((expand(&DbbTrace { heads, dictionary: self.dictionaries[pair.dictionary as usize].clone() }), pair.calls))
+            })
+            .collect()
+    }
 }
 
 /// Why bytes are not a function part.
@@ -99,6 +140,19 @@ pub fn encode(part: &FunctionPart) -> Vec<u8> {
     out
 }
 
+/// The LEB128 number at the start of `bytes`, and its length in bytes.
+pub(crate) fn number_at(bytes: &[u8]) -> Result<(u64, usize), &'static str> {
+    let mut v = 0u64;
+    for (i, shift) in (0..64).step_by(7).enumerate() {
+        let &byte = bytes.get(i).ok_or("it ends inside a number")?;
+        v |= ((byte & 0x7f) as u64) << shift;
+        if byte & 0x80 == 0 {
+            return Ok((v, i + 1));
+        }
+    }
+    Err("a number longer than 64 bits")
+}
+
 struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
@@ -110,16 +164,9 @@ impl Reader<'_> {
     }
 
     fn number(&mut self) -> Result<u64, FormatError> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let &byte = self.bytes.get(self.pos).ok_or_else(|| self.err("it ends inside a number"))?;
-            self.pos += 1;
-            v |= ((byte & 0x7f) as u64) << shift;
-            if byte & 0x80 == 0 {
-                return Ok(v);
-            }
-        }
-        Err(self.err("a number longer than 64 bits"))
+        let (v, len) = number_at(&self.bytes[self.pos..]).map_err(|what| self.err(what))?;
+        self.pos += len;
+        Ok(v)
     }
 
     fn u32(&mut self, what: &'static str) -> Result<u32, FormatError> {

@@ -2,12 +2,12 @@
 //! partition. Sizes are counted in numbers, one per block id, path id, timestamp or length,
 //! as the paper counts 4-byte words; the on-disk encoding is smaller still.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use wpp_model::{BlockIdx, Function};
 use wpp_paths::ProgramNumbering;
 
-use crate::dbb::{collapse, Dictionary};
-use crate::timestamps::timestamp;
+use crate::format::FunctionPart;
+use crate::timestamps::untimestamp;
 use crate::Partition;
 
 /// The sizes after each step, in numbers.
@@ -69,18 +69,14 @@ impl Compaction {
 }
 
 /// Measures every step on `p`, a partition of a run of `functions` numbered by
-/// `numberings`.
+/// `numberings`; each function's part is made as [`crate::build`] makes it.
 pub fn measure(p: &Partition, functions: &[Function], numberings: &ProgramNumbering) -> Compaction {
     let mut c = Compaction { events: p.events, invocations: p.dcg.nodes.len() as u64, ..Compaction::default() };
     let numbers = crate::dcg::to_numbers(&p.dcg);
     c.dcg_numbers = numbers.len() as u64;
     let (alphabet, codes) = crate::dcg::lzw_encode(&numbers);
     c.dcg_lzw_bytes = crate::dcg::lzw_bytes(alphabet.len(), codes.len());
-    let dense: FxHashMap<u32, u32> = alphabet.iter().enumerate().map(|(i, &x)| (x, i as u32)).collect();
-    let mut s = wpp_grammar::Sequitur::with_lookahead();
-    s.extend(numbers.iter().map(|x| dense[x]));
-    let g = s.finish();
-    c.dcg_grammar_bytes = wpp_grammar::encode_grammar(&g, alphabet.len() as u32).len() as u64 + 4 * alphabet.len() as u64;
+    c.dcg_grammar_bytes = crate::dcg::grammar_encode(&numbers, &alphabet).len() as u64 + 4 * alphabet.len() as u64;
     for (func, traces) in p.traces.iter() {
         if traces.traces.is_empty() {
             continue;
@@ -91,36 +87,23 @@ pub fn measure(p: &Partition, functions: &[Function], numberings: &ProgramNumber
             c.static_edges += cfg.edges.len() as u64;
         }
         let numbering = numberings.get(func).expect("a function that ran has a numbering");
-        let mut heads_seen: FxHashSet<Vec<BlockIdx>> = FxHashSet::default();
-        let mut dicts_seen: FxHashSet<Dictionary> = FxHashSet::default();
-        for (trace, &calls) in traces.traces.iter().zip(&traces.calls) {
-            let blocks: Vec<BlockIdx> = trace.iter().flat_map(|&path| numbering.decode(path).expect("a recorded path decodes")).collect();
-            c.distinct_traces += 1;
-            c.distinct_blocks += blocks.len() as u64;
-            c.wpp_blocks += blocks.len() as u64 * calls;
-            let d = collapse(&blocks);
-            if !dicts_seen.contains(&d.dictionary) {
-                c.dictionary_numbers += d.dictionary.chains.iter().map(|ch| ch.len() as u64 + 1).sum::<u64>();
-                dicts_seen.insert(d.dictionary);
-            }
-            if heads_seen.contains(&d.heads) {
-                continue;
-            }
-            c.dbb_heads += d.heads.len() as u64;
-            let t = timestamp(&d.heads);
+        let (part, lens) = FunctionPart::of(traces, numbering);
+        c.distinct_traces += part.pairs.len() as u64;
+        c.distinct_blocks += lens.iter().sum::<u64>();
+        c.wpp_blocks += lens.iter().zip(&part.pairs).map(|(len, pair)| len * pair.calls).sum::<u64>();
+        c.dictionaries += part.dictionaries.len() as u64;
+        c.dictionary_numbers += part.dictionaries.iter().flat_map(|d| &d.chains).map(|ch| ch.len() as u64 + 1).sum::<u64>();
+        c.dbb_traces += part.traces.len() as u64;
+        for t in &part.traces {
+            c.dbb_heads += t.len as u64;
             c.twpp_numbers += t.numbers() as u64 + 1;
             c.dynamic_nodes += t.blocks.len() as u64;
             c.series += t.n_series() as u64;
-            c.timestamps += d.heads.len() as u64;
-            let mut edges: FxHashMap<(BlockIdx, BlockIdx), ()> = FxHashMap::default();
-            for w in d.heads.windows(2) {
-                edges.insert((w[0], w[1]), ());
-            }
+            c.timestamps += t.len as u64;
+            let heads = untimestamp(t).expect("a trace just timestamped covers its steps");
+            let edges: FxHashSet<(BlockIdx, BlockIdx)> = heads.windows(2).map(|w| (w[0], w[1])).collect();
             c.dynamic_edges += edges.len() as u64;
-            heads_seen.insert(d.heads);
         }
-        c.dbb_traces += heads_seen.len() as u64;
-        c.dictionaries += dicts_seen.len() as u64;
     }
     c
 }
