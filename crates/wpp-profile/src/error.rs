@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use crate::ModuleId;
+
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -25,6 +27,22 @@ pub enum Error {
     /// A profile of counts only (`mode`: `paths` or `ppp`) asked for its path trace.
     #[error("{path}: recorded with --mode {mode}, which counts paths but keeps no trace of the run; this needs the whole program path (record with --mode grammar or trace)")]
     NoWholePath { path: PathBuf, mode: &'static str },
+    /// A module given with the profile is not the one it was recorded from: `found` is
+    /// the given module's identity, `recorded` the profile's.
+    #[error(
+        "{module}: not the module {profile} was recorded from (its SHA-256 is {}…, the profile's {}…); pass the module that was recorded",
+        short_hex(found),
+        short_hex(recorded)
+    )]
+    WrongModule { module: PathBuf, profile: PathBuf, found: ModuleId, recorded: ModuleId },
+    /// A module was given with a profile that has no `module` section to check it against.
+    #[error("{path}: records no module hash (written by an older wpp or by `wpp compress`); record it again to use it with a module")]
+    NoModuleHash { path: PathBuf },
+}
+
+/// The first 8 hexadecimal digits of a module's SHA-256: enough to tell two apart.
+fn short_hex(id: &ModuleId) -> String {
+    id.sha256_hex()[..8].to_owned()
 }
 
 impl Error {

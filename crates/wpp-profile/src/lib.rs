@@ -27,6 +27,7 @@
 //! | `source` | (when the module has DWARF) postcard [`wpp_model::SourceMap`]: the file and line range of every block |
 //! | `terminals` | (a trace compressed by `wpp compress`) postcard `Vec<u32>`: the input value of each terminal symbol, in place of `symbols` |
 //! | `ppp` | (preferential path profiling) postcard [`PppRecord`]: the interesting paths with their PPP ids, and what the residual hash table counted |
+//! | `module` | (recorded by `wpp record`) postcard [`ModuleId`]: the SHA-256 and length of the module that ran, so that commands given the module can check it is that one ([`Profile::check_module`]) |
 //!
 //! A guest with several threads would get one grammar each, in sections `grammar`,
 //! `grammar.1`, `grammar.2`, ..., sharing one symbol table.
@@ -37,7 +38,9 @@
 //! end stopped ([`Ending::Stopped`]). Readers still read both.
 //!
 //! Readers ignore sections they do not know, so later versions can add sections (per-function
-//! traces, dependences) without breaking older readers of the ones here.
+//! traces, dependences) without breaking older readers of the ones here. Section `module`
+//! came that way, without a new version: profiles written before it read as before, with no
+//! module identity ([`Profile::module_id`] gives `None`).
 //! Path numbers are not stored: they are recomputed from each function's CFG with
 //! [`Meta::max_paths`], deterministically.
 //!
@@ -81,6 +84,7 @@ pub mod section {
     pub const TERMINALS: &str = "terminals";
     pub const SOURCE: &str = "source";
     pub const PPP: &str = "ppp";
+    pub const MODULE: &str = "module";
 }
 
 /// One entry of the table of contents.
@@ -180,6 +184,28 @@ pub struct Meta {
     pub guest_nanos: u64,
     /// Number of path events recorded.
     pub events: u64,
+}
+
+/// The module a profile was recorded from, by content (section `module`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct ModuleId {
+    /// SHA-256 of the module's bytes.
+    pub sha256: [u8; 32],
+    /// The module's length in bytes.
+    pub bytes: u64,
+}
+
+impl ModuleId {
+    /// The identity of the module `wasm`.
+    pub fn of(wasm: &[u8]) -> ModuleId {
+        use sha2::Digest as _;
+        ModuleId { sha256: sha2::Sha256::digest(wasm).into(), bytes: wasm.len() as u64 }
+    }
+
+    /// The SHA-256 in lowercase hexadecimal, 64 digits.
+    pub fn sha256_hex(&self) -> String {
+        self.sha256.iter().map(|b| format!("{b:02x}")).collect()
+    }
 }
 
 /// How often one path ran.

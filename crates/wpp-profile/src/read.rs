@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use wpp_model::PathEvent;
 
-use crate::{section, Error, Meta, PathCount, RecordMode, TocEntry, HEADER_LEN, MAGIC, VERSION};
+use crate::{section, Error, Meta, ModuleId, PathCount, RecordMode, TocEntry, HEADER_LEN, MAGIC, VERSION};
 
 /// A profile read from a file. Small sections are loaded; the trace is streamed.
 #[derive(Debug)]
@@ -146,6 +146,32 @@ impl Profile {
     pub fn section_bytes(&self, name: &str) -> Result<Vec<u8>, Error> {
         let mut file = File::open(&self.path).map_err(|source| Error::Io { path: self.path.clone(), source })?;
         read_section(&mut file, &self.path, &self.toc, name)
+    }
+
+    /// The identity of the module the profile was recorded from: `None` for a profile
+    /// without section `module` (written before it existed, or by `wpp compress`).
+    pub fn module_id(&self) -> Result<Option<ModuleId>, Error> {
+        if !self.toc.iter().any(|e| e.name == section::MODULE) {
+            return Ok(None);
+        }
+        let bytes = self.section_bytes(section::MODULE)?;
+        let id: ModuleId = postcard::from_bytes(&bytes).map_err(|e| corrupt(&self.path, format!("section `module`: {e}")))?;
+        if id.bytes != self.meta.module_bytes {
+            return Err(corrupt(&self.path, format!("section `module` describes a module of {} bytes; `meta` says {}", id.bytes, self.meta.module_bytes)));
+        }
+        Ok(Some(id))
+    }
+
+    /// Checks that `wasm`, read from `module_path`, is the module the profile was recorded
+    /// from, by its SHA-256. A profile without section `module` cannot tell, and is refused
+    /// ([`Error::NoModuleHash`]).
+    pub fn check_module(&self, module_path: &Path, wasm: &[u8]) -> Result<(), Error> {
+        let recorded = self.module_id()?.ok_or_else(|| Error::NoModuleHash { path: self.path.clone() })?;
+        let found = ModuleId::of(wasm);
+        if found != recorded {
+            return Err(Error::WrongModule { module: module_path.to_owned(), profile: self.path.clone(), found, recorded });
+        }
+        Ok(())
     }
 
     /// Number of distinct terminal symbols of the grammar.

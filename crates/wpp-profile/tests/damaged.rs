@@ -18,7 +18,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, FuncIdx, Function, PathEvent, PathId, Target, ESCAPE_FUNC};
-use wpp_profile::{section, Ending, Error, Meta, PathCount, Profile, RecordMode, Writer, MAGIC, VERSION};
+use wpp_profile::{section, Ending, Error, Meta, ModuleId, PathCount, Profile, RecordMode, Writer, MAGIC, VERSION};
 use wpp_test_support::alloc::{measure, Counting};
 use wpp_test_support::Rng;
 
@@ -309,11 +309,17 @@ fn fixture(dir: &Path) -> Fixture {
         (section::GRAMMAR.to_owned(), grammar),
         (section::SOURCE.to_owned(), postcard::to_stdvec(&source).unwrap()),
         (section::PPP.to_owned(), postcard::to_stdvec(&ppp).unwrap()),
+        (section::MODULE.to_owned(), postcard::to_stdvec(&fixture_module_id(&meta)).unwrap()),
         // Readers skip sections they do not know.
         ("notes".to_owned(), b"recorded by a later wpp".to_vec()),
     ];
     let bytes = assemble(dir, &sections);
     Fixture { meta, counts, events, sections, bytes }
+}
+
+/// The identity the fixture's module section holds.
+fn fixture_module_id(meta: &Meta) -> ModuleId {
+    ModuleId { sha256: std::array::from_fn(|i| i as u8 * 7), bytes: meta.module_bytes }
 }
 
 /// The fixture as version 1 wrote trace mode: event words in section `trace`, no `runs`.
@@ -372,6 +378,7 @@ fn grammar_events(p: &Profile) -> Result<Option<Vec<PathEvent>>, Error> {
 /// Opens a profile and reads its whole trace, and its grammar if it has one.
 fn read_all(path: &Path) -> Result<(Profile, Option<Vec<PathEvent>>), Error> {
     let p = Profile::open(path)?;
+    p.module_id()?;
     grammar_events(&p)?;
     if !p.has_trace() {
         return Ok((p, None));
@@ -417,7 +424,8 @@ fn valid_profile_round_trips() {
     assert_eq!(events.as_deref(), Some(&fx.events[..]));
     assert_eq!(p.meta.events, fx.events.len() as u64);
     let names: Vec<&str> = p.toc.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(names, ["runs", "meta", "counts", "symbols", "grammar", "source", "ppp", "notes"]);
+    assert_eq!(names, ["runs", "meta", "counts", "symbols", "grammar", "source", "ppp", "module", "notes"]);
+    assert_eq!(p.module_id().unwrap(), Some(fixture_module_id(&fx.meta)));
     let ppp = p.ppp.as_ref().expect("the ppp section reads");
     assert_eq!(ppp.functions.len(), 2);
     assert_eq!(ppp.functions[1].rho(), 1.0);
@@ -506,6 +514,11 @@ fn examine(path: &Path) -> Outcome {
     }
     for c in &p.counts {
         assert!(p.path_blocks(c.func, c.path).is_some(), "accepted a count of a path that does not decode: {c:?}");
+    }
+    match p.module_id() {
+        Ok(Some(id)) => assert_eq!(id.bytes, p.meta.module_bytes, "accepted a module identity of another length"),
+        Ok(None) => {}
+        Err(e) => return Outcome::Rejected(e.to_string()),
     }
     if p.has_grammar() {
         match p.grammar() {
