@@ -28,7 +28,7 @@
 //!         (local.set 0 (i32.add (local.get 0) (i32.const 1)))
 //!         (br_if 0 (i32.lt_u (local.get 0) (i32.const 10))))))"#)?;
 //! let out = std::env::temp_dir().join(format!("wpp-record-doc-{}.wpp", std::process::id()));
-//! let run = Recorder::from_bytes("loop.wasm", wasm)?.mode(RecordMode::Paths).record(&out)?;
+//! let run = Recorder::from_bytes("loop.wasm", wasm.clone())?.mode(RecordMode::Paths).record(&out)?;
 //! assert_eq!(run.exit_status(), 0);
 //! // The loop's header is the function's entry: nine paths run around it to the back
 //! // edge, one runs out of it.
@@ -38,6 +38,9 @@
 //! let mut counts: Vec<u64> = profile.counts.iter().map(|c| c.count).collect();
 //! counts.sort();
 //! assert_eq!(counts, [1, 9]);
+//! // The profile knows its module by SHA-256, and refuses another.
+//! profile.check_module("loop.wasm".as_ref(), &wasm)?;
+//! assert!(profile.check_module("other.wasm".as_ref(), b"\0asm\x01\0\0\0").is_err());
 //! # std::fs::remove_file(&out)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -51,7 +54,7 @@ pub mod spool;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use wpp_profile::{section, Ending, Meta, PathCount, Writer};
+use wpp_profile::{section, Ending, Meta, ModuleId, PathCount, Writer};
 pub use wpp_runtime::{Limits, StopHandle, StopReason};
 use wpp_runtime::{Outcome, PathCounts, RunConfig, Stdio};
 
@@ -357,6 +360,7 @@ impl Recorder {
         };
         writer.write_value(section::META, &meta)?;
         writer.write_value(section::COUNTS, &sorted_counts(&counts))?;
+        writer.write_value(section::MODULE, &ModuleId::of(&self.wasm))?;
         if let Some(source) = &source {
             writer.write_value(section::SOURCE, source)?;
         }
