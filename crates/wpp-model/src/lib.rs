@@ -7,10 +7,12 @@
 //!
 //! This crate knows nothing of how WebAssembly is encoded or run: the `wpp-wasm` crate
 //! builds these values from a module, `wpp-paths` numbers their paths, `wpp-profile`
-//! stores them. [`sniff`] tells what kind of file a path holds, for errors about a file
+//! stores them. [`effects`] says what each block does to variables and memory, for data
+//! flow analyses. [`sniff`] tells what kind of file a path holds, for errors about a file
 //! of the wrong kind.
 
 mod cfg;
+pub mod effects;
 mod event;
 mod func_map;
 mod idx;

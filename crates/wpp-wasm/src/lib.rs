@@ -6,6 +6,8 @@
 //! * [`instrument`] rewrites the module with `wasm-encoder` so that it reports the
 //!   Ball-Larus paths it runs: as a trace of path events or as per-path counters
 //!   ([`Mode`]). The rewritten module behaves exactly like the original otherwise.
+//! * [`effects`] says what each block does to variables and memory (definitions, loads
+//!   and stores with their address expressions), for data flow analyses.
 //! * [`instrument_block_log`] is the naive rewrite the tests use as an oracle: it reports
 //!   every basic block entered, function entries and exits, through host calls.
 //!
@@ -16,6 +18,7 @@ pub mod abi;
 mod cfg_build;
 mod decode;
 mod error;
+mod facts;
 mod func_type;
 mod instrument;
 mod oracle;
@@ -25,6 +28,7 @@ mod wasm_idx;
 
 pub use decode::{decode, Program};
 pub use error::Error;
+pub use facts::effects;
 pub use instrument::{instrument, instrument_numbered, number_program, CounterKind, Instrumented, Interesting, Layout, Mode, Options, NO_PATH};
 pub use oracle::instrument_block_log;
 pub use source::source_map;
