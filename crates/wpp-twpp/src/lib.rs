@@ -10,9 +10,13 @@
 //! [`steps`] measures what each step saves. [`file`] writes and reads the TWPP file: a
 //! profile whose whole program path is stored this way, one function readable alone.
 //!
+//! [`dataflow`] answers demand-driven data flow queries over it (§4): which definitions
+//! reach a point and how often, whether a load's value was already loaded or stored.
+//!
 //! It knows control flow graphs and path numberings, not WebAssembly: where calls and
 //! returns happen comes from the CFG's edge kinds and the next event's first block.
 
+pub mod dataflow;
 pub mod dbb;
 pub mod dcg;
 pub mod file;

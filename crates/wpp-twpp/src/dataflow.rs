@@ -1,0 +1,550 @@
+//! Profile-limited, demand-driven data flow over a TWPP (Zhang & Gupta §4).
+//!
+//! A query ⟨T, n⟩_d asks, for every execution of a program point `n` in the run (its
+//! timestamps T in each distinct trace of its function), what the fact `d` was just
+//! before it: which definition of a variable reached it ([`Fact::Reaching`]), or whether
+//! the bytes a load reads were already loaded or stored at the same address expression
+//! with nothing in between that may have changed them ([`Fact::Available`]: the load is
+//! redundant). Each execution's answer is the nearest point before it, on the run's path,
+//! that generates or kills `d`.
+//!
+//! The search runs backward on the timestamp-annotated dynamic CFG of each distinct trace
+//! of the point's function, for all of the point's timestamps at once: the timestamps of
+//! the dynamic blocks that hold a GEN or KILL of `d` (read off the blocks' [`Action`]s)
+//! are merged into one ordered list, and each of the point's timestamps is resolved by
+//! the latest of them that precedes it, skipping in one step the dynamic blocks between
+//! that cannot answer. A call is a dynamic GEN/KILL point whose answer depends on the call
+//! instance: it is answered from the callee's traces of exactly that invocation (the
+//! dynamic call graph says which), and if the callee leaves `d` alone the search goes on
+//! before the call. A timestamp that reaches the start of its invocation is answered by
+//! what held at its entry: a local's parameter or zero, or — for facts that outlive a
+//! frame (globals, memory at a constant or global address) — what held before the call in
+//! the caller, up to the start of the run. Calls to imports leave variables alone and may
+//! write any memory.
+//!
+//! The work is proportional to the point's executions in the distinct traces, the
+//! executions of the GEN/KILL blocks there, and the calls of the invocations consulted,
+//! never to the length of the run. [`oracle`]-style checks (a forward walk of the whole
+//! run with shadow state per frame) live in the tests.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
+use wpp_model::effects::{Access, Action, Base, FuncEffects, Var};
+use wpp_model::{BlockIdx, Cfg, EdgeKind, FuncIdx, FuncMap, Function, Target};
+use wpp_paths::ProgramNumbering;
+
+use crate::dbb::Dictionary;
+use crate::format::FunctionPart;
+use crate::timestamps::untimestamp;
+use crate::{Dcg, Twpp};
+
+/// A data flow fact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fact {
+    /// The definition of a variable that holds: reaching definitions.
+    Reaching(Var),
+    /// The bytes of an access hold a value the program already loaded or stored there.
+    Available(Access),
+}
+
+impl Fact {
+    /// Whether the fact is the same in every frame (it names no local of one frame).
+    fn outlives_frame(&self) -> bool {
+        match self {
+            Fact::Reaching(v) => matches!(v, Var::Global(_)),
+            Fact::Available(a) => !matches!(a.base, Base::Var(Var::Local(_))),
+        }
+    }
+}
+
+/// Where a fact was generated or killed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Site {
+    /// The instruction at this byte offset of the module.
+    At(u32),
+    /// The invocation's entry: a local's parameter or zero; a local the address depends
+    /// on getting its value.
+    Entry,
+    /// The start of the run: a global's initial value; memory nothing accessed before.
+    Init,
+    /// A call to an import, which may write any memory.
+    Import,
+}
+
+/// What held just before one execution of the point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Resolution {
+    /// Generated there: for [`Fact::Reaching`], the definition that reached; for
+    /// [`Fact::Available`], the access that made the value available.
+    Gen(Site),
+    /// Killed there (only [`Fact::Available`]).
+    Kill(Site),
+}
+
+/// A program point: before the instruction at byte offset `at` in `block` of `func` (an
+/// offset past the block's instructions means its end, before any call it ends with).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Point {
+    pub func: FuncIdx,
+    pub block: BlockIdx,
+    pub at: u32,
+}
+
+/// A query's answer: how many times the point executed, and what held each time.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Answer {
+    pub executions: u64,
+    pub by: BTreeMap<Resolution, u64>,
+}
+
+impl Answer {
+    /// Executions at which the fact was generated (held).
+    pub fn holds(&self) -> u64 {
+        self.by.iter().filter(|(r, _)| matches!(r, Resolution::Gen(_))).map(|(_, n)| n).sum()
+    }
+}
+
+/// What a query needs that is wrong.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    #[error(transparent)]
+    File(#[from] crate::file::Error),
+    #[error("function {0} has no code")]
+    NoCode(FuncIdx),
+    #[error("function {func} has no block {block}")]
+    NoBlock { func: FuncIdx, block: BlockIdx },
+}
+
+/// The effect of one action on `fact`, in the query's frame or another one.
+fn classify(fact: &Fact, action: &Action, same_frame: bool) -> Option<Resolution> {
+    let at = Site::At(action.at());
+    match (fact, action) {
+        (Fact::Reaching(v), Action::Def { var, .. }) if v == var && (same_frame || matches!(v, Var::Global(_))) => Some(Resolution::Gen(at)),
+        (Fact::Reaching(_), _) => None,
+        (Fact::Available(a), Action::Def { var, .. }) => {
+            let depends = a.base == Base::Var(*var) && (same_frame || matches!(var, Var::Global(_)));
+            depends.then_some(Resolution::Kill(at))
+        }
+        (Fact::Available(a), Action::Load { access: b, .. }) => (comparable(a, same_frame) && b.covers(a)).then_some(Resolution::Gen(at)),
+        (Fact::Available(a), Action::Store { access: b, .. }) => {
+            if comparable(a, same_frame) && b.covers(a) {
+                Some(Resolution::Gen(at))
+            } else if b.memory == a.memory && (!comparable(a, same_frame) || b.may_overlap(a)) {
+                Some(Resolution::Kill(at))
+            } else {
+                None
+            }
+        }
+        (Fact::Available(a), Action::Clobber { memory, .. }) => (*memory == a.memory).then_some(Resolution::Kill(at)),
+    }
+}
+
+/// Whether an access of this frame's code names the same address as `a` does: not when
+/// `a`'s base is a local of another frame.
+fn comparable(a: &Access, same_frame: bool) -> bool {
+    same_frame || !matches!(a.base, Base::Var(Var::Local(_)))
+}
+
+/// The latest thing before a timestamp that answers a query, in one trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Before {
+    Resolved(Resolution),
+    /// After call occurrence `k` of the trace (its callee, or an import).
+    Call(u32),
+    /// Nothing: the invocation's entry.
+    Entry,
+}
+
+/// A call occurrence in a trace: the dynamic block's timestamp, the call block's position
+/// in its chain, and the index of the path the call ends.
+#[derive(Clone, Copy, Debug)]
+struct CallSite {
+    step: u32,
+    pos: u32,
+    path: u32,
+}
+
+/// One distinct trace of a function in timestamped form, with its call occurrences.
+struct TraceView {
+    /// Each block that ran: the head of its dynamic block and its position in the chain.
+    place: FxHashMap<BlockIdx, (BlockIdx, u32)>,
+    /// Each head's timestamps.
+    steps: FxHashMap<BlockIdx, Vec<u32>>,
+    calls: Vec<CallSite>,
+    /// Each dynamic block's blocks.
+    chains: FxHashMap<BlockIdx, Vec<BlockIdx>>,
+}
+
+impl TraceView {
+    fn new(part: &FunctionPart, pair: usize, cfg: &Cfg, numbering: &wpp_paths::Numbering) -> Option<TraceView> {
+        let pair = part.pairs.get(pair)?;
+        let ts = part.traces.get(pair.trace as usize)?;
+        let dict: &Dictionary = part.dictionaries.get(pair.dictionary as usize)?;
+        let heads = untimestamp(ts)?;
+        let mut chains = FxHashMap::default();
+        let mut place = FxHashMap::default();
+        let mut steps: FxHashMap<BlockIdx, Vec<u32>> = FxHashMap::default();
+        for (h, series) in &ts.blocks {
+            let chain = dict.chain(*h).map_or_else(|| vec![*h], <[BlockIdx]>::to_vec);
+            for (pos, &b) in chain.iter().enumerate() {
+                place.insert(b, (*h, pos as u32));
+            }
+            chains.insert(*h, chain);
+            steps.insert(*h, series.iter().flat_map(|s| s.steps()).collect());
+        }
+        // Walk the trace once to number its paths and find its calls.
+        let out = cfg.out_ranges();
+        let cut = numbering.cut_points();
+        let ends_path = |from: BlockIdx, to: BlockIdx| -> Option<bool> {
+            let e = cfg.edges.get(out.get(from.idx())?.clone())?.iter().find(|e| e.to == Target::Block(to))?;
+            Some(e.kind != EdgeKind::Forward || cut.contains(&to))
+        };
+        let is_call = |b: BlockIdx| out.get(b.idx()).is_some_and(|r| cfg.edges[r.clone()].iter().any(|e| e.kind == EdgeKind::Call));
+        let mut calls = Vec::new();
+        let mut path = 0u32;
+        let mut prev: Option<BlockIdx> = None;
+        for (t, h) in heads.iter().enumerate() {
+            for (pos, &b) in chains.get(h)?.iter().enumerate() {
+                if let Some(p) = prev {
+                    if ends_path(p, b)? {
+                        path += 1;
+                    }
+                }
+                if is_call(b) {
+                    calls.push(CallSite { step: t as u32 + 1, pos: pos as u32, path });
+                }
+                prev = Some(b);
+            }
+        }
+        Some(TraceView { place, steps, calls, chains })
+    }
+}
+
+/// The GEN/KILL points of one fact in one trace, in order: (timestamp, chain position,
+/// 0 for the block's actions or 1 for the call it ends with) and what they do.
+struct Points {
+    keys: Vec<(u32, u32, u32)>,
+    what: Vec<Before>,
+}
+
+impl Points {
+    fn of(view: &TraceView, effects: &FuncEffects, fact: &Fact, same_frame: bool) -> Points {
+        let mut v: Vec<((u32, u32, u32), Before)> = Vec::new();
+        for (h, chain) in &view.chains {
+            let steps = &view.steps[h];
+            for (pos, &b) in chain.iter().enumerate() {
+                let last = effects.blocks.get(b.idx()).and_then(|acts| acts.iter().rev().find_map(|a| classify(fact, a, same_frame)));
+                if let Some(r) = last {
+                    v.extend(steps.iter().map(|&t| ((t, pos as u32, 0), Before::Resolved(r))));
+                }
+            }
+        }
+        for (k, c) in view.calls.iter().enumerate() {
+            v.push(((c.step, c.pos, 1), Before::Call(k as u32)));
+        }
+        v.sort_unstable_by_key(|e| e.0);
+        let (keys, what) = v.into_iter().unzip();
+        Points { keys, what }
+    }
+
+    /// The latest point before `key`.
+    fn before(&self, key: (u32, u32, u32)) -> Before {
+        match self.keys.partition_point(|k| *k < key) {
+            0 => Before::Entry,
+            i => self.what[i - 1],
+        }
+    }
+
+    /// The latest point of the whole trace.
+    fn last(&self) -> Before {
+        self.what.last().copied().unwrap_or(Before::Entry)
+    }
+}
+
+/// The program a TWPP was recorded from: its functions and CFGs, numberings, and the
+/// effects of its blocks.
+pub struct Program<'a> {
+    pub functions: &'a [Function],
+    pub numberings: &'a ProgramNumbering,
+    pub effects: &'a FuncMap<FuncEffects>,
+}
+
+/// Answers queries on one TWPP, reading the function parts it needs once each.
+pub struct Engine<'a> {
+    twpp: &'a Twpp,
+    program: Program<'a>,
+    dcg: Dcg,
+    /// Each invocation's caller and the call (an index into `dcg.calls`).
+    parent: Vec<Option<(u32, u32)>>,
+    /// The first node of each node's subtree (post-order keeps a subtree together).
+    subtree_start: Vec<u32>,
+    /// Each function's invocations.
+    invocations: FuncMap<Vec<u32>>,
+    parts: FxHashMap<FuncIdx, FunctionPart>,
+    views: FxHashMap<(FuncIdx, u32), TraceView>,
+}
+
+/// The state of one query: its fact, and the answers found for invocations so far.
+struct Query<'q> {
+    fact: &'q Fact,
+    points: FxHashMap<(FuncIdx, u32, bool), Points>,
+    /// Each invocation's effect on the fact, as a callee (`None`: leaves it alone).
+    effect: Vec<Option<Option<Resolution>>>,
+    /// What held at each invocation's entry (facts that outlive a frame).
+    entry: FxHashMap<u32, Resolution>,
+    /// What held after a call occurrence of an invocation, in its frame.
+    after_call: FxHashMap<(u32, u32), Before>,
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(twpp: &'a Twpp, program: Program<'a>) -> Result<Engine<'a>, Error> {
+        let dcg = twpp.dcg()?;
+        let n = dcg.nodes.len();
+        let mut parent = vec![None; n];
+        let mut subtree_start: Vec<u32> = (0..n as u32).collect();
+        let mut invocations = FuncMap::new(program.functions.len());
+        for f in program.functions {
+            invocations.insert(f.index, Vec::new());
+        }
+        for (i, node) in dcg.nodes.iter().enumerate() {
+            for c in node.calls.clone() {
+                let child = dcg.calls[c as usize].node;
+                parent[child as usize] = Some((i as u32, c));
+            }
+            if let Some(first) = node.calls.clone().next() {
+                subtree_start[i] = subtree_start[dcg.calls[first as usize].node as usize];
+            }
+            if let Some(v) = invocations.get_mut(node.func) {
+                v.push(i as u32);
+            }
+        }
+        Ok(Engine { twpp, program, dcg, parent, subtree_start, invocations, parts: FxHashMap::default(), views: FxHashMap::default() })
+    }
+
+    /// How many times each function was invoked.
+    pub fn invocations(&self, f: FuncIdx) -> usize {
+        self.invocations.get(f).map_or(0, Vec::len)
+    }
+
+    fn view(&mut self, f: FuncIdx, pair: u32) -> Result<&TraceView, Error> {
+        if !self.views.contains_key(&(f, pair)) {
+            if !self.parts.contains_key(&f) {
+                self.parts.insert(f, self.twpp.function(f)?);
+            }
+            let cfg = self.program.functions.get(f.idx()).and_then(|fun| fun.cfg.as_ref()).ok_or(Error::NoCode(f))?;
+            let numbering = self.program.numberings.get(f).ok_or(Error::NoCode(f))?;
+            let view = TraceView::new(&self.parts[&f], pair as usize, cfg, numbering)
+                .ok_or_else(|| crate::file::Error::Damaged { path: self.twpp.profile.path.clone(), what: format!("function {f}: trace {pair}") })?;
+            self.views.insert((f, pair), view);
+        }
+        Ok(&self.views[&(f, pair)])
+    }
+
+    fn effects_of(&self, f: FuncIdx) -> Result<&'a FuncEffects, Error> {
+        self.program.effects.get(f).ok_or(Error::NoCode(f))
+    }
+
+    fn ensure_points(&mut self, q: &mut Query, f: FuncIdx, pair: u32, same_frame: bool) -> Result<(), Error> {
+        if !q.points.contains_key(&(f, pair, same_frame)) {
+            let effects = self.effects_of(f)?;
+            let view = self.view(f, pair)?;
+            q.points.insert((f, pair, same_frame), Points::of(view, effects, q.fact, same_frame));
+        }
+        Ok(())
+    }
+
+    /// The callee of call occurrence `k` of invocation `node`, `None` for an import.
+    fn callee(&self, node: u32, k: u32) -> Option<u32> {
+        let n = &self.dcg.nodes[node as usize];
+        let view = &self.views[&(n.func, n.trace.0)];
+        let path = view.calls[k as usize].path;
+        let calls = &self.dcg.calls[n.calls.start as usize..n.calls.end as usize];
+        let i = calls.partition_point(|c| c.at < path + 1);
+        calls.get(i).filter(|c| c.at == path + 1 && !c.tail).map(|c| c.node)
+    }
+
+    /// The effect on the fact of a call to an import.
+    fn import_effect(fact: &Fact) -> Option<Resolution> {
+        match fact {
+            Fact::Reaching(_) => None,
+            Fact::Available(_) => Some(Resolution::Kill(Site::Import)),
+        }
+    }
+
+    /// What an invocation, as a callee, leaves the fact as (`None`: alone).
+    fn effect(&mut self, q: &mut Query, node: u32) -> Result<Option<Resolution>, Error> {
+        if let Some(e) = q.effect[node as usize] {
+            return Ok(e);
+        }
+        // A subtree is contiguous in post-order, children first.
+        for i in self.subtree_start[node as usize]..=node {
+            if q.effect[i as usize].is_none() {
+                let e = self.effect_from_children(q, i)?;
+                q.effect[i as usize] = Some(e);
+            }
+        }
+        Ok(q.effect[node as usize].expect("just computed"))
+    }
+
+    /// [`Engine::effect`] of a node whose callees' effects are known.
+    fn effect_from_children(&mut self, q: &mut Query, node: u32) -> Result<Option<Resolution>, Error> {
+        let n = self.dcg.nodes[node as usize].clone();
+        if let Some(last) = n.calls.clone().last() {
+            let c = self.dcg.calls[last as usize];
+            if c.tail {
+                if let Some(e) = q.effect[c.node as usize].expect("a callee comes before its caller") {
+                    return Ok(Some(e));
+                }
+            }
+        }
+        self.ensure_points(q, n.func, n.trace.0, false)?;
+        let mut before = q.points[&(n.func, n.trace.0, false)].last();
+        loop {
+            match before {
+                Before::Resolved(r) => return Ok(Some(r)),
+                Before::Entry => return Ok(None),
+                Before::Call(k) => {
+                    let e = match self.callee(node, k) {
+                        Some(callee) => q.effect[callee as usize].expect("a callee comes before its caller"),
+                        None => Self::import_effect(q.fact),
+                    };
+                    if e.is_some() {
+                        return Ok(e);
+                    }
+                    let site = self.views[&(n.func, n.trace.0)].calls[k as usize];
+                    before = q.points[&(n.func, n.trace.0, false)].before((site.step, site.pos, 1));
+                }
+            }
+        }
+    }
+
+    /// What held at `before` in invocation `node`, in its own frame, or `Entry` when the
+    /// search reached the invocation's start. Calls that leave the fact alone are passed
+    /// once per invocation: what held after each is remembered.
+    fn resolve_in(&mut self, q: &mut Query, node: u32, before: Before) -> Result<Before, Error> {
+        let Before::Call(mut k) = before else { return Ok(before) };
+        let n = self.dcg.nodes[node as usize].clone();
+        let mut passed = Vec::new();
+        let answer = loop {
+            if let Some(&a) = q.after_call.get(&(node, k)) {
+                break a;
+            }
+            passed.push(k);
+            let e = match self.callee(node, k) {
+                Some(callee) => self.effect(q, callee)?,
+                None => Self::import_effect(q.fact),
+            };
+            if let Some(r) = e {
+                break Before::Resolved(r);
+            }
+            let site = self.views[&(n.func, n.trace.0)].calls[k as usize];
+            match q.points[&(n.func, n.trace.0, true)].before((site.step, site.pos, 1)) {
+                Before::Call(earlier) => k = earlier,
+                done => break done,
+            }
+        };
+        for k in passed {
+            q.after_call.insert((node, k), answer);
+        }
+        Ok(answer)
+    }
+
+    /// What held at the entry of invocation `node`.
+    fn entry(&mut self, q: &mut Query, node: u32) -> Result<Resolution, Error> {
+        if !q.fact.outlives_frame() {
+            return Ok(match q.fact {
+                Fact::Reaching(_) => Resolution::Gen(Site::Entry),
+                Fact::Available(_) => Resolution::Kill(Site::Entry),
+            });
+        }
+        let init = match q.fact {
+            Fact::Reaching(_) => Resolution::Gen(Site::Init),
+            Fact::Available(_) => Resolution::Kill(Site::Init),
+        };
+        // Up the callers until one answers; every invocation on the way shares it.
+        let mut chain = Vec::new();
+        let mut cur = node;
+        let answer = loop {
+            if let Some(&r) = q.entry.get(&cur) {
+                break r;
+            }
+            chain.push(cur);
+            let Some((caller, call)) = self.parent[cur as usize] else { break init };
+            let c = self.dcg.calls[call as usize];
+            let p = self.dcg.nodes[caller as usize].clone();
+            self.ensure_points(q, p.func, p.trace.0, true)?;
+            let before = if c.tail {
+                q.points[&(p.func, p.trace.0, true)].last()
+            } else {
+                let view = &self.views[&(p.func, p.trace.0)];
+                let k = view.calls.partition_point(|s| s.path + 1 < c.at);
+                let site = *view.calls.get(k).filter(|s| s.path + 1 == c.at).ok_or_else(|| crate::file::Error::Damaged {
+                    path: self.twpp.profile.path.clone(),
+                    what: format!("the call graph: a call after path {} of function {}, which makes no call there", c.at, p.func),
+                })?;
+                q.points[&(p.func, p.trace.0, true)].before((site.step, site.pos, 1))
+            };
+            match self.resolve_in(q, caller, before)? {
+                Before::Resolved(r) => break r,
+                _ => cur = caller,
+            }
+        };
+        for n in chain {
+            q.entry.insert(n, answer);
+        }
+        Ok(answer)
+    }
+
+    /// Answers ⟨T(n), n⟩_d: for every execution of `point` in the run, what `fact` was
+    /// just before it.
+    pub fn query(&mut self, point: Point, fact: &Fact) -> Result<Answer, Error> {
+        let effects = self.effects_of(point.func)?;
+        let block_effects = effects.blocks.get(point.block.idx()).ok_or(Error::NoBlock { func: point.func, block: point.block })?;
+        // The point's own block, before it.
+        let local = block_effects.iter().filter(|a| a.at() < point.at).rev().find_map(|a| classify(fact, a, true));
+        let mut q = Query {
+            fact,
+            points: FxHashMap::default(),
+            effect: vec![None; self.dcg.nodes.len()],
+            entry: FxHashMap::default(),
+            after_call: FxHashMap::default(),
+        };
+        let mut answer = Answer::default();
+        let nodes = self.invocations.get(point.func).cloned().unwrap_or_default();
+        // Each distinct trace's executions of the point, by what precedes them there.
+        let mut per_trace: FxHashMap<u32, Vec<(Before, u64)>> = FxHashMap::default();
+        for node in nodes {
+            let pair = self.dcg.nodes[node as usize].trace.0;
+            if !per_trace.contains_key(&pair) {
+                self.ensure_points(&mut q, point.func, pair, true)?;
+                let view = &self.views[&(point.func, pair)];
+                let mut counts: FxHashMap<Before, u64> = FxHashMap::default();
+                if let Some(&(head, pos)) = view.place.get(&point.block) {
+                    let steps = &view.steps[&head];
+                    match local {
+                        Some(r) => *counts.entry(Before::Resolved(r)).or_default() += steps.len() as u64,
+                        None => {
+                            let points = &q.points[&(point.func, pair, true)];
+                            for &t in steps {
+                                *counts.entry(points.before((t, pos, 0))).or_default() += 1;
+                            }
+                        }
+                    }
+                }
+                per_trace.insert(pair, counts.into_iter().collect());
+            }
+            for (before, n) in per_trace[&pair].clone() {
+                answer.executions += n;
+                let r = match self.resolve_in(&mut q, node, before)? {
+                    Before::Resolved(r) => r,
+                    Before::Entry => self.entry(&mut q, node)?,
+                    Before::Call(_) => unreachable!("resolve_in answers calls"),
+                };
+                *answer.by.entry(r).or_default() += n;
+            }
+        }
+        Ok(answer)
+    }
+}
