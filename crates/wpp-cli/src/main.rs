@@ -2,10 +2,11 @@
 //!
 //! One module per subcommand, each with its `Opts` (whose doc comments are the help text)
 //! and a `run` function that makes one call into a library crate (`wpp-record` to record,
-//! `wpp-report` for reports, `wpp-twpp` for the timestamped path) and prints the result. No subcommand uses another's module.
+//! `wpp-report` for reports, `wpp-twpp` for the timestamped path, `wpp-record::dataflow` for data flow over it) and prints the result. No subcommand uses another's module.
 //! This is the only crate that prints to stdout or parses arguments.
 
 mod compress;
+mod dataflow;
 mod error;
 mod expand;
 mod export;
@@ -64,6 +65,7 @@ enum Command {
     Compress(compress::Opts),
     Twpp(twpp::Opts),
     Trace(trace::Opts),
+    Dataflow(dataflow::Opts),
     Completions(CompletionsOpts),
     Man(ManOpts),
 }
@@ -131,6 +133,7 @@ fn main() -> ExitCode {
         Command::Compress(o) => compress::run(o).map(|()| 0),
         Command::Twpp(o) => twpp::run(o).map(|()| 0),
         Command::Trace(o) => trace::run(o).map(|()| 0),
+        Command::Dataflow(o) => dataflow::run(o).map(|()| 0),
         Command::Completions(o) => {
             clap_complete::generate(o.shell, &mut command(), "wpp", &mut std::io::stdout());
             Ok(0)

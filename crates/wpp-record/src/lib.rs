@@ -46,6 +46,7 @@
 //! ```
 
 mod compress;
+pub mod dataflow;
 mod error;
 mod set;
 pub mod sink;

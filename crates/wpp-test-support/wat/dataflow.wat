@@ -39,7 +39,7 @@
     (local.set $acc (i32.add (local.get $acc) (i32.load (local.get $ptr))))
     (local.set $acc (i32.add (local.get $acc) (i32.load offset=8 (global.get $p))))
     (local.get $acc))
-  (func (export "_start")
+  (func $main (export "_start")
     (local $i i32) (local $acc i32)
     (i32.store (i32.const 64) (i32.const 5))
     (loop $l

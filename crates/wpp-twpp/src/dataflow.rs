@@ -117,6 +117,13 @@ pub enum Error {
     NoBlock { func: FuncIdx, block: BlockIdx },
 }
 
+impl Error {
+    /// Whether wpp failed rather than its input.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Error::File(e) if e.is_failure())
+    }
+}
+
 /// The effect of one action on `fact`, in the query's frame or another one.
 fn classify(fact: &Fact, action: &Action, same_frame: bool) -> Option<Resolution> {
     let at = Site::At(action.at());

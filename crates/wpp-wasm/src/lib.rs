@@ -31,4 +31,4 @@ pub use error::Error;
 pub use facts::effects;
 pub use instrument::{instrument, instrument_numbered, number_program, CounterKind, Instrumented, Interesting, Layout, Mode, Options, NO_PATH};
 pub use oracle::instrument_block_log;
-pub use source::source_map;
+pub use source::{instruction_lines, source_map, InstructionLines};

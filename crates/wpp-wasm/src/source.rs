@@ -25,9 +25,87 @@ struct Row {
     line: u32,
 }
 
+/// The line table of a module: its files, and its rows by code address.
+struct LineTable {
+    files: Vec<String>,
+    rows: Vec<Row>,
+    /// Where the code section's contents start (DWARF addresses count from there).
+    code_start: u64,
+}
+
+/// The source line of each instruction a module's line table names.
+#[derive(Clone, Debug, Default)]
+pub struct InstructionLines {
+    pub files: Vec<String>,
+    /// (module byte offset, file, line), by offset; from each row on, until the next.
+    rows: Vec<(u64, u32, u32)>,
+}
+
+impl InstructionLines {
+    /// The file and line of the instruction at module byte offset `at`.
+    pub fn line_at(&self, at: u32) -> Option<(&str, u32)> {
+        let i = self.rows.partition_point(|r| r.0 <= at as u64).checked_sub(1)?;
+        let (_, file, line) = self.rows[i];
+        (line != 0).then(|| (self.files[file as usize].as_str(), line))
+    }
+}
+
+/// The source line of every instruction of a module (`clang -g`), or `None` if it has no
+/// line table.
+pub fn instruction_lines(bytes: &[u8]) -> Result<Option<InstructionLines>, Error> {
+    let Some(t) = line_table(bytes)? else { return Ok(None) };
+    let rows = t.rows.iter().map(|r| (r.addr + t.code_start, r.file, if r.file == u32::MAX { 0 } else { r.line })).collect();
+    Ok(Some(InstructionLines { files: t.files, rows }))
+}
+
 /// The source lines of every block of `program` (decoded from `bytes`), or `None` if the
 /// module has no line table.
 pub fn source_map(bytes: &[u8], program: &Program) -> Result<Option<SourceMap>, Error> {
+    let Some(LineTable { files, rows, code_start }) = line_table(bytes)? else { return Ok(None) };
+    let blocks = program
+        .functions
+        .iter()
+        .map(|f| {
+            let Some(cfg) = &f.cfg else { return Vec::new() };
+            cfg.blocks
+                .iter()
+                .map(|b| {
+                    let start = (b.start as u64).checked_sub(code_start)?;
+                    let end = (b.end as u64).checked_sub(code_start)?;
+                    // The rows that start inside the block; if none does, the one in force
+                    // at its start. (A block often begins with structural instructions,
+                    // `block` or `loop`, that inherit the line before the loop.)
+                    let inside = rows.partition_point(|r| r.addr < start);
+                    let end_at = rows.partition_point(|r| r.addr < end);
+                    let mut chosen = &rows[inside..end_at];
+                    if chosen.iter().all(|r| r.line == 0) {
+                        let before = rows.partition_point(|r| r.addr <= start);
+                        chosen = &rows[before.saturating_sub(1)..before];
+                    }
+                    let mut range: Option<LineRange> = None;
+                    for r in chosen {
+                        if r.line == 0 {
+                            continue;
+                        }
+                        match &mut range {
+                            None => range = Some(LineRange { file: r.file, first: r.line, last: r.line }),
+                            Some(x) if x.file == r.file => {
+                                x.first = x.first.min(r.line);
+                                x.last = x.last.max(r.line);
+                            }
+                            Some(_) => {}
+                        }
+                    }
+                    range
+                })
+                .collect()
+        })
+        .collect();
+    Ok(Some(SourceMap { files, blocks }))
+}
+
+/// Reads the line table of a module's DWARF, `None` without one.
+fn line_table(bytes: &[u8]) -> Result<Option<LineTable>, Error> {
     let mut sections: HashMap<&str, &[u8]> = HashMap::new();
     let mut code_start = None;
     for payload in Parser::new(0).parse_all(bytes) {
@@ -98,45 +176,5 @@ pub fn source_map(bytes: &[u8], program: &Program) -> Result<Option<SourceMap>, 
         }
     }
     rows.sort_by_key(|r| r.addr);
-
-    let blocks = program
-        .functions
-        .iter()
-        .map(|f| {
-            let Some(cfg) = &f.cfg else { return Vec::new() };
-            cfg.blocks
-                .iter()
-                .map(|b| {
-                    let start = (b.start as u64).checked_sub(code_start)?;
-                    let end = (b.end as u64).checked_sub(code_start)?;
-                    // The rows that start inside the block; if none does, the one in force
-                    // at its start. (A block often begins with structural instructions,
-                    // `block` or `loop`, that inherit the line before the loop.)
-                    let inside = rows.partition_point(|r| r.addr < start);
-                    let end_at = rows.partition_point(|r| r.addr < end);
-                    let mut chosen = &rows[inside..end_at];
-                    if chosen.iter().all(|r| r.line == 0) {
-                        let before = rows.partition_point(|r| r.addr <= start);
-                        chosen = &rows[before.saturating_sub(1)..before];
-                    }
-                    let mut range: Option<LineRange> = None;
-                    for r in chosen {
-                        if r.line == 0 {
-                            continue;
-                        }
-                        match &mut range {
-                            None => range = Some(LineRange { file: r.file, first: r.line, last: r.line }),
-                            Some(x) if x.file == r.file => {
-                                x.first = x.first.min(r.line);
-                                x.last = x.last.max(r.line);
-                            }
-                            Some(_) => {}
-                        }
-                    }
-                    range
-                })
-                .collect()
-        })
-        .collect();
-    Ok(Some(SourceMap { files, blocks }))
+    Ok(Some(LineTable { files, rows, code_start }))
 }

@@ -1,0 +1,211 @@
+//! `wpp dataflow`: demand-driven data flow queries on a TWPP file, with the module it was
+//! recorded from.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use anyhow::bail;
+use clap::{Args, Subcommand};
+use wpp_model::effects::Var;
+use wpp_record::dataflow::{open, LoadRow, LoadSelect, Location, SiteCount};
+use wpp_report::format::group;
+use wpp_report::{Top, Truncation};
+
+/// Data flow over the run, from a TWPP file: every execution of a point answered
+/// exactly, by the site that generated or killed the fact.
+///
+/// Needs the module the profile was recorded from (its SHA-256 is checked), for the
+/// instructions' definitions, loads and stores. Points and sites are instructions by
+/// module byte offset (`0x1a2b`, as `wasm-objdump -d` shows them) or `FILE:LINE` when the
+/// module has DWARF.
+#[derive(Args)]
+pub struct Opts {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Redundancy(RedundancyOpts),
+    Reaching(ReachingOpts),
+}
+
+/// How often each load was redundant: its bytes already loaded or stored at the same
+/// address expression with nothing in between that may have changed them.
+///
+/// An address expression is a constant, or a local or global plus a constant; a store
+/// through any other pointer, a store in a callee that may alias, a bulk write, a call to
+/// an import, or a new value of the variable the address depends on ends the
+/// availability. Loads whose address is computed otherwise are not followed (the report
+/// says how many). Most redundant executions first. With --json: {"module", "loads":
+/// [{"load": {"function", "function_index", "at", "source"}, "address", "executions",
+/// "redundant", "available_from": [{"kind", "place", "count"}], "killed_by": [...]}],
+/// "untracked_loads", "truncated", "total_loads"}; `kind` is `instruction` (with its
+/// `place`), `entry` (the variable the address depends on got its value at entry),
+/// `init` (nothing before in the run) or `import` (a call to an import).
+#[derive(Args)]
+#[command(
+    after_help = "Examples:\n  wpp dataflow redundancy lua.twpp --module lua.wasm --func luaH_getshortstr\n  wpp dataflow redundancy fig9.twpp --module fig9.wasm --load fig9.c:21"
+)]
+struct RedundancyOpts {
+    /// A file written by `wpp twpp build`.
+    file: PathBuf,
+    /// The module the profile was recorded from.
+    #[arg(long, value_name = "M.wasm")]
+    module: PathBuf,
+    /// Every load of this function (name or index).
+    #[arg(long, value_name = "F")]
+    func: Option<String>,
+    /// The load at this byte offset, or the loads of this source line (FILE:LINE).
+    #[arg(long, value_name = "AT")]
+    load: Option<String>,
+    /// Show at most N loads, 0 for all [default: 20 as text; JSON has all unless given].
+    #[arg(long, value_name = "N")]
+    top: Option<usize>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Which definitions of a local or global reached a point, and how often each did.
+///
+/// A local's definitions are in the point's function (or its parameter or zero at entry,
+/// `entry`); a global's anywhere in the run, through calls and returns (or its initial
+/// value, `init`). With --json: {"module", "point": {"function", "function_index", "at",
+/// "source"}, "variable", "executions", "definitions": [{"kind", "place", "count"}]}.
+#[derive(Args)]
+#[command(after_help = "Example:\n  wpp dataflow reaching prog.twpp --module prog.wasm --at 0x1a2b --global 0")]
+struct ReachingOpts {
+    /// A file written by `wpp twpp build`.
+    file: PathBuf,
+    /// The module the profile was recorded from.
+    #[arg(long, value_name = "M.wasm")]
+    module: PathBuf,
+    /// The point: before the instruction at this byte offset, or before the first
+    /// instruction of this source line in --func (FILE:LINE).
+    #[arg(long, value_name = "AT")]
+    at: String,
+    /// The function, by name or index (needed with FILE:LINE).
+    #[arg(long, value_name = "F")]
+    func: Option<String>,
+    /// The local variable, by index (parameters first).
+    #[arg(long, value_name = "N", conflicts_with = "global", required_unless_present = "global")]
+    local: Option<u32>,
+    /// The global variable, by index.
+    #[arg(long, value_name = "N")]
+    global: Option<u32>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(serde::Serialize)]
+struct RedundancyReport {
+    module: String,
+    loads: Vec<LoadRow>,
+    untracked_loads: usize,
+    #[serde(flatten)]
+    truncation: Truncation,
+}
+
+pub fn run(o: Opts) -> anyhow::Result<()> {
+    match o.command {
+        Command::Redundancy(o) => redundancy(o),
+        Command::Reaching(o) => reaching(o),
+    }
+}
+
+fn location(s: &str) -> anyhow::Result<Location<'_>> {
+    Location::parse(s).ok_or_else(|| anyhow::anyhow!("`{s}` is neither a byte offset (0x1a2b or 6699) nor FILE:LINE"))
+}
+
+fn sites(out: &mut impl std::io::Write, what: &str, v: &[SiteCount]) -> std::io::Result<()> {
+    for s in v.iter().take(6) {
+        let name = match (&s.place, s.kind) {
+            (Some(p), _) => format!("{} {}{}", p.at, p.function, p.source.as_ref().map(|s| format!(" {s}")).unwrap_or_default()),
+            (None, "entry") => "entry (parameter or zero)".into(),
+            (None, "init") => "start of the run".into(),
+            (None, "import") => "a call to an import".into(),
+            (None, k) => k.into(),
+        };
+        writeln!(out, "    {what:<10} {:>12}  {name}", group(s.count))?;
+    }
+    if v.len() > 6 {
+        writeln!(out, "    {what:<10} ... {} more sites (--json has every one)", v.len() - 6)?;
+    }
+    Ok(())
+}
+
+fn redundancy(o: RedundancyOpts) -> anyhow::Result<()> {
+    let a = open(&o.file, &o.module)?;
+    let func = o.func.as_deref().map(|f| wpp_report::select_func(&a.twpp.profile, f)).transpose()?;
+    let select = match (&o.load, func) {
+        (Some(l), _) => match location(l)? {
+            Location::Offset(at) => LoadSelect::At(at),
+            Location::Line(file, line) => LoadSelect::Line { func, file, line },
+        },
+        (None, Some(f)) => LoadSelect::Func(f),
+        (None, None) => bail!("say which loads: --func F (every load of F) or --load AT"),
+    };
+    let (mut loads, untracked) = a.redundancy(select)?;
+    let mut truncation = Truncation::default();
+    truncation.cut("loads", &mut loads, Top::of(o.top, o.json));
+    let report = RedundancyReport { module: o.module.display().to_string(), loads, untracked_loads: untracked, truncation };
+    if o.json {
+        return crate::print_json(&report);
+    }
+    let mut out = std::io::stdout().lock();
+    if report.loads.is_empty() {
+        writeln!(out, "no load selected ran ({untracked} with an address the analysis does not follow)")?;
+    }
+    for l in &report.loads {
+        let pct = 100.0 * l.redundant as f64 / l.executions as f64;
+        let src = l.load.source.as_ref().map(|s| format!(" {s}")).unwrap_or_default();
+        writeln!(out, "{} {}{}  load {}", l.load.at, l.load.function, src, l.address)?;
+        writeln!(out, "    redundant  {:>12} of {} executions ({pct:.1}%)", group(l.redundant), group(l.executions))?;
+        sites(&mut out, "from", &l.available_from)?;
+        sites(&mut out, "killed by", &l.killed_by)?;
+    }
+    if let Some(note) = report.truncation.note("loads", "loads") {
+        writeln!(out, "{note}")?;
+    }
+    if untracked > 0 {
+        writeln!(out, "{untracked} selected loads have an address the analysis does not follow (not a constant, or a variable plus a constant)")?;
+    }
+    Ok(())
+}
+
+fn reaching(o: ReachingOpts) -> anyhow::Result<()> {
+    let a = open(&o.file, &o.module)?;
+    let at = match location(&o.at)? {
+        Location::Offset(at) => at,
+        Location::Line(file, line) => {
+            let Some(f) = o.func.as_deref() else { bail!("--at {}: a source line needs --func", o.at) };
+            let f = wpp_report::select_func(&a.twpp.profile, f)?;
+            match a.first_on_line(f, file, line) {
+                Some(at) => at,
+                None => bail!("{}: no instruction of function {} is on line {line} of {file}", o.module.display(), a.twpp.profile.meta.functions[f.idx()].name),
+            }
+        }
+    };
+    let var = match (o.local, o.global) {
+        (Some(l), _) => Var::Local(l),
+        (None, Some(g)) => Var::Global(g),
+        (None, None) => unreachable!("clap requires one"),
+    };
+    let r = a.reaching(at, var)?;
+    if o.json {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            module: String,
+            #[serde(flatten)]
+            report: &'a wpp_record::dataflow::ReachingReport,
+        }
+        return crate::print_json(&Out { module: o.module.display().to_string(), report: &r });
+    }
+    let mut out = std::io::stdout().lock();
+    let src = r.point.source.as_ref().map(|s| format!(" {s}")).unwrap_or_default();
+    writeln!(out, "{} at {} {}{}: {} executions", r.variable, r.point.at, r.point.function, src, group(r.executions))?;
+    sites(&mut out, "defined", &r.definitions)?;
+    Ok(())
+}
