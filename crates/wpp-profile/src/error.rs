@@ -28,13 +28,13 @@ pub enum Error {
     #[error("{path}: recorded with --mode {mode}, which counts paths but keeps no trace of the run; this needs the whole program path (record with --mode grammar or trace)")]
     NoWholePath { path: PathBuf, mode: &'static str },
     /// A module given with the profile is not the one it was recorded from: `found` is
-    /// the given module's identity, `recorded` the profile's.
+    /// the given module's identity, `recorded` the profile's (boxed: errors stay small).
     #[error(
         "{module}: not the module {profile} was recorded from (its SHA-256 is {}…, the profile's {}…); pass the module that was recorded",
         short_hex(found),
         short_hex(recorded)
     )]
-    WrongModule { module: PathBuf, profile: PathBuf, found: ModuleId, recorded: ModuleId },
+    WrongModule { module: PathBuf, profile: PathBuf, found: Box<ModuleId>, recorded: Box<ModuleId> },
     /// A module was given with a profile that has no `module` section to check it against.
     #[error("{path}: records no module hash (written by an older wpp or by `wpp compress`); record it again to use it with a module")]
     NoModuleHash { path: PathBuf },

@@ -169,7 +169,12 @@ impl Profile {
         let recorded = self.module_id()?.ok_or_else(|| Error::NoModuleHash { path: self.path.clone() })?;
         let found = ModuleId::of(wasm);
         if found != recorded {
-            return Err(Error::WrongModule { module: module_path.to_owned(), profile: self.path.clone(), found, recorded });
+            return Err(Error::WrongModule {
+                module: module_path.to_owned(),
+                profile: self.path.clone(),
+                found: Box::new(found),
+                recorded: Box::new(recorded),
+            });
         }
         Ok(())
     }

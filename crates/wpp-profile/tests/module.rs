@@ -103,7 +103,7 @@ fn check_module_accepts_the_recorded_module_only() {
         let e = p.check_module(Path::new("other.wasm"), &other).unwrap_err();
         let Error::WrongModule { module, profile, found, recorded } = &e else { panic!("{e:?}") };
         assert_eq!((module.as_path(), profile.as_path()), (Path::new("other.wasm"), path.as_path()));
-        assert_eq!((*found, *recorded), (ModuleId::of(&other), ModuleId::of(WASM)));
+        assert_eq!((**found, **recorded), (ModuleId::of(&other), ModuleId::of(WASM)));
         assert!(!e.is_failure());
         assert_eq!(
             e.to_string(),
