@@ -206,6 +206,9 @@ pub fn build(profile: &Profile, out: &Path) -> Result<Built, Error> {
     if profile.toc.iter().any(|e| e.name == profile_section::SOURCE) {
         w.write_section(profile_section::SOURCE, &profile.section_bytes(profile_section::SOURCE)?)?;
     }
+    if profile.toc.iter().any(|e| e.name == profile_section::MODULE) {
+        w.write_section(profile_section::MODULE, &profile.section_bytes(profile_section::MODULE)?)?;
+    }
     let mut index = Index { events: p.events, open_at_end: p.open_at_end, ambiguous: p.ambiguous, functions: Vec::new() };
     for (func, traces) in p.traces.iter() {
         if !traces.traces.is_empty() {
