@@ -9,15 +9,16 @@ use wpp_report::format::group;
 
 /// Print a profile's size and compression statistics.
 ///
-/// Events, distinct paths, and for a grammar profile its rules, symbols and depth, the
-/// compression ratio against the raw trace (4 bytes per event), and the bytes of every
-/// section of the file.
+/// The SHA-256 of the module it was recorded from (what commands given the module check it
+/// against), events, distinct paths, and for a grammar profile its rules, symbols and
+/// depth, the compression ratio against the raw trace (4 bytes per event), and the bytes
+/// of every section of the file.
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp stats lua.wpp --json")]
 pub struct Opts {
     /// A profile written by `wpp record` or `wpp compress`.
     profile: PathBuf,
-    /// Print JSON: {"module", "mode", "ending", "partial" (true when the recorder stopped the program: a signal or a limit), "events", "distinct_paths", "rules", "grammar_symbols", "depth", "ratio", "sections": {name: bytes}}.
+    /// Print JSON: {"module", "module_sha256" (null when the profile does not record it: an older wpp's, or `wpp compress`'s), "mode", "ending", "partial" (true when the recorder stopped the program: a signal or a limit), "events", "distinct_paths", "rules", "grammar_symbols", "depth", "ratio", "sections": {name: bytes}}.
     #[arg(long)]
     json: bool,
 }
@@ -31,6 +32,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "profile         {}", o.profile.display())?;
     writeln!(out, "module          {}", s.module)?;
+    writeln!(out, "module sha256   {}", s.module_sha256.as_deref().unwrap_or("not recorded"))?;
     writeln!(out, "mode            {}", s.mode)?;
     writeln!(out, "ending          {}", s.ending)?;
     writeln!(out, "events          {}", group(s.events))?;

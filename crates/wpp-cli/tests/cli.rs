@@ -199,11 +199,40 @@ fn grammar_profiles_expand_to_the_trace() {
             assert_eq!(s["distinct_paths"].as_u64().unwrap() as usize, paths_json(&trace)["paths"].as_array().unwrap().len());
             assert!(s["rules"].as_u64().unwrap() >= 1);
             assert!(s["grammar_symbols"].as_u64().unwrap() >= 1);
-            for section in ["meta", "counts", "symbols", "grammar"] {
+            for section in ["meta", "counts", "symbols", "grammar", "module"] {
                 assert!(s["sections"][section].as_u64().is_some(), "{name}/{builder}: no section {section} in {s}");
             }
         }
     }
+}
+
+/// A recording in every mode records the SHA-256 of its module, and `wpp stats` shows it,
+/// also for a TWPP file built from it; a profile from `wpp compress` has none.
+#[test]
+fn stats_show_the_module_hash() {
+    let d = scratch("module_hash");
+    let wasm = wat_program(&d, "loops");
+    let expected = wpp_profile::ModuleId::of(&std::fs::read(&wasm).unwrap()).sha256_hex();
+    for mode in ["paths", "trace", "grammar"] {
+        let profile = d.join(format!("{mode}.wpp"));
+        assert!(run(wpp().args(["record", "--mode", mode, "-o"]).arg(&profile).arg(&wasm)).status.success());
+        assert_eq!(stats_json(&profile)["module_sha256"], expected.as_str(), "{mode}");
+        let out = run(wpp().arg("stats").arg(&profile));
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.lines().any(|l| l == format!("module sha256   {expected}")), "{mode}: {text}");
+    }
+    let twpp = d.join("grammar.twpp");
+    assert!(run(wpp().args(["twpp", "build", "-o"]).arg(&twpp).arg(d.join("grammar.wpp"))).status.success());
+    assert_eq!(stats_json(&twpp)["module_sha256"], expected.as_str(), "the TWPP file keeps the module's hash");
+
+    let symbols = d.join("symbols.txt");
+    std::fs::write(&symbols, "1\n2\n1\n2\n").unwrap();
+    let compressed = d.join("compressed.wpp");
+    assert!(run(wpp().args(["compress", "--format", "text", "-o"]).arg(&compressed).arg(&symbols)).status.success());
+    let out = run(wpp().arg("stats").arg(&compressed));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().any(|l| l == "module sha256   not recorded"), "{text}");
 }
 
 /// The JSON export holds the grammar and its symbol table; expanding the exported rules by
@@ -268,6 +297,7 @@ fn compress_round_trips() {
             let distinct: std::collections::HashSet<u32> = symbols.iter().copied().collect();
             assert_eq!(s["distinct_paths"], distinct.len());
             assert!(s["ratio"].as_f64().unwrap() > 20.0, "{builder}/{format}: {s}");
+            assert!(s["module_sha256"].is_null(), "{builder}/{format}: a compressed trace has no module: {s}");
         }
     }
     let odd = d.join("odd.u32");

@@ -11,6 +11,9 @@ use crate::Error;
 #[derive(Serialize)]
 pub struct Stats {
     pub module: String,
+    /// SHA-256 of the module the profile was recorded from, in hexadecimal (null for a
+    /// profile that does not record it: an older wpp's, or `wpp compress`'s).
+    pub module_sha256: Option<String>,
     pub mode: String,
     /// How the run ended: `exited N`, `trapped: ...`, or why the recorder stopped it.
     pub ending: String,
@@ -37,6 +40,7 @@ pub fn stats(p: &Profile) -> Result<Stats, Error> {
     let raw = p.meta.events.saturating_mul(4);
     let mut s = Stats {
         module: p.meta.module.clone(),
+        module_sha256: p.module_id()?.map(|id| id.sha256_hex()),
         mode: match p.meta.mode {
             RecordMode::Paths => "paths".into(),
             RecordMode::Trace => "trace".into(),
