@@ -134,8 +134,9 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         }
         let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
         let max = times.iter().copied().fold(0.0, f64::max);
+        let (engine_s, q_mean, q_max, n_queries) = queries(&twpp_path, &sel.dir.join(&p.wasm))?;
         extraction.push(format!(
-            "{:<14} {:>11} {:>10.0} {:>10.0} {:>8.2} {:>9.1} {:>9.3} {:>9.2} {:>9} {:>8.0}x",
+            "{:<14} {:>11} {:>10.0} {:>10.0} {:>8.2} {:>9.1} {:>9.3} {:>9.2} {:>9} {:>8.0}x {:>9.1} {:>8} {:>9.3} {:>9.2} {:>8.0}x",
             p.name,
             profile.meta.events,
             std::fs::metadata(&profile_path)?.len() as f64 / 1e3,
@@ -146,14 +147,33 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             max * 1e3,
             times.len(),
             scan_s / mean.max(1e-9),
+            engine_s * 1e3,
+            n_queries,
+            q_mean * 1e3,
+            q_max * 1e3,
+            scan_s / q_mean.max(1e-9),
         ));
     }
     if !o.no_extraction {
         writeln!(out)?;
         writeln!(
             out,
-            "{:<14} {:>11} {:>10} {:>10} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}",
-            "program", "events", "wpp KB", "twpp KB", "build s", "scan ms", "fn mean", "fn max", "functions", "speedup"
+            "{:<14} {:>11} {:>10} {:>10} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>9} {:>9} {:>9}",
+            "program",
+            "events",
+            "wpp KB",
+            "twpp KB",
+            "build s",
+            "scan ms",
+            "fn mean",
+            "fn max",
+            "functions",
+            "speedup",
+            "dcg ms",
+            "queries",
+            "q mean",
+            "q max",
+            "vs scan"
         )?;
         for line in extraction {
             writeln!(out, "{line}")?;
@@ -161,4 +181,48 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     }
     std::fs::remove_dir_all(&tmp)?;
     Ok(())
+}
+
+/// Times data flow queries on a TWPP file: reading its call graph (`dcg ms`), then a
+/// seeded sample of loads of the functions that ran, half asked for redundancy and half
+/// for the definition of a local their address reads or of a global (mean and maximum
+/// per query). A forward walk of the run (the oracle) costs at least the scan.
+fn queries(twpp: &std::path::Path, module: &std::path::Path) -> anyhow::Result<(f64, f64, f64, usize)> {
+    use wpp_model::effects::{Action, Base, Var};
+    use wpp_twpp::dataflow::{Fact, Point};
+    let a = wpp_record::dataflow::open(twpp, module)?;
+    let mut candidates = Vec::new();
+    for e in &a.twpp.index.functions {
+        let Some(fx) = a.effects.get(e.func) else { continue };
+        for (b, acts) in fx.blocks.iter().enumerate() {
+            for act in acts {
+                if let Action::Load { access, at } = *act {
+                    if access.base != Base::Unknown {
+                        candidates.push((Point { func: e.func, block: wpp_model::BlockIdx(b as u32), at }, access));
+                    }
+                }
+            }
+        }
+    }
+    let t = Instant::now();
+    let mut engine = a.engine()?;
+    let engine_s = t.elapsed().as_secs_f64();
+    let mut seed = 0x9e3779b97f4a7c15u64;
+    let mut times = Vec::new();
+    for i in 0..100.min(candidates.len() * 2) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let (point, access) = candidates[(seed % candidates.len() as u64) as usize];
+        let fact = match (i % 2, access.base) {
+            (0, _) => Fact::Available(access),
+            (_, Base::Var(v)) => Fact::Reaching(v),
+            _ => Fact::Reaching(Var::Local(0)),
+        };
+        let t = Instant::now();
+        engine.query(point, &fact)?;
+        times.push(t.elapsed().as_secs_f64());
+    }
+    let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+    Ok((engine_s, mean, times.iter().copied().fold(0.0, f64::max), times.len()))
 }

@@ -113,7 +113,9 @@ impl<'a> Location<'a> {
 }
 
 impl Analysis {
-    fn engine(&self) -> Result<Engine<'_>, Error> {
+    /// The query engine over this TWPP (reads the call graph once; function parts as
+    /// queries need them).
+    pub fn engine(&self) -> Result<Engine<'_>, Error> {
         let p = Program { functions: &self.twpp.profile.meta.functions, numberings: &self.twpp.profile.numberings, effects: &self.effects };
         Engine::new(&self.twpp, p).map_err(Error::Dataflow)
     }
