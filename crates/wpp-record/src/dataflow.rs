@@ -159,7 +159,7 @@ impl Analysis {
                 SiteCount { kind, place, count }
             })
             .collect();
-        v.sort_by(|a, b| b.count.cmp(&a.count));
+        v.sort_by_key(|s| std::cmp::Reverse(s.count));
         v
     }
 
@@ -200,7 +200,7 @@ impl Analysis {
                 killed_by: self.site_counts(&answer, false),
             });
         }
-        rows.sort_by(|a, b| (b.redundant, b.executions).cmp(&(a.redundant, a.executions)));
+        rows.sort_by_key(|r| std::cmp::Reverse((r.redundant, r.executions)));
         Ok((rows, untracked))
     }
 

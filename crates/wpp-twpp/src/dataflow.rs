@@ -524,23 +524,8 @@ impl<'a> Engine<'a> {
         let mut per_trace: FxHashMap<u32, Vec<(Before, u64)>> = FxHashMap::default();
         for node in nodes {
             let pair = self.dcg.nodes[node as usize].trace.0;
-            if !per_trace.contains_key(&pair) {
-                self.ensure_points(&mut q, point.func, pair, true)?;
-                let view = &self.views[&(point.func, pair)];
-                let mut counts: FxHashMap<Before, u64> = FxHashMap::default();
-                if let Some(&(head, pos)) = view.place.get(&point.block) {
-                    let steps = &view.steps[&head];
-                    match local {
-                        Some(r) => *counts.entry(Before::Resolved(r)).or_default() += steps.len() as u64,
-                        None => {
-                            let points = &q.points[&(point.func, pair, true)];
-                            for &t in steps {
-                                *counts.entry(points.before((t, pos, 0))).or_default() += 1;
-                            }
-                        }
-                    }
-                }
-                per_trace.insert(pair, counts.into_iter().collect());
+            if let std::collections::hash_map::Entry::Vacant(slot) = per_trace.entry(pair) {
+                slot.insert(self.point_counts(&mut q, point, pair, local)?);
             }
             for (before, n) in per_trace[&pair].clone() {
                 answer.executions += n;
@@ -553,5 +538,26 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(answer)
+    }
+
+    /// The executions of `point` in one distinct trace, counted by the latest thing before
+    /// them there (`local`: what the point's own block does before it, if anything).
+    fn point_counts(&mut self, q: &mut Query, point: Point, pair: u32, local: Option<Resolution>) -> Result<Vec<(Before, u64)>, Error> {
+        self.ensure_points(q, point.func, pair, true)?;
+        let view = &self.views[&(point.func, pair)];
+        let mut counts: FxHashMap<Before, u64> = FxHashMap::default();
+        if let Some(&(head, pos)) = view.place.get(&point.block) {
+            let steps = &view.steps[&head];
+            match local {
+                Some(r) => *counts.entry(Before::Resolved(r)).or_default() += steps.len() as u64,
+                None => {
+                    let points = &q.points[&(point.func, pair, true)];
+                    for &t in steps {
+                        *counts.entry(points.before((t, pos, 0))).or_default() += 1;
+                    }
+                }
+            }
+        }
+        Ok(counts.into_iter().collect())
     }
 }

@@ -83,10 +83,8 @@ impl Walk {
         match (fact, action) {
             (Fact::Reaching(Var::Local(l)), Action::Def { var: Var::Local(d), .. }) if same && l == d => *state = Resolution::Gen(at),
             (Fact::Reaching(Var::Global(g)), Action::Def { var: Var::Global(d), .. }) if g == d => *state = Resolution::Gen(at),
-            (Fact::Available(a), Action::Def { var, .. }) => {
-                if a.base == Base::Var(*var) && (same || matches!(var, Var::Global(_))) {
-                    *state = Resolution::Kill(at);
-                }
+            (Fact::Available(a), Action::Def { var, .. }) if a.base == Base::Var(*var) && (same || matches!(var, Var::Global(_))) => {
+                *state = Resolution::Kill(at)
             }
             (Fact::Available(a), Action::Load { access, .. } | Action::Store { access, .. }) => {
                 let local = matches!(a.base, Base::Var(Var::Local(_)));
