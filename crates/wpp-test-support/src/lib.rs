@@ -48,6 +48,7 @@
 
 pub mod alloc;
 pub mod corpus;
+pub mod dataflow_programs;
 pub mod rng;
 pub mod strategies;
 pub mod workloads;

@@ -252,7 +252,9 @@ fn queries(twpp: &Twpp, effects: &FuncMap<FuncEffects>, limit: usize, rng: &mut 
     all
 }
 
-fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize) -> usize {
+/// Records `wasm`, builds its TWPP and compares the engine with the walk on the queries;
+/// how many answers of each kind there were.
+fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize) -> BTreeMap<&'static str, usize> {
     let profile_path = dir.join(format!("{name}.wpp"));
     let twpp_path = dir.join(format!("{name}.twpp"));
     Recorder::from_bytes(name, wasm.to_vec()).unwrap().mode(RecordMode::Grammar(Builder::Sequitur1)).run_config(cfg.clone()).record(&profile_path).unwrap();
@@ -270,7 +272,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize) -> 
     let engine_rt = wpp_runtime::engine().unwrap();
     let (_, walk) = run_block_log(&engine_rt, &oracle_wasm, cfg, Walk::new(effects.clone(), queries.clone(), blocks)).unwrap();
     let mut engine = Engine::new(&twpp, Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, effects: &effects }).unwrap();
-    let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut kinds: BTreeMap<&'static str, usize> = BTreeMap::new();
     for (q, want) in queries.iter().zip(&walk.answers) {
         let got = engine.query(q.point, &q.fact).unwrap();
         assert_eq!(&got, want, "{name}: {:?} at function {} block {} offset {:#x}", q.fact, q.point.func, q.point.block, q.point.at);
@@ -284,7 +286,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize) -> 
         *kinds.entry(kind).or_default() += 1;
     }
     eprintln!("{name}: {} queries agree with the walk: {kinds:?}", queries.len());
-    queries.len()
+    kinds
 }
 
 /// The data flow program's answers are varied: loads always, sometimes and never
@@ -295,7 +297,37 @@ fn wat_programs() {
     let dir = tempfile::tempdir().unwrap();
     for name in corpus::names() {
         let cfg = RunConfig { program_name: name.clone(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
-        check(&name, &corpus::bytes(&name), &cfg, dir.path(), usize::MAX);
+        let kinds = check(&name, &corpus::bytes(&name), &cfg, dir.path(), usize::MAX);
+        if name == "dataflow" {
+            for kind in ["always available", "sometimes available", "never available", "one definition", "several definitions"] {
+                assert!(kinds.contains_key(kind), "{name}: no query answered {kind}: {kinds:?}");
+            }
+        }
+    }
+}
+
+/// Random programs (`wpp_test_support::dataflow_programs`): definitions, loads and stores
+/// at constant, local and global addresses, in branches and loops, across direct,
+/// indirect, tail and recursive calls, bulk writes and import calls; every load and
+/// every variable at every load queried.
+#[test]
+fn random_programs() {
+    let dir = tempfile::tempdir().unwrap();
+    let seeds: u64 = std::env::var("WPP_DATAFLOW_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(60);
+    let mut total: BTreeMap<&str, usize> = BTreeMap::new();
+    for seed in 0..seeds {
+        let text = wpp_test_support::dataflow_programs::random_wat(seed);
+        let wasm = wat::parse_str(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+        let name = format!("random-{seed}");
+        let cfg = RunConfig { program_name: name.clone(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
+        for (k, n) in check(&name, &wasm, &cfg, dir.path(), 400) {
+            *total.entry(k).or_default() += n;
+        }
+    }
+    eprintln!("{seeds} random programs: {total:?}");
+    // Every kind of answer occurs, so the comparison exercised them all.
+    for kind in ["always available", "sometimes available", "never available", "one definition", "several definitions"] {
+        assert!(total.get(kind).is_some_and(|&n| n >= seeds as usize / 20), "{kind}: {total:?}");
     }
 }
 
@@ -305,7 +337,7 @@ fn real_programs() {
         let dir = tempfile::tempdir().unwrap();
         let (p, run) = m.run(&p.name, "test").unwrap();
         let (wasm, cfg) = workloads::load_run(m, p, run);
-        let n = check(&p.name, &wasm, &cfg, dir.path(), 60);
+        let n: usize = check(&p.name, &wasm, &cfg, dir.path(), 60).values().sum();
         assert!(n >= 60, "{}: only {n} queries", p.name);
     });
 }
