@@ -1,5 +1,5 @@
 //! The TWPP file: a wpp profile (the same container, checksummed sections) holding the
-//! run's functions and CFGs, its path counts and source lines, and instead of a trace or a
+//! run's functions and CFGs, its path counts, source lines and module hash, and instead of a trace or a
 //! grammar, the whole program path in timestamped form:
 //!
 //! - `twpp-index`: the functions that ran, most invoked first, with their invocations and
