@@ -110,9 +110,11 @@ pub(crate) fn builder_arg() -> impl TypedValueParser<Value = Builder> {
 
 /// Writes `v` as pretty JSON and a newline.
 pub(crate) fn print_json(v: &impl serde::Serialize) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
+    // Buffered: stdout alone is line-buffered, a write call per line of the output.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     serde_json::to_writer_pretty(&mut out, v)?;
     writeln!(out)?;
+    out.flush()?;
     Ok(())
 }
 
