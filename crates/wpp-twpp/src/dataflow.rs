@@ -171,6 +171,7 @@ struct CallSite {
     step: u32,
     pos: u32,
     path: u32,
+    head: BlockIdx,
 }
 
 /// One distinct trace of a function in timestamped form, with its call occurrences.
@@ -182,9 +183,23 @@ struct TraceView {
     calls: Vec<CallSite>,
     /// Each dynamic block's blocks.
     chains: FxHashMap<BlockIdx, Vec<BlockIdx>>,
+    /// Steps of the trace.
+    len: u32,
+    /// The dynamic block that ran at each step (from 1, at index `step - 1`).
+    heads: Vec<BlockIdx>,
+    /// Which blocks of the function end in a call.
+    call_blocks: Vec<bool>,
 }
 
 impl TraceView {
+    fn is_call(&self, b: BlockIdx) -> bool {
+        self.call_blocks.get(b.idx()).copied().unwrap_or(false)
+    }
+
+    fn head_at(&self, step: u32) -> BlockIdx {
+        self.heads[step as usize - 1]
+    }
+
     fn new(part: &FunctionPart, pair: usize, cfg: &Cfg, numbering: &wpp_paths::Numbering) -> Option<TraceView> {
         let pair = part.pairs.get(pair)?;
         let ts = part.traces.get(pair.trace as usize)?;
@@ -220,53 +235,124 @@ impl TraceView {
                     }
                 }
                 if is_call(b) {
-                    calls.push(CallSite { step: t as u32 + 1, pos: pos as u32, path });
+                    calls.push(CallSite { step: t as u32 + 1, pos: pos as u32, path, head: *h });
                 }
                 prev = Some(b);
             }
         }
-        Some(TraceView { place, steps, calls, chains })
+        let call_blocks = (0..cfg.n_blocks()).map(|b| is_call(BlockIdx(b as u32))).collect();
+        Some(TraceView { place, steps, calls, chains, len: heads.len() as u32, heads, call_blocks })
     }
 }
 
-/// The GEN/KILL points of one fact in one trace, in order: (timestamp, chain position,
-/// 0 for the block's actions or 1 for the call it ends with) and what they do.
+/// What a block of a dynamic block does to one fact: its last GEN or KILL action, and
+/// whether it ends in a call (which comes after its actions).
+#[derive(Clone, Copy, Debug, Default)]
+struct BlockItem {
+    res: Option<Resolution>,
+    call: bool,
+}
+
+/// The GEN/KILL points of one fact in one trace, and its calls: for each dynamic block
+/// the items of its blocks; for each timestamp, the latest item of the dynamic block that
+/// ran then (its chain position, and whether it is the call), and the latest earlier
+/// timestamp that has one. A query is answered inside its own dynamic block or at one
+/// step, however far back that is.
 struct Points {
-    keys: Vec<(u32, u32, u32)>,
-    what: Vec<Before>,
+    items: FxHashMap<BlockIdx, Vec<BlockItem>>,
+    /// By timestamp (index 0 unused): the dynamic block's latest item.
+    last: Vec<Option<(u32, bool)>>,
+    /// By timestamp (up to one past the last): the latest earlier timestamp with an item,
+    /// 0 for none.
+    prev: Vec<u32>,
 }
 
 impl Points {
     fn of(view: &TraceView, effects: &FuncEffects, fact: &Fact, same_frame: bool) -> Points {
-        let mut v: Vec<((u32, u32, u32), Before)> = Vec::new();
+        let mut items = FxHashMap::default();
+        let mut last = vec![None; view.len as usize + 1];
         for (h, chain) in &view.chains {
-            let steps = &view.steps[h];
-            for (pos, &b) in chain.iter().enumerate() {
-                let last = effects.blocks.get(b.idx()).and_then(|acts| acts.iter().rev().find_map(|a| classify(fact, a, same_frame)));
-                if let Some(r) = last {
-                    v.extend(steps.iter().map(|&t| ((t, pos as u32, 0), Before::Resolved(r))));
+            let its: Vec<BlockItem> = chain
+                .iter()
+                .map(|&b| BlockItem {
+                    res: effects.blocks.get(b.idx()).and_then(|acts| acts.iter().rev().find_map(|a| classify(fact, a, same_frame))),
+                    call: view.is_call(b),
+                })
+                .collect();
+            // The chain's latest item: its last block with a call or an action.
+            let latest = its.iter().enumerate().rev().find_map(|(pos, it)| match (it.call, it.res) {
+                (true, _) => Some((pos as u32, true)),
+                (false, Some(_)) => Some((pos as u32, false)),
+                _ => None,
+            });
+            if let Some(l) = latest {
+                for &t in &view.steps[h] {
+                    last[t as usize] = Some(l);
+                }
+                items.insert(*h, its);
+            }
+        }
+        let mut prev = vec![0u32; view.len as usize + 2];
+        let mut running = 0;
+        for (t, p) in prev.iter_mut().enumerate().skip(1) {
+            *p = running;
+            if last.get(t).is_some_and(Option::is_some) {
+                running = t as u32;
+            }
+        }
+        Points { items, last, prev }
+    }
+
+    /// The call occurrence at a timestamp and chain position.
+    fn call(view: &TraceView, step: u32, pos: u32) -> Before {
+        Before::Call(view.calls.partition_point(|c| (c.step, c.pos) < (step, pos)) as u32)
+    }
+
+    /// The latest point or call before `pos` of dynamic block `head` at timestamp `step`
+    /// (its block at `pos` included when `after_actions`: before that block's call).
+    fn before(&self, view: &TraceView, head: BlockIdx, step: u32, pos: u32, after_actions: bool) -> Before {
+        if let Some(its) = self.items.get(&head) {
+            if after_actions {
+                if let Some(r) = its.get(pos as usize).and_then(|it| it.res) {
+                    return Before::Resolved(r);
+                }
+            }
+            for p in (0..(pos as usize).min(its.len())).rev() {
+                let it = its[p];
+                if it.call {
+                    return Self::call(view, step, p as u32);
+                }
+                if let Some(r) = it.res {
+                    return Before::Resolved(r);
                 }
             }
         }
-        for (k, c) in view.calls.iter().enumerate() {
-            v.push(((c.step, c.pos, 1), Before::Call(k as u32)));
-        }
-        v.sort_unstable_by_key(|e| e.0);
-        let (keys, what) = v.into_iter().unzip();
-        Points { keys, what }
+        self.at_step(view, self.prev[step as usize])
     }
 
-    /// The latest point before `key`.
-    fn before(&self, key: (u32, u32, u32)) -> Before {
-        match self.keys.partition_point(|k| *k < key) {
-            0 => Before::Entry,
-            i => self.what[i - 1],
+    /// The latest item of timestamp `t` (0: the invocation's entry).
+    fn at_step(&self, view: &TraceView, t: u32) -> Before {
+        match self.last.get(t as usize).copied().flatten() {
+            None => Before::Entry,
+            Some((pos, true)) => Self::call(view, t, pos),
+            Some((pos, false)) => {
+                // Its latest item is an action, in the block at `pos`, of the chain that ran.
+                let head = view.head_at(t);
+                Before::Resolved(self.items[&head][pos as usize].res.expect("an action there"))
+            }
         }
     }
 
-    /// The latest point of the whole trace.
-    fn last(&self) -> Before {
-        self.what.last().copied().unwrap_or(Before::Entry)
+    /// The latest point or call of the whole trace.
+    fn last(&self, view: &TraceView) -> Before {
+        self.at_step(view, self.prev[view.len as usize + 1])
+    }
+
+    /// The latest point or call before call occurrence `k` (its own block's actions
+    /// included).
+    fn before_call(&self, view: &TraceView, k: u32) -> Before {
+        let c = view.calls[k as usize];
+        self.before(view, c.head, c.step, c.pos, true)
     }
 }
 
@@ -298,7 +384,7 @@ struct Query<'q> {
     fact: &'q Fact,
     points: FxHashMap<(FuncIdx, u32, bool), Points>,
     /// Each invocation's effect on the fact, as a callee (`None`: leaves it alone).
-    effect: Vec<Option<Option<Resolution>>>,
+    effect: FxHashMap<u32, Option<Resolution>>,
     /// What held at each invocation's entry (facts that outlive a frame).
     entry: FxHashMap<u32, Resolution>,
     /// What held after a call occurrence of an invocation, in its frame.
@@ -382,17 +468,17 @@ impl<'a> Engine<'a> {
 
     /// What an invocation, as a callee, leaves the fact as (`None`: alone).
     fn effect(&mut self, q: &mut Query, node: u32) -> Result<Option<Resolution>, Error> {
-        if let Some(e) = q.effect[node as usize] {
+        if let Some(&e) = q.effect.get(&node) {
             return Ok(e);
         }
         // A subtree is contiguous in post-order, children first.
         for i in self.subtree_start[node as usize]..=node {
-            if q.effect[i as usize].is_none() {
+            if !q.effect.contains_key(&i) {
                 let e = self.effect_from_children(q, i)?;
-                q.effect[i as usize] = Some(e);
+                q.effect.insert(i, e);
             }
         }
-        Ok(q.effect[node as usize].expect("just computed"))
+        Ok(q.effect[&node])
     }
 
     /// [`Engine::effect`] of a node whose callees' effects are known.
@@ -401,27 +487,26 @@ impl<'a> Engine<'a> {
         if let Some(last) = n.calls.clone().last() {
             let c = self.dcg.calls[last as usize];
             if c.tail {
-                if let Some(e) = q.effect[c.node as usize].expect("a callee comes before its caller") {
+                if let Some(e) = q.effect[&c.node] {
                     return Ok(Some(e));
                 }
             }
         }
         self.ensure_points(q, n.func, n.trace.0, false)?;
-        let mut before = q.points[&(n.func, n.trace.0, false)].last();
+        let mut before = q.points[&(n.func, n.trace.0, false)].last(&self.views[&(n.func, n.trace.0)]);
         loop {
             match before {
                 Before::Resolved(r) => return Ok(Some(r)),
                 Before::Entry => return Ok(None),
                 Before::Call(k) => {
                     let e = match self.callee(node, k) {
-                        Some(callee) => q.effect[callee as usize].expect("a callee comes before its caller"),
+                        Some(callee) => q.effect[&callee],
                         None => Self::import_effect(q.fact),
                     };
                     if e.is_some() {
                         return Ok(e);
                     }
-                    let site = self.views[&(n.func, n.trace.0)].calls[k as usize];
-                    before = q.points[&(n.func, n.trace.0, false)].before((site.step, site.pos, 1));
+                    before = q.points[&(n.func, n.trace.0, false)].before_call(&self.views[&(n.func, n.trace.0)], k);
                 }
             }
         }
@@ -446,8 +531,7 @@ impl<'a> Engine<'a> {
             if let Some(r) = e {
                 break Before::Resolved(r);
             }
-            let site = self.views[&(n.func, n.trace.0)].calls[k as usize];
-            match q.points[&(n.func, n.trace.0, true)].before((site.step, site.pos, 1)) {
+            match q.points[&(n.func, n.trace.0, true)].before_call(&self.views[&(n.func, n.trace.0)], k) {
                 Before::Call(earlier) => k = earlier,
                 done => break done,
             }
@@ -483,15 +567,17 @@ impl<'a> Engine<'a> {
             let p = self.dcg.nodes[caller as usize].clone();
             self.ensure_points(q, p.func, p.trace.0, true)?;
             let before = if c.tail {
-                q.points[&(p.func, p.trace.0, true)].last()
+                q.points[&(p.func, p.trace.0, true)].last(&self.views[&(p.func, p.trace.0)])
             } else {
                 let view = &self.views[&(p.func, p.trace.0)];
                 let k = view.calls.partition_point(|s| s.path + 1 < c.at);
-                let site = *view.calls.get(k).filter(|s| s.path + 1 == c.at).ok_or_else(|| crate::file::Error::Damaged {
-                    path: self.twpp.profile.path.clone(),
-                    what: format!("the call graph: a call after path {} of function {}, which makes no call there", c.at, p.func),
-                })?;
-                q.points[&(p.func, p.trace.0, true)].before((site.step, site.pos, 1))
+                if view.calls.get(k).is_none_or(|s| s.path + 1 != c.at) {
+                    return Err(Error::File(crate::file::Error::Damaged {
+                        path: self.twpp.profile.path.clone(),
+                        what: format!("the call graph: a call after path {} of function {}, which makes no call there", c.at, p.func),
+                    }));
+                }
+                q.points[&(p.func, p.trace.0, true)].before_call(view, k as u32)
             };
             match self.resolve_in(q, caller, before)? {
                 Before::Resolved(r) => break r,
@@ -511,23 +597,18 @@ impl<'a> Engine<'a> {
         let block_effects = effects.blocks.get(point.block.idx()).ok_or(Error::NoBlock { func: point.func, block: point.block })?;
         // The point's own block, before it.
         let local = block_effects.iter().filter(|a| a.at() < point.at).rev().find_map(|a| classify(fact, a, true));
-        let mut q = Query {
-            fact,
-            points: FxHashMap::default(),
-            effect: vec![None; self.dcg.nodes.len()],
-            entry: FxHashMap::default(),
-            after_call: FxHashMap::default(),
-        };
+        let mut q = Query { fact, points: FxHashMap::default(), effect: FxHashMap::default(), entry: FxHashMap::default(), after_call: FxHashMap::default() };
         let mut answer = Answer::default();
-        let nodes = self.invocations.get(point.func).cloned().unwrap_or_default();
+        let n_nodes = self.invocations.get(point.func).map_or(0, Vec::len);
         // Each distinct trace's executions of the point, by what precedes them there.
         let mut per_trace: FxHashMap<u32, Vec<(Before, u64)>> = FxHashMap::default();
-        for node in nodes {
+        for i in 0..n_nodes {
+            let node = self.invocations.get(point.func).expect("counted above")[i];
             let pair = self.dcg.nodes[node as usize].trace.0;
             if let std::collections::hash_map::Entry::Vacant(slot) = per_trace.entry(pair) {
                 slot.insert(self.point_counts(&mut q, point, pair, local)?);
             }
-            for (before, n) in per_trace[&pair].clone() {
+            for &(before, n) in &per_trace[&pair] {
                 answer.executions += n;
                 let r = match self.resolve_in(&mut q, node, before)? {
                     Before::Resolved(r) => r,
@@ -543,7 +624,11 @@ impl<'a> Engine<'a> {
     /// The executions of `point` in one distinct trace, counted by the latest thing before
     /// them there (`local`: what the point's own block does before it, if anything).
     fn point_counts(&mut self, q: &mut Query, point: Point, pair: u32, local: Option<Resolution>) -> Result<Vec<(Before, u64)>, Error> {
-        self.ensure_points(q, point.func, pair, true)?;
+        // Only the traces the point ran in need the fact's points.
+        let runs_there = self.view(point.func, pair)?.place.contains_key(&point.block);
+        if runs_there && local.is_none() {
+            self.ensure_points(q, point.func, pair, true)?;
+        }
         let view = &self.views[&(point.func, pair)];
         let mut counts: FxHashMap<Before, u64> = FxHashMap::default();
         if let Some(&(head, pos)) = view.place.get(&point.block) {
@@ -553,7 +638,7 @@ impl<'a> Engine<'a> {
                 None => {
                     let points = &q.points[&(point.func, pair, true)];
                     for &t in steps {
-                        *counts.entry(points.before((t, pos, 0))).or_default() += 1;
+                        *counts.entry(points.before(view, head, t, pos, false)).or_default() += 1;
                     }
                 }
             }
