@@ -2,7 +2,8 @@
 # Sets everything up on a fresh Debian 12 machine with Rust (wpp installed under ~/.local
 # with its man pages and completions: scripts/install.sh), then records the whole program
 # path of the bundled Lua benchmark (built with DWARF, so reports show source lines) and
-# prints its compression statistics, hottest paths and hottest subpaths.
+# prints its compression statistics, hottest paths and hottest subpaths; then reorganises
+# it by call (TWPP) and shows one function's traces and how often its loads were redundant.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
@@ -21,3 +22,6 @@ target="${CARGO_TARGET_DIR:-target}"
 "$target/release/wpp" stats "$target/lua.wpp"
 "$target/release/wpp" paths "$target/lua.wpp" --top 15
 "$target/release/wpp" hot "$target/lua.wpp" --max-len 50 --min-len 5 --min-cost 20000000 --top 3
+"$target/release/wpp" twpp build "$target/lua.wpp" -o "$target/lua.twpp"
+"$target/release/wpp" trace "$target/lua.twpp" --func luaH_getshortstr --top 2
+"$target/release/wpp" dataflow redundancy "$target/lua.twpp" --module workloads/build/debug/lua.wasm --func luaV_execute --top 3

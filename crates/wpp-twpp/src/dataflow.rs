@@ -31,7 +31,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 use wpp_model::effects::{Access, Action, Base, FuncEffects, Var};
-use wpp_model::{BlockIdx, Cfg, EdgeKind, FuncIdx, FuncMap, Function, Target};
+use wpp_model::{BlockIdx, Cfg, FuncIdx, FuncMap, Function};
 use wpp_paths::ProgramNumbering;
 
 use crate::dbb::Dictionary;
@@ -217,13 +217,9 @@ impl TraceView {
             steps.insert(*h, series.iter().flat_map(|s| s.steps()).collect());
         }
         // Walk the trace once to number its paths and find its calls.
-        let out = cfg.out_ranges();
-        let cut = numbering.cut_points();
-        let ends_path = |from: BlockIdx, to: BlockIdx| -> Option<bool> {
-            let e = cfg.edges.get(out.get(from.idx())?.clone())?.iter().find(|e| e.to == Target::Block(to))?;
-            Some(e.kind != EdgeKind::Forward || cut.contains(&to))
-        };
-        let is_call = |b: BlockIdx| out.get(b.idx()).is_some_and(|r| cfg.edges[r.clone()].iter().any(|e| e.kind == EdgeKind::Call));
+        let path_ends = crate::file::PathEnds::new(cfg, numbering);
+        let is_call = |b: BlockIdx| path_ends.is_call(b);
+        let ends_path = |from: BlockIdx, to: BlockIdx| path_ends.ends(from, to);
         let mut calls = Vec::new();
         let mut path = 0u32;
         let mut prev: Option<BlockIdx> = None;

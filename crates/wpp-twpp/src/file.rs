@@ -312,21 +312,47 @@ impl Twpp {
     }
 }
 
+/// Where paths end inside one function's traces: at an edge that ends a path (a call, a
+/// back edge, a return) or at a forward edge into a cut point.
+pub(crate) struct PathEnds<'a> {
+    cfg: &'a wpp_model::Cfg,
+    out: Vec<std::ops::Range<usize>>,
+    cut: Vec<bool>,
+}
+
+impl<'a> PathEnds<'a> {
+    pub(crate) fn new(cfg: &'a wpp_model::Cfg, numbering: &wpp_paths::Numbering) -> PathEnds<'a> {
+        let mut cut = vec![false; cfg.n_blocks()];
+        for b in numbering.cut_points() {
+            if let Some(c) = cut.get_mut(b.idx()) {
+                *c = true;
+            }
+        }
+        PathEnds { cfg, out: cfg.out_ranges(), cut }
+    }
+
+    /// Whether going from `from` to `to` ends a path; `None` if the CFG has no such edge.
+    pub(crate) fn ends(&self, from: BlockIdx, to: BlockIdx) -> Option<bool> {
+        let e = self.cfg.edges.get(self.out.get(from.idx())?.clone())?.iter().find(|e| e.to == Target::Block(to))?;
+        Some(e.kind != EdgeKind::Forward || self.cut.get(to.idx()).copied().unwrap_or(false))
+    }
+
+    /// Whether `b` ends in a call.
+    pub(crate) fn is_call(&self, b: BlockIdx) -> bool {
+        self.out.get(b.idx()).is_some_and(|r| self.cfg.edges[r.clone()].iter().any(|e| e.kind == EdgeKind::Call))
+    }
+}
+
 /// A block trace of one invocation cut into its paths: a path ends where the edge to the
 /// next block ends one (a call, a back edge, a cut point), and at the trace's end.
 fn split_paths(cfg: &wpp_model::Cfg, numbering: &wpp_paths::Numbering, blocks: &[BlockIdx]) -> Option<Vec<PathId>> {
-    let cut = numbering.cut_points();
-    let out_edges = cfg.out_ranges();
+    let ends = PathEnds::new(cfg, numbering);
     let mut out = Vec::new();
     let mut start = 0;
     for i in 0..blocks.len() {
         let ends_here = match blocks.get(i + 1) {
             None => true,
-            Some(&next) => {
-                let from = out_edges.get(blocks[i].idx())?.clone();
-                let e = cfg.edges[from].iter().find(|e| e.to == Target::Block(next))?;
-                e.kind != EdgeKind::Forward || cut.contains(&next)
-            }
+            Some(&next) => ends.ends(blocks[i], next)?,
         };
         if ends_here {
             out.push(numbering.encode(&blocks[start..=i])?);
