@@ -15,9 +15,13 @@ use wpp_twpp::Twpp;
 /// its blocks (with source lines when the module had DWARF), its dynamic basic blocks
 /// (chains of blocks always run together), and its timestamped form: each dynamic block
 /// with the steps it ran at, as `l`, `l:h` (every step from l to h) or `l:h:s` (every
-/// s-th). With --json: {"function", "function_index", "invocations", "traces":
-/// [{"invocations", "blocks", "source", "dynamic_blocks": [[block, ...]], "timestamps":
-/// [{"block", "steps": ["l", "l:h", "l:h:s"]}]}]}, every trace.
+/// s-th), and who made those invocations. With --call N, only the trace of F's N-th
+/// invocation (from 1, in the order the run made them) and its caller. With --json:
+/// {"function", "function_index", "invocations", "call": null or {"n", "caller"},
+/// "traces": [{"trace", "invocations", "callers": [{"function", "function_index",
+/// "invocations"}], "blocks", "source", "dynamic_blocks": [[block, ...]], "timestamps":
+/// [{"block", "steps": ["l", "l:h", "l:h:s"]}]}], "truncated", "total_traces"}, every
+/// trace; a caller `(host)` (function_index null) is the host calling the program.
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp trace lua.twpp --func luaH_get --json")]
 pub struct Opts {
@@ -26,6 +30,9 @@ pub struct Opts {
     /// The function, by name or index.
     #[arg(long, value_name = "F")]
     func: String,
+    /// Only the trace of F's N-th invocation (from 1, in the order the run made them).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    call: Option<u64>,
     /// Show at most N traces as text, 0 for all [default: 10; JSON has all unless given].
     #[arg(long, value_name = "N")]
     top: Option<usize>,
@@ -41,8 +48,24 @@ struct Stamp {
 }
 
 #[derive(serde::Serialize)]
-struct TraceRow {
+struct CallerRow {
+    function: String,
+    function_index: Option<u32>,
     invocations: u64,
+}
+
+#[derive(serde::Serialize)]
+struct CallInfo {
+    n: u64,
+    caller: String,
+}
+
+#[derive(serde::Serialize)]
+struct TraceRow {
+    /// The distinct trace's number in the function's part (from 0).
+    trace: usize,
+    invocations: u64,
+    callers: Vec<CallerRow>,
     blocks: Vec<u32>,
     source: Vec<String>,
     dynamic_blocks: Vec<Vec<u32>>,
@@ -54,6 +77,7 @@ struct Report {
     function: String,
     function_index: u32,
     invocations: u64,
+    call: Option<CallInfo>,
     traces: Vec<TraceRow>,
     truncated: bool,
     total_traces: usize,
@@ -86,16 +110,28 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             format!("{}+0x{:x}-0x{:x}", twpp.profile.meta.module, block.start, block.end)
         })
     };
+    let dcg = twpp.dcg()?;
+    let callers = dcg.callers(f);
+    let fname = |c: wpp_twpp::partition::Caller| match c {
+        Some(g) => twpp.profile.meta.functions.get(g.idx()).map_or_else(|| g.to_string(), |fun| fun.name.clone()),
+        None => "(host)".to_string(),
+    };
     let mut rows: Vec<TraceRow> = part
         .pairs
         .iter()
         .zip(&blocks)
-        .map(|(pair, (bs, calls))| {
+        .enumerate()
+        .map(|(i, (pair, (bs, calls)))| {
             let t = &part.traces[pair.trace as usize];
             let mut src: Vec<String> = bs.iter().map(|&b| source(b)).collect();
             src.dedup();
             TraceRow {
+                trace: i,
                 invocations: *calls,
+                callers: callers
+                    .get(i)
+                    .map(|v| v.iter().map(|&(c, n)| CallerRow { function: fname(c), function_index: c.map(|g| g.0), invocations: n }).collect())
+                    .unwrap_or_default(),
                 blocks: bs.iter().map(|b| b.0).collect(),
                 source: src,
                 dynamic_blocks: part.dictionaries[pair.dictionary as usize].chains.iter().map(|c| c.iter().map(|b| b.0).collect()).collect(),
@@ -103,6 +139,17 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             }
         })
         .collect();
+    let call = match o.call {
+        Some(n) => {
+            let Some((node, caller)) = dcg.nth_invocation(f, n) else {
+                anyhow::bail!("{}: function {name} was invoked {} times; there is no invocation {n}", o.file.display(), entry.invocations);
+            };
+            let trace = dcg.nodes[node as usize].trace.0 as usize;
+            rows.retain(|r| r.trace == trace);
+            Some(CallInfo { n, caller: fname(caller) })
+        }
+        None => None,
+    };
     rows.sort_by_key(|r| std::cmp::Reverse(r.invocations));
     let total = rows.len();
     let limit = match (o.top, o.json) {
@@ -112,14 +159,19 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     };
     rows.truncate(limit);
     let report =
-        Report { function: name, function_index: f.0, invocations: entry.invocations, truncated: rows.len() < total, total_traces: total, traces: rows };
+        Report { function: name, function_index: f.0, invocations: entry.invocations, call, truncated: rows.len() < total, total_traces: total, traces: rows };
     if o.json {
         return crate::print_json(&report);
     }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{} (function {}): {} invocations, {} distinct traces", report.function, report.function_index, group(report.invocations), total)?;
-    for (i, r) in report.traces.iter().enumerate() {
-        writeln!(out, "\ntrace {}: {} invocations, {} blocks", i + 1, group(r.invocations), group(r.blocks.len() as u64))?;
+    writeln!(out, "{} (function {}): {} invocations, {} distinct traces", report.function, report.function_index, group(report.invocations), part.pairs.len())?;
+    if let Some(c) = &report.call {
+        writeln!(out, "invocation {} was called by {}", group(c.n), c.caller)?;
+    }
+    for r in &report.traces {
+        writeln!(out, "\ntrace {}: {} invocations, {} blocks", r.trace, group(r.invocations), group(r.blocks.len() as u64))?;
+        let by: Vec<String> = r.callers.iter().take(6).map(|c| format!("{} ({})", c.function, group(c.invocations))).collect();
+        writeln!(out, "  called by   {}{}", by.join(", "), if r.callers.len() > 6 { format!(", ... {} more", r.callers.len() - 6) } else { String::new() })?;
         let shown: Vec<String> = r.source.iter().take(12).cloned().collect();
         writeln!(out, "  source      {}{}", shown.join(" "), if r.source.len() > 12 { format!(" ... ({} more)", r.source.len() - 12) } else { String::new() })?;
         if !r.dynamic_blocks.is_empty() {

@@ -38,11 +38,28 @@ fn build_stats_and_trace() {
     let entries: u64 = paths["paths"].as_array().unwrap().iter().filter(|p| p["blocks"][0]["index"] == 0).map(|p| p["count"].as_u64().unwrap()).sum();
     assert_eq!(invocations, entries);
     for t in traces {
+        // Every invocation that followed the trace has one caller: the callers add up.
+        let by: u64 = t["callers"].as_array().unwrap().iter().map(|c| c["invocations"].as_u64().unwrap()).sum();
+        assert_eq!(by, t["invocations"].as_u64().unwrap(), "{t}");
         // Every block of the trace is covered by the timestamps of its dynamic blocks.
         let steps: usize = t["timestamps"].as_array().unwrap().iter().map(|s| s["steps"].as_array().unwrap().len()).sum();
         assert!(steps >= 1 && !t["blocks"].as_array().unwrap().is_empty());
         assert_eq!(t["blocks"][0], 0, "an invocation starts at the entry block");
     }
+
+    // fib's callers are fib itself (recursion) and the functions that call it.
+    let all_callers: Vec<&str> = traces.iter().flat_map(|t| t["callers"].as_array().unwrap().iter().map(|c| c["function"].as_str().unwrap())).collect();
+    assert!(all_callers.contains(&"fib"), "{all_callers:?}");
+    // One invocation: the first one, made by a function other than fib, and its trace.
+    let first = json(wpp().args(["trace", "--func", "fib", "--call", "1", "--json"]).arg(&twpp));
+    assert_eq!(first["traces"].as_array().unwrap().len(), 1, "{first}");
+    assert_eq!(first["call"]["n"], 1);
+    assert_ne!(first["call"]["caller"], "fib");
+    let last = trace["invocations"].as_u64().unwrap();
+    let out = run(wpp().args(["trace", "--func", "fib", "--call"]).arg((last + 1).to_string()).arg(&twpp));
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("there is no invocation"));
+    assert!(json(wpp().args(["trace", "--func", "fib", "--call"]).arg(last.to_string()).arg("--json").arg(&twpp))["traces"].as_array().unwrap().len() == 1);
 
     // The text form, and what is not a TWPP file.
     let text = run(wpp().args(["trace", "--func", "fib"]).arg(&twpp));

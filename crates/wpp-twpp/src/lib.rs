@@ -26,4 +26,4 @@ pub mod steps;
 pub mod timestamps;
 
 pub use file::{build, Twpp};
-pub use partition::{partition, Call, Dcg, DcgNode, FuncTraces, Partition, PartitionError, Partitioner, TraceIdx};
+pub use partition::{partition, Call, Caller, Dcg, DcgNode, FuncTraces, Partition, PartitionError, Partitioner, TraceIdx};

@@ -362,3 +362,61 @@ impl Partition {
         v
     }
 }
+
+/// Who called a function's invocations: a caller function, or the host (`None`).
+pub type Caller = Option<FuncIdx>;
+
+impl Dcg {
+    /// For each distinct trace of `f` (by index), how many of the invocations that
+    /// followed it each caller made, most first.
+    pub fn callers(&self, f: FuncIdx) -> Vec<Vec<(Caller, u64)>> {
+        let mut by_trace: Vec<rustc_hash::FxHashMap<Caller, u64>> = Vec::new();
+        let mut note = |node: u32, caller: Caller| {
+            let n = &self.nodes[node as usize];
+            if n.func == f {
+                let t = n.trace.0 as usize;
+                if by_trace.len() <= t {
+                    by_trace.resize_with(t + 1, Default::default);
+                }
+                *by_trace[t].entry(caller).or_default() += 1;
+            }
+        };
+        for &root in &self.roots {
+            note(root, None);
+        }
+        for n in &self.nodes {
+            for c in &self.calls[n.calls.start as usize..n.calls.end as usize] {
+                note(c.node, Some(n.func));
+            }
+        }
+        by_trace
+            .into_iter()
+            .map(|m| {
+                let mut v: Vec<(Caller, u64)> = m.into_iter().collect();
+                v.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
+                v
+            })
+            .collect()
+    }
+
+    /// The `n`-th invocation of `f` in the order the run made them (from 1): its node and
+    /// its caller.
+    pub fn nth_invocation(&self, f: FuncIdx, n: u64) -> Option<(u32, Caller)> {
+        let mut seen = 0u64;
+        // Pre-order: an invocation starts before its callees.
+        let mut stack: Vec<(u32, Caller)> = self.roots.iter().rev().map(|&r| (r, None)).collect();
+        while let Some((node, caller)) = stack.pop() {
+            let d = &self.nodes[node as usize];
+            if d.func == f {
+                seen += 1;
+                if seen == n {
+                    return Some((node, caller));
+                }
+            }
+            for c in self.calls[d.calls.start as usize..d.calls.end as usize].iter().rev() {
+                stack.push((c.node, Some(d.func)));
+            }
+        }
+        None
+    }
+}
