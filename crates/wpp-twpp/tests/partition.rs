@@ -81,6 +81,9 @@ struct Machine<'a> {
     done: Vec<Invocation>,
     /// The run ended (a trap, an exit) inside some invocation.
     ended: bool,
+    /// Every invocation in the order it started: its function, its caller (`None`: the
+    /// host), and its paths once it ended.
+    starts: Vec<(FuncIdx, Option<FuncIdx>, Vec<PathId>)>,
 }
 
 impl Machine<'_> {
@@ -92,8 +95,10 @@ impl Machine<'_> {
     }
 
     /// Runs `func` to its return; returns whether it ended by a tail call.
-    fn run(&mut self, func: FuncIdx, depth: u32) -> usize {
+    fn run(&mut self, func: FuncIdx, caller: Option<FuncIdx>, depth: u32) -> usize {
         let cfg = self.functions[func.idx()].cfg.as_ref().unwrap();
+        let start = self.starts.len();
+        self.starts.push((func, caller, Vec::new()));
         let mut inv = Invocation { func, paths: Vec::new(), calls: Vec::new() };
         let mut blocks = Vec::new();
         let mut b = BlockIdx(0);
@@ -115,7 +120,7 @@ impl Machine<'_> {
                     if self.budget > 0 && depth < 12 && self.rng.below(3) > 0 {
                         let callee = FuncIdx(1 + self.rng.below(self.functions.len() - 1) as u32);
                         let at = inv.paths.len() as u32;
-                        let node = self.run(callee, depth + 1);
+                        let node = self.run(callee, Some(func), depth + 1);
                         inv.calls.push((at, node, false));
                     }
                     if self.ended {
@@ -145,9 +150,10 @@ impl Machine<'_> {
             }
         }
         if let Some((at, callee)) = tail.filter(|_| !self.ended) {
-            let node = self.run(callee, depth + 1);
+            let node = self.run(callee, Some(func), depth + 1);
             inv.calls.push((at, node, true));
         }
+        self.starts[start].2 = inv.paths.clone();
         self.done.push(inv);
         self.done.len() - 1
     }
@@ -171,8 +177,9 @@ fn check(seed: u64) -> Result<(), TestCaseError> {
         events: Vec::new(),
         done: Vec::new(),
         ended: false,
+        starts: Vec::new(),
     };
-    m.run(FuncIdx(0), 0);
+    m.run(FuncIdx(0), None, 0);
     let p = partition(&functions, &numberings, m.events.iter().copied()).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(p.events, m.events.len() as u64);
     prop_assert_eq!(&p.events(), &m.events, "the events rebuilt");
@@ -204,6 +211,26 @@ fn check(seed: u64) -> Result<(), TestCaseError> {
         .collect();
     // An invocation without paths does not exist for the partition (the run ended on entry).
     prop_assert_eq!(found, m.done.into_iter().filter(|i| !i.paths.is_empty()).collect::<Vec<_>>());
+    // Invocations in the order they started, with their callers: the n-th of each
+    // function, and each distinct trace's callers counted.
+    let starts: Vec<_> = m.starts.into_iter().filter(|s| !s.2.is_empty()).collect();
+    for (f, t) in p.traces.iter() {
+        let mine: Vec<_> = starts.iter().filter(|s| s.0 == f).collect();
+        for (i, s) in mine.iter().enumerate() {
+            let (node, caller) = p.dcg.nth_invocation(f, i as u64 + 1).expect("an invocation");
+            let n = &p.dcg.nodes[node as usize];
+            prop_assert_eq!((n.func, caller), (f, s.1));
+            prop_assert_eq!(&t.traces[n.trace.0 as usize], &s.2);
+        }
+        prop_assert!(p.dcg.nth_invocation(f, mine.len() as u64 + 1).is_none());
+        let mut want: Vec<std::collections::BTreeMap<Option<FuncIdx>, u64>> = vec![Default::default(); t.traces.len()];
+        for s in &mine {
+            let trace = t.traces.iter().position(|tr| tr == &s.2).unwrap();
+            *want[trace].entry(s.1).or_default() += 1;
+        }
+        let got: Vec<std::collections::BTreeMap<Option<FuncIdx>, u64>> = p.dcg.callers(f).into_iter().map(|v| v.into_iter().collect()).collect();
+        prop_assert_eq!(got, want, "callers of function {}", f);
+    }
     prop_assert_eq!(&p.dcg.roots, &vec![p.dcg.nodes.len() as u32 - 1]);
     Ok(())
 }
