@@ -98,6 +98,80 @@ pub fn collapse(blocks: &[BlockIdx]) -> DbbTrace {
     DbbTrace { heads, dictionary: Dictionary { chains } }
 }
 
+/// [`collapse`] and then [`crate::timestamps::timestamp`], without holding the trace,
+/// its dynamic-block trace or its steps: `blocks` gives the block trace (twice: once to
+/// find the dynamic CFG, once to emit the dynamic blocks' steps) and `n_blocks` bounds
+/// its block indices.
+pub fn collapse_timestamped<I: Iterator<Item = BlockIdx>>(n_blocks: usize, blocks: impl Fn() -> I) -> (Dictionary, crate::timestamps::Timestamped) {
+    use crate::timestamps::{SeriesBuilder, Timestamped};
+    const NONE: u32 = u32::MAX;
+    const MANY: u32 = u32::MAX - 1;
+    // The dynamic CFG over the blocks that ran, by block index.
+    let (mut succ, mut pred) = (vec![NONE; n_blocks], vec![NONE; n_blocks]);
+    let mut ran = vec![false; n_blocks];
+    let note = |slot: &mut u32, v: u32| {
+        *slot = match *slot {
+            NONE => v,
+            s if s == v => s,
+            _ => MANY,
+        }
+    };
+    let (mut first, mut last) = (None, None);
+    for b in blocks() {
+        ran[b.idx()] = true;
+        if let Some(p) = last {
+            let p: BlockIdx = p;
+            note(&mut succ[p.idx()], b.0);
+            note(&mut pred[b.idx()], p.0);
+        }
+        first.get_or_insert(b);
+        last = Some(b);
+    }
+    let (Some(first), Some(last)) = (first, last) else { return (Dictionary::default(), Timestamped::default()) };
+    let next = |b: u32| -> u32 {
+        let s = succ[b as usize];
+        let linked = s != NONE && s != MANY && b != last.0 && s != first.0 && pred[s as usize] == b;
+        if linked {
+            s
+        } else {
+            NONE
+        }
+    };
+    let mut inner = vec![false; n_blocks];
+    for b in 0..n_blocks as u32 {
+        if ran[b as usize] {
+            let s = next(b);
+            if s != NONE {
+                inner[s as usize] = true;
+            }
+        }
+    }
+    let mut chains = Vec::new();
+    for b in 0..n_blocks as u32 {
+        if !ran[b as usize] || inner[b as usize] || next(b) == NONE {
+            continue;
+        }
+        let mut chain = vec![BlockIdx(b)];
+        let mut c = next(b);
+        while c != NONE {
+            chain.push(BlockIdx(c));
+            c = next(c);
+        }
+        chains.push(chain);
+    }
+    chains.sort_unstable();
+    let mut builders: Vec<Option<SeriesBuilder>> = vec![None; n_blocks];
+    let mut step = 0u32;
+    for b in blocks() {
+        if !inner[b.idx()] {
+            step += 1;
+            builders[b.idx()].get_or_insert_with(SeriesBuilder::default).push(step);
+        }
+    }
+    let blocks_ts = builders.into_iter().enumerate().filter_map(|(b, sb)| Some((BlockIdx(b as u32), sb?.finish()))).collect();
+    (Dictionary { chains }, Timestamped { blocks: blocks_ts, len: step })
+}
+
 /// The block trace again.
 pub fn expand(t: &DbbTrace) -> Vec<BlockIdx> {
     let mut out = Vec::with_capacity(t.heads.len());

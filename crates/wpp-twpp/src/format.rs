@@ -16,11 +16,11 @@
 //! never a huge allocation.
 
 use rustc_hash::FxHashMap;
-use wpp_model::BlockIdx;
+use wpp_model::{BlockIdx, PathId};
 use wpp_paths::Numbering;
 
-use crate::dbb::{collapse, expand, DbbTrace, Dictionary};
-use crate::timestamps::{timestamp, untimestamp, Series, Timestamped};
+use crate::dbb::{collapse_timestamped, expand, DbbTrace, Dictionary};
+use crate::timestamps::{untimestamp, Series, Timestamped};
 use crate::FuncTraces;
 
 /// A function's distinct traces as stored.
@@ -47,17 +47,28 @@ impl FunctionPart {
         let mut part = FunctionPart::default();
         let mut lens = Vec::with_capacity(traces.traces.len());
         let mut dicts = FxHashMap::default();
-        let mut heads = FxHashMap::default();
+        let mut stamped = FxHashMap::default();
+        // Each path's blocks, decoded once; the traces are walked without being expanded.
+        let mut decoded: FxHashMap<PathId, Vec<BlockIdx>> = FxHashMap::default();
+        let mut n_blocks = 0;
+        for trace in &traces.traces {
+            for &path in trace {
+                decoded.entry(path).or_insert_with(|| {
+                    let blocks = numbering.decode(path).expect("a recorded path decodes");
+                    n_blocks = n_blocks.max(blocks.iter().map(|b| b.idx() + 1).max().unwrap_or(0));
+                    blocks
+                });
+            }
+        }
         for (trace, &calls) in traces.traces.iter().zip(&traces.calls) {
-            let blocks: Vec<BlockIdx> = trace.iter().flat_map(|&path| numbering.decode(path).expect("a recorded path decodes")).collect();
-            lens.push(blocks.len() as u64);
-            let d = collapse(&blocks);
-            let dictionary = *dicts.entry(d.dictionary.clone()).or_insert_with(|| {
-                part.dictionaries.push(d.dictionary);
+            lens.push(trace.iter().map(|p| decoded[p].len() as u64).sum());
+            let (dictionary, ts) = collapse_timestamped(n_blocks, || trace.iter().flat_map(|p| decoded[p].iter().copied()));
+            let dictionary = *dicts.entry(dictionary).or_insert_with_key(|d: &Dictionary| {
+                part.dictionaries.push(d.clone());
                 part.dictionaries.len() as u32 - 1
             });
-            let trace = *heads.entry(d.heads.clone()).or_insert_with(|| {
-                part.traces.push(timestamp(&d.heads));
+            let trace = *stamped.entry(ts).or_insert_with_key(|t: &Timestamped| {
+                part.traces.push(t.clone());
                 part.traces.len() as u32 - 1
             });
             part.pairs.push(Pair { trace, dictionary, calls });

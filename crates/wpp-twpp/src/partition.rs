@@ -137,7 +137,8 @@ struct Frame {
 pub struct Partitioner<'a> {
     shapes: FuncMap<Shape<'a>>,
     stack: Vec<Frame>,
-    interned: FuncMap<FxHashMap<Vec<PathId>, TraceIdx>>,
+    /// Each function's distinct traces by their hash (a trace is kept once, in `out`).
+    interned: FuncMap<FxHashMap<u64, Vec<TraceIdx>>>,
     out: Partition,
 }
 
@@ -294,11 +295,23 @@ impl<'a> Partitioner<'a> {
     fn finish_frame(&mut self, frame: Frame) -> u32 {
         let interned = self.interned.get_mut(frame.func).expect("a frame's function has traces");
         let traces = self.out.traces.get_mut(frame.func).expect("a frame's function has traces");
-        let trace = *interned.entry(frame.trace).or_insert_with_key(|t| {
-            traces.traces.push(t.clone());
-            traces.calls.push(0);
-            TraceIdx(traces.traces.len() as u32 - 1)
-        });
+        let hash = {
+            use std::hash::{Hash, Hasher};
+            let mut h = rustc_hash::FxHasher::default();
+            frame.trace.hash(&mut h);
+            h.finish()
+        };
+        let candidates = interned.entry(hash).or_default();
+        let trace = match candidates.iter().find(|t| traces.traces[t.0 as usize] == frame.trace) {
+            Some(&t) => t,
+            None => {
+                traces.traces.push(frame.trace);
+                traces.calls.push(0);
+                let t = TraceIdx(traces.traces.len() as u32 - 1);
+                candidates.push(t);
+                t
+            }
+        };
         traces.calls[trace.0 as usize] += 1;
         let dcg = &mut self.out.dcg;
         let start = dcg.calls.len() as u32;

@@ -79,6 +79,56 @@ pub fn series(steps: &[u32]) -> Vec<Series> {
     out
 }
 
+/// [`series`] computed one step at a time, for steps that arrive in order (the same
+/// series: the greedy choice needs at most two steps of look-ahead).
+#[derive(Clone, Debug, Default)]
+pub struct SeriesBuilder {
+    done: Vec<Series>,
+    /// An open series of at least three steps.
+    run: Option<Series>,
+    /// Steps not yet placed (at most two).
+    pending: [u32; 2],
+    n_pending: u8,
+}
+
+impl SeriesBuilder {
+    /// Adds the next step (greater than every step before).
+    pub fn push(&mut self, t: u32) {
+        if let Some(run) = &mut self.run {
+            if t - run.hi == run.step {
+                run.hi = t;
+                return;
+            }
+            self.done.push(*run);
+            self.run = None;
+        }
+        if self.n_pending < 2 {
+            self.pending[self.n_pending as usize] = t;
+            self.n_pending += 1;
+            return;
+        }
+        let [a, b] = self.pending;
+        if b - a == t - b {
+            self.run = Some(Series { lo: a, hi: t, step: b - a });
+            self.n_pending = 0;
+        } else {
+            self.done.push(Series { lo: a, hi: a, step: 0 });
+            self.pending = [b, t];
+        }
+    }
+
+    /// The series of every step pushed.
+    pub fn finish(mut self) -> Vec<Series> {
+        if let Some(run) = self.run {
+            self.done.push(run);
+        }
+        for &t in &self.pending[..self.n_pending as usize] {
+            self.done.push(Series { lo: t, hi: t, step: 0 });
+        }
+        self.done
+    }
+}
+
 /// The timestamped form of `trace`.
 pub fn timestamp(trace: &[BlockIdx]) -> Timestamped {
     let mut by_block: Vec<(BlockIdx, u32)> = trace.iter().enumerate().map(|(t, &b)| (b, t as u32 + 1)).collect();
@@ -145,6 +195,29 @@ mod tests {
             series(&[1, 2, 5, 9, 13, 20]),
             vec![Series { lo: 1, hi: 1, step: 0 }, Series { lo: 2, hi: 2, step: 0 }, Series { lo: 5, hi: 13, step: 4 }, Series { lo: 20, hi: 20, step: 0 }]
         );
+    }
+
+    /// Step by step, the same series as all at once.
+    #[test]
+    fn the_builder_is_the_greedy_choice() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..2000 {
+            let mut steps = Vec::new();
+            let mut t = 0u32;
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            for _ in 0..(rng % 40) {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                t += 1 + [0, 0, 1, 3, 7][(rng % 5) as usize] as u32 * ((rng >> 8) % 3) as u32;
+                steps.push(t);
+            }
+            let mut b = SeriesBuilder::default();
+            steps.iter().for_each(|&t| b.push(t));
+            assert_eq!(b.finish(), series(&steps), "{steps:?}");
+        }
     }
 
     #[test]

@@ -42,6 +42,11 @@ fn check(trace: &[BlockIdx]) -> Result<(), TestCaseError> {
     let t = timestamp(&d.heads);
     prop_assert_eq!(untimestamp(&t), Some(d.heads.clone()));
     prop_assert!(t.n_series() <= d.heads.len());
+    // Both steps at once, streaming the trace, give the same.
+    let n_blocks = trace.iter().map(|b| b.idx() + 1).max().unwrap_or(0);
+    let (dictionary, streamed) = wpp_twpp::dbb::collapse_timestamped(n_blocks, || trace.iter().copied());
+    prop_assert_eq!(&dictionary, &d.dictionary);
+    prop_assert_eq!(&streamed, &t);
     Ok(())
 }
 
