@@ -521,6 +521,8 @@ impl<'a> Engine<'a> {
             }
             passed.push(k);
             let e = match self.callee(node, k) {
+                // A callee cannot touch a local of this frame: no need to look.
+                Some(_) if matches!(q.fact, Fact::Reaching(Var::Local(_))) => None,
                 Some(callee) => self.effect(q, callee)?,
                 None => Self::import_effect(q.fact),
             };
