@@ -20,6 +20,9 @@ pub struct Analysis {
     pub effects: FuncMap<FuncEffects>,
     lines: Option<InstructionLines>,
     module: PathBuf,
+    /// Every block's byte range with its function and index, by start (blocks do not
+    /// overlap).
+    blocks: Vec<(u32, u32, FuncIdx, BlockIdx)>,
 }
 
 /// Opens `twpp` and checks that `module` is the module it was recorded from.
@@ -35,7 +38,16 @@ pub fn open(twpp: &Path, module: &Path) -> Result<Analysis, Error> {
     }
     let effects = wpp_wasm::effects(&wasm, &program).map_err(|source| Error::Decode { path: module.to_owned(), source })?;
     let lines = wpp_wasm::instruction_lines(&wasm).ok().flatten();
-    Ok(Analysis { twpp: t, effects, lines, module: module.to_owned() })
+    let mut blocks: Vec<(u32, u32, FuncIdx, BlockIdx)> = t
+        .profile
+        .meta
+        .functions
+        .iter()
+        .filter_map(|f| Some((f.index, f.cfg.as_ref()?)))
+        .flat_map(|(f, cfg)| cfg.blocks.iter().enumerate().map(move |(i, b)| (b.start, b.end, f, BlockIdx(i as u32))))
+        .collect();
+    blocks.sort_unstable_by_key(|b| b.0);
+    Ok(Analysis { twpp: t, effects, lines, module: module.to_owned(), blocks })
 }
 
 /// Where a program point or a site is: the function, the byte offset and the source line.
@@ -122,11 +134,9 @@ impl Analysis {
 
     /// The function and block holding byte offset `at`.
     pub fn block_at(&self, at: u32) -> Option<(FuncIdx, BlockIdx)> {
-        self.twpp.profile.meta.functions.iter().find_map(|f| {
-            let cfg = f.cfg.as_ref()?;
-            let b = cfg.blocks.iter().position(|b| b.start <= at && at < b.end)?;
-            Some((f.index, BlockIdx(b as u32)))
-        })
+        let i = self.blocks.partition_point(|b| b.0 <= at).checked_sub(1)?;
+        let (start, end, f, b) = self.blocks[i];
+        (start <= at && at < end).then_some((f, b))
     }
 
     fn place(&self, at: u32) -> Place {
