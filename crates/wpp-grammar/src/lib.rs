@@ -11,6 +11,7 @@
 //! This crate knows nothing of WebAssembly or paths: terminals are just numbers.
 
 mod dag;
+pub mod dff;
 mod encode;
 mod encode_v1;
 mod encode_v2;
