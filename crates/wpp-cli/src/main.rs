@@ -7,6 +7,7 @@
 
 mod compress;
 mod dataflow;
+mod dff;
 mod error;
 mod expand;
 mod export;
@@ -66,6 +67,7 @@ enum Command {
     Twpp(twpp::Opts),
     Trace(trace::Opts),
     Dataflow(dataflow::Opts),
+    Dff(dff::Opts),
     Completions(CompletionsOpts),
     Man(ManOpts),
 }
@@ -136,6 +138,7 @@ fn main() -> ExitCode {
         Command::Twpp(o) => twpp::run(o).map(|()| 0),
         Command::Trace(o) => trace::run(o).map(|()| 0),
         Command::Dataflow(o) => dataflow::run(o).map(|()| 0),
+        Command::Dff(o) => dff::run(o).map(|()| 0),
         Command::Completions(o) => {
             clap_complete::generate(o.shell, &mut command(), "wpp", &mut std::io::stdout());
             Ok(0)

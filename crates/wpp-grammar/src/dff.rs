@@ -42,9 +42,9 @@
 //! (those of [`Problem::frame_facts`]) is kept as an effect on a stack of frames of the
 //! framed function (a [`Summary`]): how many frames it leaves (`pops`), the transfer it
 //! applies to the frame it ends in (if that is one it was entered with), and the states of
-//! the frames it opens and leaves open. Terminals say whether they open a frame (a path
-//! from the function's entry) and close it (a path that returns); the paths of other
-//! functions leave framed facts alone. Program-wide facts (globals, memory) take one
+//! the frames it opens and leaves open. Terminals say whether their invocation ends after them
+//! (a return) and whether an invocation of the framed function begins after them (a call
+//! of it, from any function); the paths of other functions leave framed facts alone. Program-wide facts (globals, memory) take one
 //! transfer per symbol, whatever the frames. Entry counts are then kept per frame level a
 //! symbol reads (the levels below its start that its own points see).
 
@@ -204,12 +204,25 @@ pub struct Terminal {
     /// A path of the framed function: its transfer's framed facts apply to the innermost
     /// frame of that function. Other terminals must not touch framed facts.
     pub framed: bool,
-    /// It starts an invocation of the framed function: a frame opens before its steps,
-    /// holding [`Problem::frame_entry`].
-    pub opens: bool,
-    /// It ends its invocation: the frame closes after its steps.
-    pub closes: bool,
     pub steps: Vec<Step>,
+}
+
+/// What happens between two consecutive terminals: the first one's frame of the framed
+/// function closes (a return or tail call out of it), then `transfer` applies to the
+/// program-wide facts (a call of an import that the first path ended in), then a frame of
+/// the framed function opens (the second path begins an invocation of it).
+///
+/// Calls and returns are events between paths, not of one path: the same path can begin
+/// an invocation or a loop iteration (a function whose body starts with a loop), end in a
+/// return or a back edge (a `br_table` to both), call an import or a function of the
+/// module (`call_indirect`). Every pair of consecutive terminals of the expansion meets
+/// at exactly one boundary between two symbols of one rule body, where the pair is fixed:
+/// the last terminal of one symbol and the first of the next.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Junction {
+    pub closes: bool,
+    pub transfer: Transfer,
+    pub opens: bool,
 }
 
 /// A GEN/KILL problem on a run whose path trace a grammar derives.
@@ -224,8 +237,13 @@ pub struct Problem {
     pub initial: Vec<u32>,
     /// Framed facts that hold when a frame opens (sorted).
     pub frame_entry: Vec<u32>,
+    /// The run starts in an invocation of the framed function (a frame is open before
+    /// the first terminal).
+    pub open_at_start: bool,
     /// What each terminal of the grammar does, by terminal number.
     pub terminals: Vec<Terminal>,
+    /// What happens between consecutive terminals (nothing for pairs not listed).
+    pub junctions: rustc_hash::FxHashMap<(u32, u32), Junction>,
     /// Points of interest are `0..points`.
     pub points: u32,
 }
@@ -285,8 +303,8 @@ impl std::error::Error for DffError {}
 pub struct Summary {
     /// Frames it leaves that were open when it started.
     pub pops: u32,
-    /// What it does to the frame it ends in, when that is one it started with (the frame
-    /// `pops` levels below its start, and no frame of its own is open at its end).
+    /// What it does to the innermost frame it started with that it does not leave (the
+    /// frame `pops` levels below its start).
     pub frame: Transfer,
     /// The states of the frames it opens and leaves open, innermost last.
     pub pushed: Vec<Vec<u32>>,
@@ -316,19 +334,19 @@ impl Summary {
         }
     }
 
-    fn of_terminal(t: &Terminal, frame_entry: &[u32], frame_facts: u32) -> Summary {
+    fn of_terminal(t: &Terminal, frame_facts: u32) -> Summary {
         let all = t.steps.iter().fold(Transfer::IDENTITY, |acc, s| acc.then(&s.transfer));
-        let framed = 0..frame_facts;
         let global = all.restrict(&(frame_facts..u32::MAX));
-        if !t.framed {
-            return Summary { global, ..Summary::default() };
-        }
-        let frame = all.restrict(&framed);
-        match (t.opens, t.closes) {
-            (true, true) => Summary { global, ..Summary::default() },
-            (true, false) => Summary { pushed: vec![frame.apply(frame_entry)], global, ..Summary::default() },
-            (false, true) => Summary { pops: 1, global, ..Summary::default() },
-            (false, false) => Summary { frame, global, ..Summary::default() },
+        let frame = if t.framed { all.restrict(&(0..frame_facts)) } else { Transfer::IDENTITY };
+        Summary { frame, global, ..Summary::default() }
+    }
+
+    fn of_junction(j: &Junction, frame_entry: &[u32]) -> Summary {
+        Summary {
+            pops: u32::from(j.closes),
+            frame: Transfer::IDENTITY,
+            pushed: if j.opens { vec![frame_entry.to_vec()] } else { Vec::new() },
+            global: j.transfer.clone(),
         }
     }
 
@@ -364,6 +382,10 @@ pub struct Solver<'a> {
     /// Per terminal, its count in the run.
     terminal_count: Vec<u64>,
     terminal_summary: Vec<Summary>,
+    junction_summary: rustc_hash::FxHashMap<(u32, u32), Summary>,
+    /// Each rule's first and last terminal.
+    first: Vec<u32>,
+    last: Vec<u32>,
     rule_summary: Vec<Summary>,
     /// Per symbol: whether its expansion holds a point, and how many levels of framed
     /// frames below its start its points read.
@@ -388,10 +410,13 @@ impl<'a> Solver<'a> {
                 }
             }
         }
-        let terminal_summary: Vec<Summary> = problem.terminals.iter().map(|t| Summary::of_terminal(t, &problem.frame_entry, problem.frame_facts)).collect();
+        let terminal_summary: Vec<Summary> = problem.terminals.iter().map(|t| Summary::of_terminal(t, problem.frame_facts)).collect();
+        let junction_summary: rustc_hash::FxHashMap<(u32, u32), Summary> =
+            problem.junctions.iter().map(|(&k, j)| (k, Summary::of_junction(j, &problem.frame_entry))).collect();
         let terminal_points: Vec<bool> = problem.terminals.iter().map(|t| t.steps.iter().any(|s| s.point.is_some())).collect();
-        let terminal_levels: Vec<u32> = problem.terminals.iter().zip(&terminal_points).map(|(t, &p)| u32::from(p && t.framed && !t.opens)).collect();
+        let terminal_levels: Vec<u32> = problem.terminals.iter().zip(&terminal_points).map(|(t, &p)| u32::from(p && t.framed)).collect();
         let n = grammar.rules.len();
+        let (mut first, mut last) = (vec![u32::MAX; n], vec![u32::MAX; n]);
         let mut rule_summary = vec![Summary::default(); n];
         let mut rule_points = vec![false; n];
         let mut rule_levels = vec![0u32; n];
@@ -399,7 +424,20 @@ impl<'a> Solver<'a> {
             let mut acc = Summary::default();
             let mut points = false;
             let mut levels = 0u32;
+            let mut prev = u32::MAX;
             for &s in &grammar.rules[r as usize] {
+                let (fst, lst) = match s {
+                    Sym::T(t) => (t, t),
+                    Sym::N(c) => (first[c as usize], last[c as usize]),
+                };
+                if prev != u32::MAX {
+                    if let Some(j) = junction_summary.get(&(prev, fst)) {
+                        acc = acc.then(j);
+                    }
+                } else {
+                    first[r as usize] = fst;
+                }
+                prev = lst;
                 let (sum, p, l) = match s {
                     Sym::T(t) => (&terminal_summary[t as usize], terminal_points[t as usize], terminal_levels[t as usize]),
                     Sym::N(c) => (&rule_summary[c as usize], rule_points[c as usize], rule_levels[c as usize]),
@@ -416,14 +454,31 @@ impl<'a> Solver<'a> {
                     acc = acc.then(sum);
                 }
             }
+            last[r as usize] = prev;
             rule_summary[r as usize] = acc;
             rule_points[r as usize] = points;
             rule_levels[r as usize] = levels;
         }
-        if rule_levels.first().copied().unwrap_or(0) > 0 || rule_summary.first().is_some_and(|s| s.pops > 0) {
+        let open = u32::from(problem.open_at_start);
+        if rule_levels.first().copied().unwrap_or(0) > open || rule_summary.first().is_some_and(|s| s.pops > open) {
             return Err(DffError::Unbalanced);
         }
-        Ok(Solver { grammar, problem, order, freq, terminal_count, terminal_summary, rule_summary, rule_points, rule_levels, terminal_points, terminal_levels })
+        Ok(Solver {
+            grammar,
+            problem,
+            order,
+            freq,
+            terminal_count,
+            terminal_summary,
+            junction_summary,
+            first,
+            last,
+            rule_summary,
+            rule_points,
+            rule_levels,
+            terminal_points,
+            terminal_levels,
+        })
     }
 
     /// The summary of rule `r` (its transition function on the frames and on program-wide
@@ -503,7 +558,8 @@ impl<'a> Solver<'a> {
         let (mut alive, mut peak) = (0usize, 0usize);
         if levels_of(Sym::N(0)) > 0 {
             let mut v = vec![0u64; width];
-            for &d in in_range(&p.initial, &range) {
+            let start = if framed { &p.frame_entry } else { &p.initial };
+            for &d in in_range(start, &range) {
                 v[(d - off) as usize] = 1;
             }
             alive += v.len();
@@ -517,7 +573,18 @@ impl<'a> Solver<'a> {
             let f = self.freq[r as usize];
             let parent = std::mem::take(&mut rule_in[r as usize]);
             let mut prefix = Summary::default();
+            let mut prev = u32::MAX;
             for &s in &self.grammar.rules[r as usize] {
+                let (fst, lst) = match s {
+                    Sym::T(t) => (t, t),
+                    Sym::N(c) => (self.first[c as usize], self.last[c as usize]),
+                };
+                if prev != u32::MAX {
+                    if let Some(j) = self.junction_summary.get(&(prev, fst)) {
+                        prefix = prefix.then(j);
+                    }
+                }
+                prev = lst;
                 let nl = levels_of(s);
                 if nl > 0 {
                     let dest = match s {
@@ -575,18 +642,8 @@ impl<'a> Solver<'a> {
                 continue;
             }
             let mut counts = vec![0u64; width];
-            if framed {
-                if !term.framed {
-                    // Points outside the framed function see no framed facts.
-                    counts.fill(0);
-                } else if term.opens {
-                    for &d in in_range(&p.frame_entry, &range) {
-                        counts[(d - off) as usize] = n;
-                    }
-                } else {
-                    counts.copy_from_slice(&term_in[t][..width]);
-                }
-            } else {
+            // Points outside the framed function see no framed facts.
+            if !framed || term.framed {
                 counts.copy_from_slice(&term_in[t][..width]);
             }
             for s in &term.steps {
@@ -622,18 +679,37 @@ pub fn abstract_run(trace: impl IntoIterator<Item = u32>, problem: &Problem) -> 
     for &d in &problem.initial {
         global[d as usize] = true;
     }
+    let fresh = || {
+        let mut f = vec![false; n];
+        for &d in &problem.frame_entry {
+            f[d as usize] = true;
+        }
+        f
+    };
     let mut frames: Vec<Vec<bool>> = Vec::new();
+    if problem.open_at_start {
+        frames.push(fresh());
+    }
     let mut executions = vec![0u64; problem.points as usize];
     let mut holds = vec![vec![0u64; n]; problem.points as usize];
+    let mut prev: Option<u32> = None;
     for t in trace {
         let term = problem.terminals.get(t as usize).ok_or(DffError::NoTerminal(t))?;
-        if term.framed && term.opens {
-            let mut f = vec![false; n];
-            for &d in &problem.frame_entry {
-                f[d as usize] = true;
+        if let Some(j) = prev.and_then(|p| problem.junctions.get(&(p, t))) {
+            if j.closes && frames.pop().is_none() {
+                return Err(DffError::Unbalanced);
             }
-            frames.push(f);
+            for &d in j.transfer.kill() {
+                global[d as usize] = false;
+            }
+            for &d in j.transfer.gen() {
+                global[d as usize] = true;
+            }
+            if j.opens {
+                frames.push(fresh());
+            }
         }
+        prev = Some(t);
         for s in &term.steps {
             if let Some(pt) = s.point {
                 executions[pt as usize] += 1;
@@ -650,9 +726,6 @@ pub fn abstract_run(trace: impl IntoIterator<Item = u32>, problem: &Problem) -> 
             for &d in s.transfer.gen() {
                 set(d, true, problem, term.framed, &mut frames, &mut global)?;
             }
-        }
-        if term.framed && term.closes && frames.pop().is_none() {
-            return Err(DffError::Unbalanced);
         }
     }
     let holds = holds.into_iter().map(|h| h.into_iter().enumerate().filter(|&(_, c)| c > 0).map(|(d, c)| (d as u32, c)).collect()).collect();

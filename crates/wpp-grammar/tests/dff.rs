@@ -3,7 +3,7 @@
 //! algorithm (frequency matrices per node, bottom-up).
 
 use proptest::prelude::*;
-use wpp_grammar::dff::{abstract_run, Frequencies, Problem, Solver, Step, Terminal, Transfer};
+use wpp_grammar::dff::{abstract_run, Frequencies, Junction, Problem, Solver, Step, Terminal, Transfer};
 use wpp_grammar::{Grammar, Sequitur, Sym};
 use wpp_test_support::Rng;
 
@@ -57,11 +57,29 @@ fn fig2(g: &Grammar, p: &Problem, v: u32) -> (Vec<Matrix>, Vec<Matrix>) {
     let order = g.topological_order().unwrap();
     let mut fr = vec![Vec::new(); g.rules.len()];
     let mut mr = vec![Vec::new(); g.rules.len()];
+    let (mut first, mut last) = (vec![0u32; g.rules.len()], vec![0u32; g.rules.len()]);
     for &r in order.iter().rev() {
-        // ComputeNonterminal.
+        // ComputeNonterminal (with what happens between two symbols' paths: a transfer
+        // between the last terminal of one and the first of the next).
         let mut f = vec![vec![0u64; dim]; dim];
         let mut m = identity(dim);
-        for &s in &g.rules[r as usize] {
+        let body = &g.rules[r as usize];
+        let ends = |s: Sym, first: &[u32], last: &[u32]| match s {
+            Sym::T(t) => (t, t),
+            Sym::N(c) => (first[c as usize], last[c as usize]),
+        };
+        if let (Some(&x), Some(&y)) = (body.first(), body.last()) {
+            first[r as usize] = ends(x, &first, &last).0;
+            last[r as usize] = ends(y, &first, &last).1;
+        }
+        for (i, &s) in body.iter().enumerate() {
+            if i > 0 {
+                let a = ends(body[i - 1], &first, &last).1;
+                let b = ends(s, &first, &last).0;
+                if let Some(j) = p.junctions.get(&(a, b)) {
+                    m = mul(&j.transfer.matrix(n), &m);
+                }
+            }
             let (fx, mx) = match s {
                 Sym::T(t) => (&ft[t as usize], &mt[t as usize]),
                 Sym::N(c) => (&fr[c as usize], &mr[c as usize]),
@@ -103,7 +121,16 @@ fn fig1() -> (Grammar, Problem) {
     let a = Terminal { steps: vec![id(s), id(n1), f1(n2), id(n4)], ..Terminal::default() };
     let b = Terminal { steps: vec![id(n1), f1(n2), id(n4)], ..Terminal::default() };
     let c = Terminal { steps: vec![id(n1), f2(n3), id(n4), id(n5)], ..Terminal::default() };
-    let problem = Problem { facts: 2, frame_facts: 0, initial: vec![], frame_entry: vec![], terminals: vec![a, b, c], points: 6 };
+    let problem = Problem {
+        facts: 2,
+        frame_facts: 0,
+        initial: vec![],
+        frame_entry: vec![],
+        open_at_start: false,
+        terminals: vec![a, b, c],
+        junctions: Default::default(),
+        points: 6,
+    };
     let (ta, tb, tc) = (Sym::T(0), Sym::T(1), Sym::T(2));
     let grammar = Grammar { rules: vec![vec![ta, Sym::N(1), Sym::N(1), Sym::N(1), tb, tc], vec![tb, tb]] };
     (grammar, problem)
@@ -183,7 +210,6 @@ fn random_case(seed: u64, len: usize) -> (Vec<u32>, Problem) {
     let mut terminals = Vec::new();
     for _ in 0..n_terms {
         let framed = frame_facts > 0 && !rng.chance(3);
-        let (opens, closes) = if framed { (rng.chance(3), rng.chance(3)) } else { (false, false) };
         let steps = (0..rng.range(1, 6))
             .map(|_| {
                 let point = (!rng.chance(3)).then(|| rng.below(points as usize) as u32);
@@ -194,15 +220,29 @@ fn random_case(seed: u64, len: usize) -> (Vec<u32>, Problem) {
                 Step { point, transfer: Transfer::new(gen, kill) }
             })
             .collect();
-        terminals.push(Terminal { framed, opens, closes, steps });
+        terminals.push(Terminal { framed, steps });
+    }
+    // Between some pairs of terminals: a return out of a framed one, a kill or gen of
+    // program-wide facts, a call of the framed function.
+    let mut junctions = rustc_hash::FxHashMap::default();
+    for a in 0..n_terms as u32 {
+        for b in 0..n_terms as u32 {
+            if rng.chance(2) {
+                let closes = terminals[a as usize].framed && rng.chance(2);
+                let opens = frame_facts > 0 && rng.chance(3);
+                let transfer = Transfer::new(set(&mut rng, frame_facts, facts), set(&mut rng, frame_facts, facts));
+                junctions.insert((a, b), Junction { closes, transfer, opens });
+            }
+        }
     }
     let initial = set(&mut rng, frame_facts, facts);
     let frame_entry = set(&mut rng, 0, frame_facts);
-    let problem = Problem { facts, frame_facts, initial, frame_entry, terminals, points };
+    let open_at_start = frame_facts > 0 && rng.chance(2);
+    let problem = Problem { facts, frame_facts, initial, frame_entry, open_at_start, terminals, junctions, points };
     // A balanced run: framed terminals that continue a frame only inside one, closes only
     // of an open frame; repetitive (short patterns repeated) so that the grammar has rules.
     let mut trace = Vec::new();
-    let mut depth = 0usize;
+    let mut depth = usize::from(problem.open_at_start);
     let patterns: Vec<Vec<u32>> = (0..4).map(|_| (0..rng.range(1, 6)).map(|_| rng.below(n_terms) as u32).collect()).collect();
     let mut stuck = 0;
     while trace.len() < len && stuck < 100 {
@@ -211,16 +251,20 @@ fn random_case(seed: u64, len: usize) -> (Vec<u32>, Problem) {
         let reps = rng.range(1, 8);
         for _ in 0..reps {
             for &t in pat {
-                let term = &problem.terminals[t as usize];
-                if term.framed && !term.opens && depth == 0 {
+                let mut d = depth;
+                if let Some(j) = trace.last().and_then(|&p| problem.junctions.get(&(p, t))) {
+                    if j.closes {
+                        if d == 0 {
+                            continue;
+                        }
+                        d -= 1;
+                    }
+                    d += usize::from(j.opens);
+                }
+                if problem.terminals[t as usize].framed && d == 0 {
                     continue;
                 }
-                if term.framed && term.opens && !term.closes {
-                    depth += 1;
-                }
-                if term.framed && term.closes && !term.opens {
-                    depth -= 1;
-                }
+                depth = d;
                 trace.push(t);
             }
         }
@@ -273,9 +317,17 @@ fn deep_recursion_and_long_runs() {
 
 #[test]
 fn an_unbalanced_run_is_refused() {
-    let t = Terminal { framed: true, opens: false, closes: true, steps: vec![] };
-    let p = Problem { facts: 1, frame_facts: 1, terminals: vec![t], ..Problem::default() };
+    // A path of the framed function with no frame open.
+    let t = Terminal { framed: true, steps: vec![step(Some(0), &[0], &[])] };
+    let p = Problem { facts: 1, frame_facts: 1, terminals: vec![t.clone()], points: 1, ..Problem::default() };
     let g = Grammar { rules: vec![vec![Sym::T(0)]] };
     assert!(Solver::new(&g, &p).is_err());
     assert!(abstract_run([0], &p).is_err());
+    // A return out of a frame never opened.
+    let mut junctions = rustc_hash::FxHashMap::default();
+    junctions.insert((0, 0), Junction { closes: true, ..Junction::default() });
+    let p = Problem { facts: 1, frame_facts: 1, terminals: vec![t], points: 1, open_at_start: true, junctions, ..Problem::default() };
+    let g = Grammar { rules: vec![vec![Sym::T(0), Sym::T(0)]] };
+    assert!(Solver::new(&g, &p).is_err());
+    assert!(abstract_run([0, 0], &p).is_err());
 }

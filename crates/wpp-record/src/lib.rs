@@ -47,6 +47,7 @@
 
 mod compress;
 pub mod dataflow;
+pub mod dff;
 mod error;
 mod set;
 pub mod sink;
