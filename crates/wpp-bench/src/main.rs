@@ -4,13 +4,15 @@
 //! * `grammar`: the grammar builders' throughput, memory and output size;
 //! * `hot`: the hot-subpath search on the DAG against the brute force;
 //! * `ppp`: preferential path profiling against Ball-Larus array and hash counting;
-//! * `twpp`: the timestamped whole program path's compaction steps.
+//! * `twpp`: the timestamped whole program path's compaction steps;
+//! * `dff`: data flow frequencies on the grammar against the abstract run.
 //!
 //! The workloads are selected by one set of arguments ([`workloads::WorkloadArgs`]). A
 //! counting global allocator ([`alloc`]) lets benchmarks report measured peak heap; it
 //! lives here only, never under the `wpp` a user runs.
 
 mod alloc;
+mod dff;
 mod grammar;
 mod hot;
 mod ppp;
@@ -42,6 +44,7 @@ enum Command {
     #[command(alias = "bench-ppp")]
     Ppp(ppp::Opts),
     Twpp(twpp::Opts),
+    Dff(dff::Opts),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -51,5 +54,6 @@ fn main() -> anyhow::Result<()> {
         Command::Hot(o) => hot::run(o),
         Command::Ppp(o) => ppp::run(o),
         Command::Twpp(o) => twpp::run(o),
+        Command::Dff(o) => dff::run(o),
     }
 }

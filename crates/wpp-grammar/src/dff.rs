@@ -162,6 +162,11 @@ impl Transfer {
 
 /// The facts of a sorted list that lie in `range`.
 fn in_range<'a>(sorted: &'a [u32], range: &Range<u32>) -> &'a [u32] {
+    match (sorted.first(), sorted.last()) {
+        (None, _) | (_, None) => return sorted,
+        (Some(&a), Some(&b)) if a >= range.start && b < range.end => return sorted,
+        _ => {}
+    }
     let lo = sorted.partition_point(|&d| d < range.start);
     let hi = sorted.partition_point(|&d| d < range.end);
     &sorted[lo..hi]
@@ -313,8 +318,8 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// `self` followed by `next`.
-    fn then(&self, next: &Summary) -> Summary {
+    /// `self` followed by `next` (the solver composes the same way in place).
+    pub fn then(&self, next: &Summary) -> Summary {
         let global = self.global.then(&next.global);
         let p = self.pushed.len();
         let r = next.pops as usize;
@@ -355,21 +360,94 @@ impl Summary {
     }
 }
 
-/// Where a child's entry level `l` lies, given the summary `prefix` of the symbols before
-/// it in its rule: in a frame the prefix opened (its state), or at a level of the rule's
-/// own start (and whether the prefix's frame transfer applies to it).
-enum Level<'a> {
-    Opened(&'a [u32]),
-    Parent { level: u32, transformed: bool },
+/// The level of a rule's start that a child's entry level `l` is, given the summary
+/// `prefix` of what comes before the child in the rule: `None` when it is a frame the
+/// prefix opened.
+fn locate(prefix_pushed: usize, prefix_pops: u32, l: u32) -> Option<u32> {
+    let p = prefix_pushed as u32;
+    (l >= p).then(|| l - p + prefix_pops)
 }
 
-fn locate(prefix: &Summary, l: u32) -> Level<'_> {
-    let p = prefix.pushed.len() as u32;
-    if l < p {
-        Level::Opened(&prefix.pushed[(p - 1 - l) as usize])
-    } else {
-        let level = l - p + prefix.pops;
-        Level::Parent { level, transformed: level == prefix.pops }
+/// A transfer being composed, dense: per fact, preserved (0), generated (1) or killed (2),
+/// and the facts touched.
+struct Dense {
+    state: Vec<u8>,
+    touched: Vec<u32>,
+}
+
+impl Dense {
+    fn new(n: u32) -> Dense {
+        Dense { state: vec![0; n as usize], touched: Vec::new() }
+    }
+
+    fn then(&mut self, t: &Transfer) {
+        for (list, v) in [(&t.kill, 2u8), (&t.gen, 1u8)] {
+            for &d in list {
+                let s = &mut self.state[d as usize];
+                if *s == 0 {
+                    self.touched.push(d);
+                }
+                *s = v;
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        for &d in &self.touched {
+            self.state[d as usize] = 0;
+        }
+        self.touched.clear();
+    }
+
+    /// The composed transfer; the accumulator is left empty.
+    fn take(&mut self) -> Transfer {
+        self.touched.sort_unstable();
+        let (mut gen, mut kill) = (Vec::new(), Vec::new());
+        for &d in &self.touched {
+            if self.state[d as usize] == 1 {
+                gen.push(d);
+            } else {
+                kill.push(d);
+            }
+        }
+        self.clear();
+        Transfer { gen, kill }
+    }
+}
+
+/// A rule's [`Summary`] being composed from its children's, with dense transfers.
+struct Acc {
+    pops: u32,
+    frame: Dense,
+    pushed: Vec<Vec<u32>>,
+    global: Dense,
+}
+
+impl Acc {
+    fn then(&mut self, next: &Summary) {
+        self.global.then(&next.global);
+        let p = self.pushed.len();
+        let r = next.pops as usize;
+        if r < p {
+            self.pushed.truncate(p - r);
+            let last = self.pushed.last_mut().expect("r < p");
+            *last = next.frame.apply(last);
+        } else if r == p {
+            self.pushed.clear();
+            self.frame.then(&next.frame);
+        } else {
+            self.pushed.clear();
+            self.pops += (r - p) as u32;
+            self.frame.clear();
+            self.frame.then(&next.frame);
+        }
+        self.pushed.extend(next.pushed.iter().cloned());
+    }
+
+    fn take(&mut self) -> Summary {
+        let s = Summary { pops: self.pops, frame: self.frame.take(), pushed: std::mem::take(&mut self.pushed), global: self.global.take() };
+        self.pops = 0;
+        s
     }
 }
 
@@ -420,8 +498,8 @@ impl<'a> Solver<'a> {
         let mut rule_summary = vec![Summary::default(); n];
         let mut rule_points = vec![false; n];
         let mut rule_levels = vec![0u32; n];
+        let mut acc = Acc { pops: 0, frame: Dense::new(problem.frame_facts), pushed: Vec::new(), global: Dense::new(problem.facts) };
         for &r in order.iter().rev() {
-            let mut acc = Summary::default();
             let mut points = false;
             let mut levels = 0u32;
             let mut prev = u32::MAX;
@@ -431,8 +509,10 @@ impl<'a> Solver<'a> {
                     Sym::N(c) => (first[c as usize], last[c as usize]),
                 };
                 if prev != u32::MAX {
-                    if let Some(j) = junction_summary.get(&(prev, fst)) {
-                        acc = acc.then(j);
+                    if !junction_summary.is_empty() {
+                        if let Some(j) = junction_summary.get(&(prev, fst)) {
+                            acc.then(j);
+                        }
                     }
                 } else {
                     first[r as usize] = fst;
@@ -445,17 +525,17 @@ impl<'a> Solver<'a> {
                 if p {
                     points = true;
                     if l > 0 {
-                        if let Level::Parent { level, .. } = locate(&acc, l - 1) {
+                        if let Some(level) = locate(acc.pushed.len(), acc.pops, l - 1) {
                             levels = levels.max(level + 1);
                         }
                     }
                 }
                 if !sum.is_identity() {
-                    acc = acc.then(sum);
+                    acc.then(sum);
                 }
             }
             last[r as usize] = prev;
-            rule_summary[r as usize] = acc;
+            rule_summary[r as usize] = acc.take();
             rule_points[r as usize] = points;
             rule_levels[r as usize] = levels;
         }
@@ -565,23 +645,30 @@ impl<'a> Solver<'a> {
             alive += v.len();
             rule_in[0] = v;
         }
-        let mut scratch = vec![0u64; width];
         for &r in &self.order {
             if !self.rule_points[r as usize] {
                 continue;
             }
             let f = self.freq[r as usize];
             let parent = std::mem::take(&mut rule_in[r as usize]);
-            let mut prefix = Summary::default();
+            // The summed states as the rule's children are entered, one after the other:
+            // program-wide facts in one vector; framed facts as the stack of frames the
+            // rule's points can read (innermost last), below which lie `virtual_pops`
+            // frames no point of the rule reads.
+            let mut running: Vec<Vec<u64>> = if framed {
+                (0..parent.len() / width.max(1)).rev().map(|l| parent[l * width..(l + 1) * width].to_vec()).collect()
+            } else {
+                vec![parent.clone()]
+            };
             let mut prev = u32::MAX;
             for &s in &self.grammar.rules[r as usize] {
                 let (fst, lst) = match s {
                     Sym::T(t) => (t, t),
                     Sym::N(c) => (self.first[c as usize], self.last[c as usize]),
                 };
-                if prev != u32::MAX {
+                if prev != u32::MAX && !self.junction_summary.is_empty() {
                     if let Some(j) = self.junction_summary.get(&(prev, fst)) {
-                        prefix = prefix.then(j);
+                        advance(&mut running, j, framed, &range, f);
                     }
                 }
                 prev = lst;
@@ -597,30 +684,8 @@ impl<'a> Solver<'a> {
                         peak = peak.max(alive);
                     }
                     for l in 0..nl {
-                        let slot = &mut dest[l * width..(l + 1) * width];
-                        if !framed {
-                            scratch.copy_from_slice(&parent[..width]);
-                            prefix.global.apply_counts(&mut scratch, off, f);
-                            add(slot, &scratch);
-                            continue;
-                        }
-                        match locate(&prefix, l as u32) {
-                            Level::Opened(state) => {
-                                for &d in in_range(state, &range) {
-                                    slot[(d - off) as usize] += f;
-                                }
-                            }
-                            Level::Parent { level, transformed } => {
-                                let src = &parent[level as usize * width..(level as usize + 1) * width];
-                                if transformed {
-                                    scratch.copy_from_slice(src);
-                                    prefix.frame.apply_counts(&mut scratch, off, f);
-                                    add(slot, &scratch);
-                                } else {
-                                    add(slot, src);
-                                }
-                            }
-                        }
+                        let src = &running[running.len() - 1 - l];
+                        add(&mut dest[l * width..(l + 1) * width], src);
                     }
                 }
                 let sum = match s {
@@ -628,7 +693,7 @@ impl<'a> Solver<'a> {
                     Sym::N(c) => &self.rule_summary[c as usize],
                 };
                 if !sum.is_identity() {
-                    prefix = prefix.then(sum);
+                    advance(&mut running, sum, framed, &range, f);
                 }
             }
             alive -= parent.len();
@@ -660,6 +725,31 @@ impl<'a> Solver<'a> {
         for (pt, a) in acc.into_iter().enumerate() {
             out.holds[pt].extend(a.into_iter().enumerate().filter(|&(_, c)| c > 0).map(|(i, c)| (off + i as u32, c)));
         }
+    }
+}
+
+/// Moves summed states past a symbol: `running` holds the program-wide counts (one
+/// vector), or the framed counts of the frames still readable (innermost last), each out
+/// of `n` states.
+fn advance(running: &mut Vec<Vec<u64>>, sum: &Summary, framed: bool, range: &Range<u32>, n: u64) {
+    let off = range.start;
+    if !framed {
+        sum.global.apply_counts(&mut running[0], off, n);
+        return;
+    }
+    // Frames left: a frame below the readable ones is one no later point reads.
+    let pops = (sum.pops as usize).min(running.len());
+    running.truncate(running.len() - pops);
+    if let Some(top) = running.last_mut() {
+        sum.frame.apply_counts(top, off, n);
+    }
+    let width = (range.end - range.start) as usize;
+    for state in &sum.pushed {
+        let mut v = vec![0u64; width];
+        for &d in in_range(state, range) {
+            v[(d - off) as usize] = n;
+        }
+        running.push(v);
     }
 }
 

@@ -629,6 +629,21 @@ impl Dff {
         Ok(self.report(kind, func, at, &built, &freq, &estimate))
     }
 
+    /// The grammar problem of `kind` at every block of `func` (for benchmarks and
+    /// checks: [`wpp_grammar::dff::abstract_run`] takes it too).
+    pub fn problem(&self, kind: ProblemKind, func: FuncIdx) -> Result<Problem, Error> {
+        Ok(self.build(kind, func, None)?.problem)
+    }
+
+    /// The most executed function: the one with the most block executions.
+    pub fn hottest_function(&self) -> Option<FuncIdx> {
+        let mut by: FxHashMap<FuncIdx, u64> = FxHashMap::default();
+        for (t, e) in self.dag.paths.iter().enumerate() {
+            *by.entry(e.func).or_default() += self.counts[t] * self.path_blocks[t].len() as u64;
+        }
+        by.into_iter().max_by_key(|&(f, n)| (n, std::cmp::Reverse(f))).map(|x| x.0)
+    }
+
     /// Facts that held at each point (for the dual, the original problem's facts), and
     /// how often: exact, in the same order as the problem's facts.
     pub fn exact(&self, kind: ProblemKind, func: FuncIdx) -> Result<(Vec<FactDesc>, Frequencies), Error> {
