@@ -189,7 +189,7 @@ fn print_text(o: &Out) -> std::io::Result<()> {
         writeln!(out, "{note}")?;
     }
     if r.differences.is_empty() {
-        writeln!(out, "\nthe edge profile's estimate is exact (within one execution) at every point shown")?;
+        writeln!(out, "\nthe edge profile's estimate, rounded, is exact at every point shown")?;
     } else {
         writeln!(out, "\nwhere the edge profile's estimate is furthest from the exact count:")?;
         for d in &r.differences {

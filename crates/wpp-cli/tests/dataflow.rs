@@ -3,27 +3,9 @@
 //! than the recorded one is refused, naming both files.
 
 mod common;
-use std::path::Path;
-use std::process::Command;
 
-use common::{json, run, scratch, wpp};
+use common::{compile_c, json, run, scratch, wpp};
 use wpp_test_support::corpus::wat_program;
-use wpp_test_support::workloads;
-
-/// `c/NAME.c` of the test support crate compiled for wasm32-wasi with DWARF, or `None`
-/// (after a skip note, or a failure under the full suite) without clang.
-fn compile_c(dir: &Path, name: &str, opt: &str) -> Option<std::path::PathBuf> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../wpp-test-support/c/{name}.c"));
-    let out = dir.join(format!("{name}.wasm"));
-    let status = Command::new("clang").args(["--target=wasm32-wasi", opt, "-g", "-o"]).arg(&out).arg(&src).current_dir(src.parent().unwrap()).status();
-    match status {
-        Ok(s) if s.success() => Some(out),
-        other => {
-            workloads::skip_or_fail("wpp dataflow fig9", &format!("clang for wasm32-wasi could not compile {name}.c ({other:?})"));
-            None
-        }
-    }
-}
 
 /// Fig. 9: the loop runs 100 times; the load after the branch (4_Load, line 19) runs 60
 /// times and is redundant every time, though the store (6_Store, line 17) runs 40 times in

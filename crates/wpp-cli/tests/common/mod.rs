@@ -50,3 +50,18 @@ pub fn record_run(m: &wpp_workloads::Manifest, p: &wpp_workloads::Program, run: 
     let o = cmd.stdin(stdin).stdout(Stdio::null()).output().unwrap();
     assert!(o.status.success(), "{}: {args:?}: {}", p.name, String::from_utf8_lossy(&o.stderr));
 }
+
+/// `c/NAME.c` of the test support crate compiled for wasm32-wasi with DWARF at `opt`, or
+/// `None` (after a skip note, or a failure under the full suite) without clang.
+pub fn compile_c(dir: &std::path::Path, name: &str, opt: &str) -> Option<PathBuf> {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../wpp-test-support/c/{name}.c"));
+    let out = dir.join(format!("{name}.wasm"));
+    let status = Command::new("clang").args(["--target=wasm32-wasi", opt, "-g", "-o"]).arg(&out).arg(&src).current_dir(src.parent().unwrap()).status();
+    match status {
+        Ok(s) if s.success() => Some(out),
+        other => {
+            wpp_test_support::workloads::skip_or_fail(&format!("compiling {name}.c"), &format!("clang for wasm32-wasi could not compile {name}.c ({other:?})"));
+            None
+        }
+    }
+}
