@@ -3,7 +3,8 @@
 # with its man pages and completions: scripts/install.sh), then records the whole program
 # path of the bundled Lua benchmark (built with DWARF, so reports show source lines) and
 # prints its compression statistics, hottest paths and hottest subpaths; then reorganises
-# it by call (TWPP) and shows one function's traces and how often its loads were redundant.
+# it by call (TWPP) and shows one function's traces and how often its loads were redundant;
+# and how often each definition reached each block of a function, exactly, from the grammar.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
@@ -25,3 +26,4 @@ target="${CARGO_TARGET_DIR:-target}"
 "$target/release/wpp" twpp build "$target/lua.wpp" -o "$target/lua.twpp"
 "$target/release/wpp" trace "$target/lua.twpp" --func luaH_getshortstr --top 2
 "$target/release/wpp" dataflow redundancy "$target/lua.twpp" --module workloads/build/debug/lua.wasm --func luaV_execute --top 3
+"$target/release/wpp" dff "$target/lua.wpp" --module workloads/build/debug/lua.wasm --func luaH_get --top 2

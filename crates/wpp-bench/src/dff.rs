@@ -39,6 +39,10 @@ pub struct Opts {
     /// Program-wide facts of the synthetic problem.
     #[arg(long, default_value_t = 64)]
     facts: u32,
+    /// The synthetic problem's points: on every path, then on one path in N (the paths of
+    /// one function, as a query asks).
+    #[arg(long, default_value_t = 20)]
+    one_in: u64,
     #[arg(long, default_value_t = 7)]
     seed: u64,
     /// Skip the real programs.
@@ -59,22 +63,26 @@ impl Rng {
 }
 
 /// A seeded problem over the synthetic trace's terminals: each path one to four stretches,
-/// each a point and a transfer that generates or kills a few of `facts` facts.
-fn synthetic_problem(terminals: u32, facts: u32, seed: u64) -> Problem {
+/// each a transfer that generates or kills a few of `facts` facts, and on one path in
+/// `one_in` (all when 1) a point before each stretch.
+fn synthetic_problem(terminals: u32, facts: u32, seed: u64, one_in: u64) -> Problem {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let points = 1000u32;
     let terms = (0..terminals)
-        .map(|_| Terminal {
-            framed: false,
-            steps: (0..1 + rng.below(4))
-                .map(|_| {
-                    let point = Some(rng.below(points as u64) as u32);
-                    let pick = |rng: &mut Rng, k: u64| (0..rng.below(k)).map(|_| rng.below(facts as u64) as u32).collect::<Vec<_>>();
-                    let gen = pick(&mut rng, 2);
-                    let kill = pick(&mut rng, 3);
-                    Step { point, transfer: Transfer::new(gen, kill) }
-                })
-                .collect(),
+        .map(|_| {
+            let with_points = rng.below(one_in) == 0;
+            Terminal {
+                framed: false,
+                steps: (0..1 + rng.below(4))
+                    .map(|_| {
+                        let point = with_points.then(|| rng.below(points as u64) as u32);
+                        let pick = |rng: &mut Rng, k: u64| (0..rng.below(k)).map(|_| rng.below(facts as u64) as u32).collect::<Vec<_>>();
+                        let gen = pick(&mut rng, 2);
+                        let kill = pick(&mut rng, 3);
+                        Step { point, transfer: Transfer::new(gen, kill) }
+                    })
+                    .collect(),
+            }
         })
         .collect();
     Problem { facts, initial: (0..facts / 2).collect(), terminals: terms, points, ..Problem::default() }
@@ -95,11 +103,11 @@ fn measured<T>(f: impl FnOnce() -> T) -> (T, f64, usize) {
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    writeln!(out, "synthetic trace, {} program-wide facts, a point on every path (1000 points)", o.facts)?;
+    writeln!(out, "synthetic trace, {} program-wide facts, 1000 points on every path (1/1) or on one path in N (1/N)", o.facts)?;
     writeln!(
         out,
-        "{:>14} {:>9} {:>10} {:>9} {:>10} {:>10} {:>9} {:>12} {:>10} {:>9}",
-        "events", "rules", "symbols", "build s", "dff s", "dff MiB", "ns/sym", "abstract s", "abs MiB", "speedup"
+        "{:>14} {:>7} {:>9} {:>10} {:>9} {:>10} {:>10} {:>9} {:>12} {:>10} {:>9}",
+        "events", "points", "rules", "symbols", "build s", "dff s", "dff MiB", "ns/sym", "abstract s", "abs MiB", "speedup"
     )?;
     for &n in &o.lengths {
         eprint!("wpp-bench dff: synthetic {n} ...\r");
@@ -112,40 +120,43 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         }
         let g: Grammar = b.finish()?;
         let build = t.elapsed().as_secs_f64();
-        let p = synthetic_problem(terminals, o.facts, o.seed);
-        let (freq, secs, heap) = measured(|| {
-            let t = Instant::now();
-            let s = Solver::new(&g, &p)?;
-            let bottom_up = t.elapsed().as_secs_f64();
-            let f = s.solve(p.facts);
-            eprintln!("synthetic {n}: bottom-up {bottom_up:.4} s, top-down {:.4} s", t.elapsed().as_secs_f64() - bottom_up);
-            Ok::<_, wpp_grammar::dff::DffError>(f)
-        });
-        let freq = freq.map_err(|e| anyhow::anyhow!("{e}"))?;
-        let symbols = g.n_symbols();
-        let (abs_secs, abs_heap) = if n <= o.oracle_max {
-            let (oracle, s, h) = measured(|| abstract_run(g.expand(), &p));
-            let oracle = oracle.map_err(|e| anyhow::anyhow!("{e}"))?;
-            anyhow::ensure!(oracle.executions == freq.executions && oracle.holds == freq.holds, "synthetic {n}: the grammar and the abstract run disagree");
-            (Some(s), Some(h))
-        } else {
-            (None, None)
-        };
-        let opt = |x: Option<f64>, w: usize, prec: usize| x.map_or_else(|| format!("{:>w$}", "-"), |v| format!("{v:>w$.prec$}"));
-        writeln!(
-            out,
-            "{:>14} {:>9} {:>10} {:>9.2} {:>10.4} {:>10.1} {:>9.1} {} {} {}",
-            n,
-            g.rules.len(),
-            symbols,
-            build,
-            secs,
-            mib(heap),
-            secs * 1e9 / symbols.max(1) as f64,
-            opt(abs_secs, 12, 2),
-            opt(abs_heap.map(mib), 10, 1),
-            opt(abs_secs.map(|a| a / secs), 8, 0) + "x",
-        )?;
+        for one_in in [1, o.one_in.max(1)] {
+            let p = synthetic_problem(terminals, o.facts, o.seed, one_in);
+            let (freq, secs, heap) = measured(|| {
+                let t = Instant::now();
+                let s = Solver::new(&g, &p)?;
+                let bottom_up = t.elapsed().as_secs_f64();
+                let f = s.solve(p.facts);
+                eprintln!("synthetic {n} 1/{one_in}: bottom-up {bottom_up:.4} s, top-down {:.4} s", t.elapsed().as_secs_f64() - bottom_up);
+                Ok::<_, wpp_grammar::dff::DffError>(f)
+            });
+            let freq = freq.map_err(|e| anyhow::anyhow!("{e}"))?;
+            let symbols = g.n_symbols();
+            let (abs_secs, abs_heap) = if n <= o.oracle_max {
+                let (oracle, s, h) = measured(|| abstract_run(g.expand(), &p));
+                let oracle = oracle.map_err(|e| anyhow::anyhow!("{e}"))?;
+                anyhow::ensure!(oracle.executions == freq.executions && oracle.holds == freq.holds, "synthetic {n}: the grammar and the abstract run disagree");
+                (Some(s), Some(h))
+            } else {
+                (None, None)
+            };
+            let opt = |x: Option<f64>, w: usize, prec: usize| x.map_or_else(|| format!("{:>w$}", "-"), |v| format!("{v:>w$.prec$}"));
+            writeln!(
+                out,
+                "{:>14} {:>7} {:>9} {:>10} {:>9.2} {:>10.4} {:>10.1} {:>9.1} {} {} {}",
+                n,
+                format!("1/{one_in}"),
+                g.rules.len(),
+                symbols,
+                build,
+                secs,
+                mib(heap),
+                secs * 1e9 / symbols.max(1) as f64,
+                opt(abs_secs, 12, 2),
+                opt(abs_heap.map(mib), 10, 1),
+                opt(abs_secs.map(|a| a / secs), 8, 0) + "x",
+            )?;
+        }
     }
     if o.no_workloads {
         return Ok(());
