@@ -26,4 +26,4 @@ target="${CARGO_TARGET_DIR:-target}"
 "$target/release/wpp" twpp build "$target/lua.wpp" -o "$target/lua.twpp"
 "$target/release/wpp" trace "$target/lua.twpp" --func luaH_getshortstr --top 2
 "$target/release/wpp" dataflow redundancy "$target/lua.twpp" --module workloads/build/debug/lua.wasm --func luaV_execute --top 3
-"$target/release/wpp" dff "$target/lua.wpp" --module workloads/build/debug/lua.wasm --func luaH_get --top 2
+"$target/release/wpp" dff "$target/lua.wpp" --module workloads/build/debug/lua.wasm --func luaH_resize --top 2

@@ -175,6 +175,10 @@ fn print_text(o: &Out) -> std::io::Result<()> {
         group(c.terminals_with_points as u64),
         group(c.terminals_run as u64)
     )?;
+    if r.points.is_empty() {
+        let what = if r.problem == "available-loads" { "no load at a constant or global-based address" } else { "no point asked for" };
+        writeln!(out, "\n{what} in {} ran", r.function)?;
+    }
     for p in &r.points {
         writeln!(out, "\nblock {} at {}  executed {}", p.block, place(&p.point), group(p.executions))?;
         writeln!(out, "    {:>14} {:>16}  fact", "exact", "edge estimate")?;
