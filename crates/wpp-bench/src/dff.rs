@@ -154,7 +154,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
                 secs * 1e9 / symbols.max(1) as f64,
                 opt(abs_secs, 12, 2),
                 opt(abs_heap.map(mib), 10, 1),
-                opt(abs_secs.map(|a| a / secs), 8, 0) + "x",
+                abs_secs.map_or_else(|| format!("{:>9}", "-"), |a| format!("{:>8.0}x", a / secs)),
             )?;
         }
     }
