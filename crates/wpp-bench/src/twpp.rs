@@ -193,7 +193,7 @@ fn queries(twpp: &std::path::Path, module: &std::path::Path) -> anyhow::Result<(
     let a = wpp_record::dataflow::open(twpp, module)?;
     let mut candidates = Vec::new();
     for e in &a.twpp.index.functions {
-        let Some(fx) = a.effects.get(e.func) else { continue };
+        let Some(fx) = a.module.effects.get(e.func) else { continue };
         for (b, acts) in fx.blocks.iter().enumerate() {
             for act in acts {
                 if let Action::Load { access, at } = *act {

@@ -14,40 +14,80 @@ use wpp_wasm::InstructionLines;
 
 use crate::Error;
 
-/// A TWPP opened with its module.
-pub struct Analysis {
-    pub twpp: Twpp,
+/// A module opened for a profile: checked against the profile's hash and CFGs, its
+/// blocks' effects and its instructions' source lines read, its blocks indexed by byte
+/// offset. What every analysis that needs the module's instructions starts from.
+pub struct Module {
+    pub path: PathBuf,
     pub effects: FuncMap<FuncEffects>,
     lines: Option<InstructionLines>,
-    module: PathBuf,
     /// Every block's byte range with its function and index, by start (blocks do not
     /// overlap).
     blocks: Vec<(u32, u32, FuncIdx, BlockIdx)>,
 }
 
+impl Module {
+    /// Reads `path` and checks that it is the module `profile` was recorded from.
+    pub fn open(profile: &wpp_profile::Profile, path: &Path) -> Result<Module, Error> {
+        let wasm = std::fs::read(path).map_err(|source| Error::Read { path: path.to_owned(), source })?;
+        profile.check_module(path, &wasm)?;
+        let program = wpp_wasm::decode(&wasm).map_err(|source| Error::Decode { path: path.to_owned(), source })?;
+        for (f, g) in program.functions.iter().zip(&profile.meta.functions) {
+            if f.cfg != g.cfg {
+                return Err(Error::Invalid(format!("{}: function {} has another CFG than the profile's, though the hashes agree", path.display(), f.name)));
+            }
+        }
+        let effects = wpp_wasm::effects(&wasm, &program).map_err(|source| Error::Decode { path: path.to_owned(), source })?;
+        let lines = wpp_wasm::instruction_lines(&wasm).ok().flatten();
+        let mut blocks: Vec<(u32, u32, FuncIdx, BlockIdx)> = profile
+            .meta
+            .functions
+            .iter()
+            .filter_map(|f| Some((f.index, f.cfg.as_ref()?)))
+            .flat_map(|(f, cfg)| cfg.blocks.iter().enumerate().map(move |(i, b)| (b.start, b.end, f, BlockIdx(i as u32))))
+            .collect();
+        blocks.sort_unstable_by_key(|b| b.0);
+        Ok(Module { path: path.to_owned(), effects, lines, blocks })
+    }
+
+    /// The function and block holding byte offset `at`.
+    pub fn block_at(&self, at: u32) -> Option<(FuncIdx, BlockIdx)> {
+        let i = self.blocks.partition_point(|b| b.0 <= at).checked_sub(1)?;
+        let (start, end, f, b) = self.blocks[i];
+        (start <= at && at < end).then_some((f, b))
+    }
+
+    /// `FILE:LINE` of the instruction at `at`, when the module has DWARF.
+    pub fn source(&self, at: u32) -> Option<String> {
+        self.lines.as_ref().and_then(|l| l.line_at(at)).map(|(file, line)| format!("{file}:{line}"))
+    }
+
+    /// Whether the instruction at `at` is on `line` of `file` (matched by its ending).
+    pub fn on_line(&self, at: u32, file: &str, line: u32) -> bool {
+        self.lines.as_ref().and_then(|l| l.line_at(at)).is_some_and(|(f, l)| l == line && (f == file || f.ends_with(&format!("/{file}"))))
+    }
+
+    /// The first instruction of `func` (whose CFG is `cfg`) on a source line: a block
+    /// start or an instruction with an action.
+    pub fn first_on_line(&self, cfg: &wpp_model::Cfg, func: FuncIdx, file: &str, line: u32) -> Option<u32> {
+        let fx = self.effects.get(func)?;
+        let mut offsets: Vec<u32> = cfg.blocks.iter().map(|b| b.start).chain(fx.blocks.iter().flatten().map(Action::at)).collect();
+        offsets.sort_unstable();
+        offsets.into_iter().find(|&at| self.on_line(at, file, line))
+    }
+}
+
+/// A TWPP opened with its module.
+pub struct Analysis {
+    pub twpp: Twpp,
+    pub module: Module,
+}
+
 /// Opens `twpp` and checks that `module` is the module it was recorded from.
 pub fn open(twpp: &Path, module: &Path) -> Result<Analysis, Error> {
     let t = Twpp::open(twpp).map_err(Error::Twpp)?;
-    let wasm = std::fs::read(module).map_err(|source| Error::Read { path: module.to_owned(), source })?;
-    t.profile.check_module(module, &wasm)?;
-    let program = wpp_wasm::decode(&wasm).map_err(|source| Error::Decode { path: module.to_owned(), source })?;
-    for (f, g) in program.functions.iter().zip(&t.profile.meta.functions) {
-        if f.cfg != g.cfg {
-            return Err(Error::Invalid(format!("{}: function {} has another CFG than the profile's, though the hashes agree", module.display(), f.name)));
-        }
-    }
-    let effects = wpp_wasm::effects(&wasm, &program).map_err(|source| Error::Decode { path: module.to_owned(), source })?;
-    let lines = wpp_wasm::instruction_lines(&wasm).ok().flatten();
-    let mut blocks: Vec<(u32, u32, FuncIdx, BlockIdx)> = t
-        .profile
-        .meta
-        .functions
-        .iter()
-        .filter_map(|f| Some((f.index, f.cfg.as_ref()?)))
-        .flat_map(|(f, cfg)| cfg.blocks.iter().enumerate().map(move |(i, b)| (b.start, b.end, f, BlockIdx(i as u32))))
-        .collect();
-    blocks.sort_unstable_by_key(|b| b.0);
-    Ok(Analysis { twpp: t, effects, lines, module: module.to_owned(), blocks })
+    let module = Module::open(&t.profile, module)?;
+    Ok(Analysis { twpp: t, module })
 }
 
 /// Where a program point or a site is: the function, the byte offset and the source line.
@@ -128,15 +168,13 @@ impl Analysis {
     /// The query engine over this TWPP (reads the call graph once; function parts as
     /// queries need them).
     pub fn engine(&self) -> Result<Engine<'_>, Error> {
-        let p = Program { functions: &self.twpp.profile.meta.functions, numberings: &self.twpp.profile.numberings, effects: &self.effects };
+        let p = Program { functions: &self.twpp.profile.meta.functions, numberings: &self.twpp.profile.numberings, effects: &self.module.effects };
         Engine::new(&self.twpp, p).map_err(Error::Dataflow)
     }
 
     /// The function and block holding byte offset `at`.
     pub fn block_at(&self, at: u32) -> Option<(FuncIdx, BlockIdx)> {
-        let i = self.blocks.partition_point(|b| b.0 <= at).checked_sub(1)?;
-        let (start, end, f, b) = self.blocks[i];
-        (start <= at && at < end).then_some((f, b))
+        self.module.block_at(at)
     }
 
     fn place(&self, at: u32) -> Place {
@@ -145,12 +183,7 @@ impl Analysis {
             Some(f) => (self.twpp.profile.meta.functions[f.idx()].name.clone(), f.0),
             None => (String::from("?"), u32::MAX),
         };
-        let source = self.lines.as_ref().and_then(|l| l.line_at(at)).map(|(file, line)| format!("{file}:{line}"));
-        Place { function, function_index, at: format!("{at:#x}"), source }
-    }
-
-    fn on_line(&self, at: u32, file: &str, line: u32) -> bool {
-        self.lines.as_ref().and_then(|l| l.line_at(at)).is_some_and(|(f, l)| l == line && (f == file || f.ends_with(&format!("/{file}"))))
+        Place { function, function_index, at: format!("{at:#x}"), source: self.module.source(at) }
     }
 
     fn site_counts(&self, answer: &Answer, gen: bool) -> Vec<SiteCount> {
@@ -178,14 +211,14 @@ impl Analysis {
     /// address is not an expression the analysis follows.
     pub fn redundancy(&self, select: LoadSelect) -> Result<(Vec<LoadRow>, usize), Error> {
         let mut loads: Vec<(Point, Access)> = Vec::new();
-        for (func, fx) in self.effects.iter() {
+        for (func, fx) in self.module.effects.iter() {
             for (b, actions) in fx.blocks.iter().enumerate() {
                 for a in actions {
                     let Action::Load { access, at } = *a else { continue };
                     let wanted = match select {
                         LoadSelect::Func(f) => f == func,
                         LoadSelect::At(x) => x == at,
-                        LoadSelect::Line { func: f, file, line } => f.is_none_or(|f| f == func) && self.on_line(at, file, line),
+                        LoadSelect::Line { func: f, file, line } => f.is_none_or(|f| f == func) && self.module.on_line(at, file, line),
                     };
                     if wanted {
                         loads.push((Point { func, block: BlockIdx(b as u32), at }, access));
@@ -218,12 +251,12 @@ impl Analysis {
     /// the function holding it), and how often each did.
     pub fn reaching(&self, at: u32, var: Var) -> Result<ReachingReport, Error> {
         let (func, block) =
-            self.block_at(at).ok_or_else(|| Error::Invalid(format!("{}: byte offset {at:#x} is in no function's code", self.module.display())))?;
+            self.block_at(at).ok_or_else(|| Error::Invalid(format!("{}: byte offset {at:#x} is in no function's code", self.module.path.display())))?;
         if let Var::Local(l) = var {
-            let n = self.effects.get(func).map_or(0, |fx| fx.locals);
+            let n = self.module.effects.get(func).map_or(0, |fx| fx.locals);
             if l >= n {
                 let name = &self.twpp.profile.meta.functions[func.idx()].name;
-                return Err(Error::Invalid(format!("{}: function {name} has {n} locals; there is no local {l}", self.module.display())));
+                return Err(Error::Invalid(format!("{}: function {name} has {n} locals; there is no local {l}", self.module.path.display())));
             }
         }
         let mut engine = self.engine()?;
@@ -234,10 +267,6 @@ impl Analysis {
     /// The first instruction of `func` on a source line, if any.
     pub fn first_on_line(&self, func: FuncIdx, file: &str, line: u32) -> Option<u32> {
         let cfg = self.twpp.profile.meta.functions.get(func.idx())?.cfg.as_ref()?;
-        let fx = self.effects.get(func)?;
-        // Instructions with actions, and every block start, are the candidates.
-        let mut offsets: Vec<u32> = cfg.blocks.iter().map(|b| b.start).chain(fx.blocks.iter().flatten().map(Action::at)).collect();
-        offsets.sort_unstable();
-        offsets.into_iter().find(|&at| self.on_line(at, file, line))
+        self.module.first_on_line(cfg, func, file, line)
     }
 }

@@ -42,18 +42,18 @@
 //! after each call (an edge profile of `F` says nothing about the callers and callees), so
 //! the estimate differs from the exact count only by what `F`'s own paths correlate.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use wpp_grammar::dff::{Frequencies, Problem, Solver, Step, Terminal, Transfer};
 use wpp_grammar::{Grammar, Sym};
-use wpp_model::effects::{Access, Action, Base, FuncEffects, Var};
+use wpp_model::effects::{Access, Action, Base, Var};
 use wpp_model::{BlockIdx, EdgeKind, FuncIdx, FuncMap, Target};
 use wpp_report::Dag;
 use wpp_twpp::dataflow::Site;
-use wpp_wasm::InstructionLines;
+use wpp_twpp::partition::{block_ends, BlockEnd};
 
-use crate::dataflow::Place;
+use crate::dataflow::{Module, Place};
 use crate::Error;
 
 /// A data flow problem `wpp dff` solves.
@@ -108,21 +108,10 @@ struct Between {
     import: bool,
 }
 
-/// How each block of a function can end a path (as `wpp_twpp::partition` reads it).
-#[derive(Clone, Debug, Default)]
-struct BlockEnd {
-    call: Option<BlockIdx>,
-    back: Vec<BlockIdx>,
-    ret: bool,
-}
-
 /// A grammar profile opened with its module.
 pub struct Dff {
     pub dag: Dag,
-    pub effects: FuncMap<FuncEffects>,
-    lines: Option<InstructionLines>,
-    module: PathBuf,
-    blocks: Vec<(u32, u32, FuncIdx, BlockIdx)>,
+    pub module: Module,
     /// Per terminal: its blocks and its count in the run.
     path_blocks: Vec<Vec<BlockIdx>>,
     counts: Vec<u64>,
@@ -136,25 +125,7 @@ pub struct Dff {
 /// `module` is the module it was recorded from.
 pub fn open(profile: &Path, module: &Path) -> Result<Dff, Error> {
     let dag = Dag::open(profile).map_err(|e| Error::Invalid(e.to_string()))?;
-    let wasm = std::fs::read(module).map_err(|source| Error::Read { path: module.to_owned(), source })?;
-    dag.profile.check_module(module, &wasm)?;
-    let program = wpp_wasm::decode(&wasm).map_err(|source| Error::Decode { path: module.to_owned(), source })?;
-    for (f, g) in program.functions.iter().zip(&dag.profile.meta.functions) {
-        if f.cfg != g.cfg {
-            return Err(Error::Invalid(format!("{}: function {} has another CFG than the profile's, though the hashes agree", module.display(), f.name)));
-        }
-    }
-    let effects = wpp_wasm::effects(&wasm, &program).map_err(|source| Error::Decode { path: module.to_owned(), source })?;
-    let lines = wpp_wasm::instruction_lines(&wasm).ok().flatten();
-    let mut blocks: Vec<(u32, u32, FuncIdx, BlockIdx)> = dag
-        .profile
-        .meta
-        .functions
-        .iter()
-        .filter_map(|f| Some((f.index, f.cfg.as_ref()?)))
-        .flat_map(|(f, cfg)| cfg.blocks.iter().enumerate().map(move |(i, b)| (b.start, b.end, f, BlockIdx(i as u32))))
-        .collect();
-    blocks.sort_unstable_by_key(|b| b.0);
+    let module = Module::open(&dag.profile, module)?;
     let bad = |what: String| Error::Invalid(format!("{}: {what}", dag.profile.path.display()));
     let mut path_blocks = Vec::with_capacity(dag.paths.len());
     for e in &dag.paths {
@@ -166,19 +137,7 @@ pub fn open(profile: &Path, module: &Path) -> Result<Dff, Error> {
     let mut ends: FuncMap<Vec<BlockEnd>> = FuncMap::new(dag.profile.meta.functions.len());
     for f in &dag.profile.meta.functions {
         let (Some(cfg), Some(numbering)) = (&f.cfg, dag.profile.numberings.get(f.index)) else { continue };
-        let mut v = vec![BlockEnd::default(); cfg.n_blocks()];
-        let cut = numbering.cut_points();
-        for e in &cfg.edges {
-            let end = &mut v[e.from.idx()];
-            match (e.kind, e.to) {
-                (EdgeKind::Call, Target::Block(t)) => end.call = Some(t),
-                (EdgeKind::Back, Target::Block(t)) => end.back.push(t),
-                (EdgeKind::Forward, Target::Block(t)) if cut.contains(&t) => end.back.push(t),
-                (EdgeKind::Return, _) => end.ret = true,
-                _ => {}
-            }
-        }
-        ends.insert(f.index, v);
+        ends.insert(f.index, block_ends(cfg, numbering));
     }
     let mut junctions = Vec::with_capacity(pairs.len());
     for (&(t1, t2), &count) in &pairs {
@@ -208,7 +167,7 @@ pub fn open(profile: &Path, module: &Path) -> Result<Dff, Error> {
     }
     junctions.sort_unstable_by_key(|j| (j.0, j.1));
     let first = first_terminal(&dag.grammar);
-    Ok(Dff { dag, effects, lines, module: module.to_owned(), blocks, path_blocks, counts, junctions, first })
+    Ok(Dff { dag, module, path_blocks, counts, junctions, first })
 }
 
 /// The first terminal the grammar derives.
@@ -449,30 +408,24 @@ impl Dff {
 
     /// The function and block holding byte offset `at`.
     pub fn block_at(&self, at: u32) -> Option<(FuncIdx, BlockIdx)> {
-        let i = self.blocks.partition_point(|b| b.0 <= at).checked_sub(1)?;
-        let (start, end, f, b) = self.blocks[i];
-        (start <= at && at < end).then_some((f, b))
+        self.module.block_at(at)
     }
 
     fn place(&self, f: FuncIdx, at: u32) -> Place {
-        let source = self.lines.as_ref().and_then(|l| l.line_at(at)).map(|(file, line)| format!("{file}:{line}"));
-        Place { function: self.name(f), function_index: f.0, at: format!("{at:#x}"), source }
+        Place { function: self.name(f), function_index: f.0, at: format!("{at:#x}"), source: self.module.source(at) }
     }
 
     /// The first instruction of `func` on a source line (`FILE:LINE`, the file matched by
     /// its ending): a block start or an instruction with an action.
     pub fn first_on_line(&self, func: FuncIdx, file: &str, line: u32) -> Option<u32> {
         let cfg = self.dag.profile.meta.functions.get(func.idx())?.cfg.as_ref()?;
-        let fx = self.effects.get(func)?;
-        let lines = self.lines.as_ref()?;
-        let mut offsets: Vec<u32> = cfg.blocks.iter().map(|b| b.start).chain(fx.blocks.iter().flatten().map(Action::at)).collect();
-        offsets.sort_unstable();
-        offsets.into_iter().find(|&at| lines.line_at(at).is_some_and(|(f, l)| l == line && (f == file || f.ends_with(&format!("/{file}")))))
+        self.module.first_on_line(cfg, func, file, line)
     }
 
     /// Builds the problem for `func`'s points.
     fn build(&self, kind: ProblemKind, func: FuncIdx, at: Option<u32>) -> Result<Built, Error> {
-        let fx = self.effects.get(func).ok_or_else(|| Error::Invalid(format!("{}: function {} has no code", self.module.display(), self.name(func))))?;
+        let fx =
+            self.module.effects.get(func).ok_or_else(|| Error::Invalid(format!("{}: function {} has no code", self.module.path.display(), self.name(func))))?;
         let mut cat = Catalogue::default();
         let mut points: Vec<PointAt> = (0..fx.blocks.len()).map(|b| PointAt { block: BlockIdx(b as u32), at: None, fact: None }).collect();
         let frame_facts;
@@ -491,7 +444,7 @@ impl Dff {
                 }
                 frame_facts = cat.facts.len() as u32;
                 let mut locations = FxHashSet::default();
-                for (_, fx) in self.effects.iter() {
+                for (_, fx) in self.module.effects.iter() {
                     for a in fx.blocks.iter().flatten() {
                         match *a {
                             Action::Def { var: Var::Global(g), at } => {
@@ -544,7 +497,7 @@ impl Dff {
         // Per function and block: the transfer of each stretch between points.
         let mut block_cache: FxHashMap<FuncIdx, Vec<Vec<Step>>> = FxHashMap::default();
         let steps_of = |g: FuncIdx, cat: &Catalogue| -> Vec<Vec<Step>> {
-            let Some(gx) = self.effects.get(g) else { return Vec::new() };
+            let Some(gx) = self.module.effects.get(g) else { return Vec::new() };
             let in_f = g == func;
             gx.blocks
                 .iter()
@@ -618,7 +571,7 @@ impl Dff {
             Scope::Func(f) => (f, None),
             Scope::At(at) => {
                 let (f, _) =
-                    self.block_at(at).ok_or_else(|| Error::Invalid(format!("{}: byte offset {at:#x} is in no function's code", self.module.display())))?;
+                    self.block_at(at).ok_or_else(|| Error::Invalid(format!("{}: byte offset {at:#x} is in no function's code", self.module.path.display())))?;
                 (f, Some(at))
             }
         };

@@ -104,14 +104,32 @@ pub enum PartitionError {
 
 /// How each block of a function can end a path.
 #[derive(Clone, Debug, Default)]
-struct BlockEnd {
+pub struct BlockEnd {
     /// The block after the call, for a block ending in a call.
-    call: Option<BlockIdx>,
+    pub call: Option<BlockIdx>,
     /// Where the function goes on after a path ends here: the headers its back edges go
     /// to, and the blocks its forward edges go to when those are cut points.
-    back: Vec<BlockIdx>,
+    pub back: Vec<BlockIdx>,
     /// Whether it can return (or tail call).
-    ret: bool,
+    pub ret: bool,
+}
+
+/// Every block's [`BlockEnd`], by block index, read off the CFG's edge kinds and the
+/// numbering's cut points.
+pub fn block_ends(cfg: &wpp_model::Cfg, numbering: &wpp_paths::Numbering) -> Vec<BlockEnd> {
+    let mut ends = vec![BlockEnd::default(); cfg.n_blocks()];
+    let cut = numbering.cut_points();
+    for e in &cfg.edges {
+        let end = &mut ends[e.from.idx()];
+        match (e.kind, e.to) {
+            (EdgeKind::Call, Target::Block(t)) => end.call = Some(t),
+            (EdgeKind::Back, Target::Block(t)) => end.back.push(t),
+            (EdgeKind::Forward, Target::Block(t)) if cut.contains(&t) => end.back.push(t),
+            (EdgeKind::Return, _) => end.ret = true,
+            _ => {}
+        }
+    }
+    ends
 }
 
 /// One function's block ends and its paths' first and last blocks (decoded once each).
@@ -152,18 +170,7 @@ impl<'a> Partitioner<'a> {
         let mut interned = FuncMap::new(n);
         for f in functions {
             let (Some(cfg), Some(numbering)) = (&f.cfg, numberings.get(f.index)) else { continue };
-            let mut ends = vec![BlockEnd::default(); cfg.n_blocks()];
-            let cut = numbering.cut_points();
-            for e in &cfg.edges {
-                let end = &mut ends[e.from.idx()];
-                match (e.kind, e.to) {
-                    (EdgeKind::Call, Target::Block(t)) => end.call = Some(t),
-                    (EdgeKind::Back, Target::Block(t)) => end.back.push(t),
-                    (EdgeKind::Forward, Target::Block(t)) if cut.contains(&t) => end.back.push(t),
-                    (EdgeKind::Return, _) => end.ret = true,
-                    _ => {}
-                }
-            }
+            let ends = block_ends(cfg, numbering);
             shapes.insert(f.index, Shape { ends, numbering, paths: FxHashMap::default() });
             traces.insert(f.index, FuncTraces::default());
             interned.insert(f.index, FxHashMap::default());
