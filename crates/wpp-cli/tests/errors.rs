@@ -84,6 +84,7 @@ fn bad_inputs_give_one_line_naming_the_file() {
         vec!["twpp", "build", "-o", &out],
         vec!["twpp", "stats"],
         vec!["trace", "--func", "fib"],
+        vec!["dff", "--func", "fib", "--module", wasm],
     ];
     for cmd in &profile_commands {
         let with = |file: &str| -> Vec<String> {
@@ -115,6 +116,7 @@ fn bad_inputs_give_one_line_naming_the_file() {
     one_line_error(&["twpp", "build", paths, "-o", &out], 2, &["counts.wpp", "--mode paths"]);
     one_line_error(&["twpp", "stats", grammar], 2, &["grammar.wpp", "not a TWPP file", "wpp twpp build"]);
     one_line_error(&["trace", grammar, "--func", "fib"], 2, &["grammar.wpp", "not a TWPP file"]);
+    one_line_error(&["dff", paths, "--func", "fib", "--module", wasm], 2, &["counts.wpp", "--mode paths"]);
 
     // `wpp record` and the module.
     let record = |program: &str| vec!["record".to_owned(), "-o".into(), out.clone(), program.to_owned()];

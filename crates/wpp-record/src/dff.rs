@@ -124,7 +124,7 @@ pub struct Dff {
 /// Opens a grammar profile (or a trace profile, compressed on the way) and checks that
 /// `module` is the module it was recorded from.
 pub fn open(profile: &Path, module: &Path) -> Result<Dff, Error> {
-    let dag = Dag::open(profile).map_err(|e| Error::Invalid(e.to_string()))?;
+    let dag = Dag::open(profile)?;
     let module = Module::open(&dag.profile, module)?;
     let bad = |what: String| Error::Invalid(format!("{}: {what}", dag.profile.path.display()));
     let mut path_blocks = Vec::with_capacity(dag.paths.len());

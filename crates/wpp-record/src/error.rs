@@ -46,6 +46,9 @@ pub enum Error {
     /// A data flow query that cannot be answered.
     #[error(transparent)]
     Dataflow(wpp_twpp::dataflow::Error),
+    /// A profile the reports cannot read as a grammar over paths.
+    #[error(transparent)]
+    Report(#[from] wpp_report::Error),
 }
 
 impl Error {
@@ -62,6 +65,7 @@ impl Error {
             Error::Profile(e) => e.is_failure(),
             Error::Twpp(e) => e.is_failure(),
             Error::Dataflow(e) => e.is_failure(),
+            Error::Report(e) => e.is_failure(),
         }
     }
 }
