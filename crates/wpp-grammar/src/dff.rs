@@ -318,27 +318,6 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// `self` followed by `next` (the solver composes the same way in place).
-    pub fn then(&self, next: &Summary) -> Summary {
-        let global = self.global.then(&next.global);
-        let p = self.pushed.len();
-        let r = next.pops as usize;
-        if r < p {
-            // `next` ends in a frame `self` opened.
-            let mut pushed = self.pushed[..p - r].to_vec();
-            let last = pushed.pop().expect("r < p");
-            pushed.push(next.frame.apply(&last));
-            pushed.extend(next.pushed.iter().cloned());
-            Summary { pops: self.pops, frame: self.frame.clone(), pushed, global }
-        } else if r == p {
-            // `next` ends in the frame `self` ended in.
-            Summary { pops: self.pops, frame: self.frame.then(&next.frame), pushed: next.pushed.clone(), global }
-        } else {
-            // `next` leaves that frame too, and `r - p - 1` more below it.
-            Summary { pops: self.pops + (r - p) as u32, frame: next.frame.clone(), pushed: next.pushed.clone(), global }
-        }
-    }
-
     fn of_terminal(t: &Terminal, frame_facts: u32) -> Summary {
         let all = t.steps.iter().fold(Transfer::IDENTITY, |acc, s| acc.then(&s.transfer));
         let global = all.restrict(&(frame_facts..u32::MAX));
@@ -424,6 +403,10 @@ struct Acc {
 }
 
 impl Acc {
+    /// What has been composed so far, followed by `next`. With `p` frames opened so far
+    /// and `r` left by `next`: if `r < p`, `next` ends in a frame opened here, which takes
+    /// its transfer; if `r == p`, in the frame this ends in, whose transfer composes; if
+    /// `r > p`, it leaves that frame too, and `r - p - 1` more below.
     fn then(&mut self, next: &Summary) {
         self.global.then(&next.global);
         let p = self.pushed.len();
