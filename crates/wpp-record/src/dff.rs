@@ -25,12 +25,14 @@
 //!
 //! ## Calls and returns on the grammar
 //!
-//! A terminal is a path; whether it starts an invocation (a call), continues one, or
-//! ends one (a return, a tail call) is read off the path that follows it, as the TWPP
-//! partition does. The grammar gives every pair of consecutive paths with its count
-//! (`pairs`): each terminal must be the same kind at every occurrence, or the run cannot
-//! be analysed on the grammar (an error names the path). The same pairs give the edges
-//! between paths — back edges and calls — for the edge profile.
+//! A terminal is a path; whether the path after it starts an invocation (a call), goes
+//! on in the same one (a loop, a call of an import) or in a caller (a return, a tail
+//! call) is read off the pair, as the TWPP partition does: the same path can be followed
+//! one way here and another way there. The grammar gives every pair of consecutive paths
+//! with its count ([`consecutive_pairs`]), each pair is classified once, and the problem
+//! gets a `Junction` for every pair where a frame of `F` closes or opens or an import is
+//! called. A pair no run could produce is an error naming both paths. The same pairs give
+//! the edges between paths — back edges and calls — for the edge profile.
 //!
 //! ## The estimate
 //!
