@@ -66,6 +66,11 @@ fn check(input: &[u32]) -> Result<(), TestCaseError> {
         hist[t as usize] += 1;
     }
     prop_assert_eq!(g.terminal_counts(16), hist);
+    let mut pairs = std::collections::HashMap::new();
+    for w in input.windows(2) {
+        *pairs.entry((w[0], w[1])).or_insert(0u64) += 1;
+    }
+    prop_assert_eq!(g.consecutive_pairs().into_iter().collect::<std::collections::HashMap<_, _>>(), pairs);
     let cost = |t: u32| 3 * t as u64 + 1;
     let costs = g.rule_costs(cost);
     prop_assert_eq!(costs[0], input.iter().map(|&t| cost(t)).sum::<u64>());

@@ -29,7 +29,7 @@
 //! on in the same one (a loop, a call of an import) or in a caller (a return, a tail
 //! call) is read off the pair, as the TWPP partition does: the same path can be followed
 //! one way here and another way there. The grammar gives every pair of consecutive paths
-//! with its count ([`consecutive_pairs`]), each pair is classified once, and the problem
+//! with its count ([`Grammar::consecutive_pairs`](wpp_grammar::Grammar::consecutive_pairs)), each pair is classified once, and the problem
 //! gets a `Junction` for every pair where a frame of `F` closes or opens or an import is
 //! called. A pair no run could produce is an error naming both paths. The same pairs give
 //! the edges between paths — back edges and calls — for the edge profile.
@@ -135,7 +135,7 @@ pub fn open(profile: &Path, module: &Path) -> Result<Dff, Error> {
         path_blocks.push(numbering.decode(e.path).map_err(|_| bad(format!("function {} has no path {}", e.func, e.path)))?);
     }
     let counts = dag.grammar.terminal_counts(dag.paths.len() as u32);
-    let pairs = consecutive_pairs(&dag.grammar);
+    let pairs = dag.grammar.consecutive_pairs();
     let mut ends: FuncMap<Vec<BlockEnd>> = FuncMap::new(dag.profile.meta.functions.len());
     for f in &dag.profile.meta.functions {
         let (Some(cfg), Some(numbering)) = (&f.cfg, dag.profile.numberings.get(f.index)) else { continue };
@@ -181,53 +181,6 @@ fn first_terminal(g: &Grammar) -> Option<u32> {
             Sym::N(c) => r = c as usize,
         }
     }
-}
-
-/// Every pair of consecutive terminals of the derived sequence with its count: each
-/// adjacent pair lies across exactly one boundary between two symbols of one rule body,
-/// counted as often as the rule occurs.
-pub fn consecutive_pairs(g: &Grammar) -> FxHashMap<(u32, u32), u64> {
-    let mut pairs = FxHashMap::default();
-    let Ok(order) = g.topological_order() else { return pairs };
-    let freq = g.rule_frequencies_in(&order);
-    let n = g.rules.len();
-    let (mut first, mut last) = (vec![u32::MAX; n], vec![u32::MAX; n]);
-    for &r in order.iter().rev() {
-        let body = &g.rules[r as usize];
-        let ends = |s: Option<&Sym>, fst: bool| match s {
-            Some(Sym::T(t)) => *t,
-            Some(Sym::N(c)) => {
-                if fst {
-                    first[*c as usize]
-                } else {
-                    last[*c as usize]
-                }
-            }
-            None => u32::MAX,
-        };
-        let (f, l) = (ends(body.first(), true), ends(body.last(), false));
-        first[r as usize] = f;
-        last[r as usize] = l;
-    }
-    for (r, body) in g.rules.iter().enumerate() {
-        if freq[r] == 0 {
-            continue;
-        }
-        for w in body.windows(2) {
-            let a = match w[0] {
-                Sym::T(t) => t,
-                Sym::N(c) => last[c as usize],
-            };
-            let b = match w[1] {
-                Sym::T(t) => t,
-                Sym::N(c) => first[c as usize],
-            };
-            if a != u32::MAX && b != u32::MAX {
-                *pairs.entry((a, b)).or_insert(0) += freq[r];
-            }
-        }
-    }
-    pairs
 }
 
 /// Where to look.
