@@ -2,7 +2,7 @@
 //!
 //! One module per subcommand, each with its `Opts` (whose doc comments are the help text)
 //! and a `run` function that makes one call into a library crate (`wpp-record` to record,
-//! `wpp-report` for reports, `wpp-twpp` for the timestamped path, `wpp-record::dataflow` for data flow over it) and prints the result. No subcommand uses another's module.
+//! `wpp-report` for reports, `wpp-html` for the HTML report, `wpp-twpp` for the timestamped path, `wpp-record::dataflow` for data flow over it) and prints the result. No subcommand uses another's module.
 //! This is the only crate that prints to stdout or parses arguments.
 
 mod compress;
@@ -16,6 +16,7 @@ mod paths;
 mod ppp;
 mod query;
 mod record;
+mod report;
 mod stats;
 mod trace;
 mod twpp;
@@ -68,6 +69,7 @@ enum Command {
     Trace(trace::Opts),
     Dataflow(dataflow::Opts),
     Dff(dff::Opts),
+    Report(report::Opts),
     Completions(CompletionsOpts),
     Man(ManOpts),
 }
@@ -139,6 +141,7 @@ fn main() -> ExitCode {
         Command::Trace(o) => trace::run(o).map(|()| 0),
         Command::Dataflow(o) => dataflow::run(o).map(|()| 0),
         Command::Dff(o) => dff::run(o).map(|()| 0),
+        Command::Report(o) => report::run(o).map(|()| 0),
         Command::Completions(o) => {
             clap_complete::generate(o.shell, &mut command(), "wpp", &mut std::io::stdout());
             Ok(0)

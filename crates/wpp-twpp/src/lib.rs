@@ -10,6 +10,8 @@
 //! [`steps`] measures what each step saves. [`file`] writes and reads the TWPP file: a
 //! profile whose whole program path is stored this way, one function readable alone.
 //!
+//! [`stacks`] builds the run's calling context tree in one pass (what a flame graph draws).
+//!
 //! [`dataflow`] answers demand-driven data flow queries over it (§4): which definitions
 //! reach a point and how often, whether a load's value was already loaded or stored.
 //!
@@ -22,6 +24,7 @@ pub mod dcg;
 pub mod file;
 pub mod format;
 pub mod partition;
+pub mod stacks;
 pub mod steps;
 pub mod timestamps;
 

@@ -139,48 +139,71 @@ struct Shape<'a> {
     paths: FxHashMap<u64, (BlockIdx, BlockIdx)>,
 }
 
-/// An invocation not yet ended.
-struct Frame {
+/// What one event did to the stack of open invocations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// The run's first invocation began (the host called it).
+    Root,
+    /// The top invocation called the event's function, which began; a tail call when the
+    /// caller returned by calling it.
+    Call { tail: bool },
+    /// The top invocation went on (a loop iteration, or after calling an import).
+    Continue,
+    /// The top invocation returned, and with it the `ended - 1` invocations below it that
+    /// were waiting on it after tail calls; the event is the next caller's.
+    Return { ended: u32 },
+}
+
+/// An invocation not yet ended, as [`Calls`] tracks it.
+struct Open {
     func: FuncIdx,
-    trace: Vec<PathId>,
-    calls: Vec<Call>,
     /// The last block of its last path.
     last: BlockIdx,
     /// It returned by a tail call and ends when its callee does.
     tail_called: bool,
 }
 
-/// Splits a stream of path events, one at a time, in the memory of the open invocations
-/// and the distinct traces.
-pub struct Partitioner<'a> {
+/// Reads calls and returns off a stream of path events, one at a time, in the memory of
+/// the open invocations: the classification the module documentation describes, which
+/// [`Partitioner`] and calling context trees ([`crate::stacks`]) build on.
+pub struct Calls<'a> {
     shapes: FuncMap<Shape<'a>>,
-    stack: Vec<Frame>,
-    /// Each function's distinct traces by their hash (a trace is kept once, in `out`).
-    interned: FuncMap<FxHashMap<u64, Vec<TraceIdx>>>,
-    out: Partition,
+    stack: Vec<Open>,
+    events: u64,
+    ambiguous: u64,
 }
 
-impl<'a> Partitioner<'a> {
-    /// A partitioner for runs of the program whose functions are `functions` (by index),
+impl<'a> Calls<'a> {
+    /// A tracker for runs of the program whose functions are `functions` (by index),
     /// numbered by `numberings`.
-    pub fn new(functions: &[Function], numberings: &'a ProgramNumbering) -> Partitioner<'a> {
-        let n = functions.len();
-        let mut shapes = FuncMap::new(n);
-        let mut traces = FuncMap::new(n);
-        let mut interned = FuncMap::new(n);
+    pub fn new(functions: &[Function], numberings: &'a ProgramNumbering) -> Calls<'a> {
+        let mut shapes = FuncMap::new(functions.len());
         for f in functions {
             let (Some(cfg), Some(numbering)) = (&f.cfg, numberings.get(f.index)) else { continue };
             let ends = block_ends(cfg, numbering);
             shapes.insert(f.index, Shape { ends, numbering, paths: FxHashMap::default() });
-            traces.insert(f.index, FuncTraces::default());
-            interned.insert(f.index, FxHashMap::default());
         }
-        Partitioner { shapes, stack: Vec::new(), interned, out: Partition { traces, ..Partition::default() } }
+        Calls { shapes, stack: Vec::new(), events: 0, ambiguous: 0 }
+    }
+
+    /// Events read.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Choices between a loop iteration and a return the events could not decide.
+    pub fn ambiguous(&self) -> u64 {
+        self.ambiguous
+    }
+
+    /// Invocations open now, innermost last.
+    pub fn depth(&self) -> usize {
+        self.stack.len()
     }
 
     /// The first and last block of a path.
     fn ends_of(&mut self, e: PathEvent) -> Result<(BlockIdx, BlockIdx), PartitionError> {
-        let event = self.out.events;
+        let event = self.events;
         let shape = self.shapes.get_mut(e.func).ok_or(PartitionError::NoFunction { event, func: e.func })?;
         if let Some(&fl) = shape.paths.get(&e.path.0) {
             return Ok(fl);
@@ -191,30 +214,24 @@ impl<'a> Partitioner<'a> {
         Ok(fl)
     }
 
-    /// Reads the next event.
-    pub fn push(&mut self, e: PathEvent) -> Result<(), PartitionError> {
+    /// Reads the next event: what it did, or why no run could produce it.
+    pub fn push(&mut self, e: PathEvent) -> Result<Move, PartitionError> {
         let (first, last) = self.ends_of(e)?;
-        let event = self.out.events;
-        let cannot_follow = |f: &Frame| PartitionError::CannotFollow { event, func: e.func, path: e.path, after_func: f.func, after: f.last };
+        let event = self.events;
+        let cannot_follow = |f: &Open| PartitionError::CannotFollow { event, func: e.func, path: e.path, after_func: f.func, after: f.last };
         let starts_mid_function = PartitionError::StartsMidFunction { event, func: e.func, path: e.path };
         let entry = first == BlockIdx(0);
-        enum Step {
-            Root,
-            Call { tail: bool },
-            Continue,
-            Return,
-        }
         let step = match self.stack.last() {
-            None if entry => Step::Root,
+            None if entry => Move::Root,
             None => return Err(starts_mid_function),
             Some(top) => {
                 let end = &self.shapes.get(top.func).expect("a frame's function has a shape").ends[top.last.idx()];
                 if let Some(after_call) = end.call {
                     if entry {
-                        Step::Call { tail: false }
+                        Move::Call { tail: false }
                     } else if e.func == top.func && first == after_call {
                         // The callee was an import.
-                        Step::Continue
+                        Move::Continue
                     } else {
                         return Err(cannot_follow(top));
                     }
@@ -222,41 +239,44 @@ impl<'a> Partitioner<'a> {
                     // Another iteration. Returning to a caller of the same function that
                     // continues at this very header would look the same.
                     if end.ret && self.resumes_caller_at(e.func, first) {
-                        self.out.ambiguous += 1;
+                        self.ambiguous += 1;
                     }
-                    Step::Continue
+                    Move::Continue
                 } else if end.ret {
                     if entry {
-                        Step::Call { tail: true }
+                        Move::Call { tail: true }
                     } else {
-                        Step::Return
+                        Move::Return { ended: 0 }
                     }
                 } else {
                     return Err(cannot_follow(top));
                 }
             }
         };
-        match step {
-            Step::Root => self.enter(e.func, None),
-            Step::Call { tail } => {
-                self.stack.last_mut().expect("a caller").tail_called = tail;
-                self.enter(e.func, Some(tail));
+        let step = match step {
+            Move::Root => {
+                self.stack.push(Open { func: e.func, last, tail_called: false });
+                step
             }
-            Step::Continue => {}
-            Step::Return => {
-                self.leave();
+            Move::Call { tail } => {
+                self.stack.last_mut().expect("a caller").tail_called = tail;
+                self.stack.push(Open { func: e.func, last, tail_called: false });
+                step
+            }
+            Move::Continue => step,
+            Move::Return { .. } => {
+                let ended = self.leave();
                 let Some(caller) = self.stack.last() else { return Err(starts_mid_function) };
                 let resumes = self.shapes.get(caller.func).expect("a frame's function has a shape").ends[caller.last.idx()].call;
                 if caller.func != e.func || resumes != Some(first) {
                     return Err(cannot_follow(caller));
                 }
+                Move::Return { ended }
             }
-        }
-        let top = self.stack.last_mut().expect("a frame is open");
-        top.trace.push(e.path);
-        top.last = last;
-        self.out.events += 1;
-        Ok(())
+        };
+        self.stack.last_mut().expect("a frame is open").last = last;
+        self.events += 1;
+        Ok(step)
     }
 
     /// Whether the frame below the top is of `func` and resumes at `block` after its call.
@@ -268,32 +288,89 @@ impl<'a> Partitioner<'a> {
         }
     }
 
+    /// Ends the top invocation and the tail-calling invocations waiting on it; how many.
+    fn leave(&mut self) -> u32 {
+        let mut ended = 0;
+        while self.stack.pop().is_some() {
+            ended += 1;
+            if !self.stack.last().is_some_and(|f| f.tail_called) {
+                break;
+            }
+        }
+        ended
+    }
+
+    /// At the end of the run: ends the top invocation and those waiting on it, and says
+    /// how many ended (`None` once none is open).
+    pub fn end_one(&mut self) -> Option<u32> {
+        (!self.stack.is_empty()).then(|| self.leave())
+    }
+}
+
+/// An invocation not yet ended: what the partition keeps of it.
+struct Frame {
+    func: FuncIdx,
+    trace: Vec<PathId>,
+    calls: Vec<Call>,
+}
+
+/// Splits a stream of path events, one at a time, in the memory of the open invocations
+/// and the distinct traces.
+pub struct Partitioner<'a> {
+    calls: Calls<'a>,
+    stack: Vec<Frame>,
+    /// Each function's distinct traces by their hash (a trace is kept once, in `out`).
+    interned: FuncMap<FxHashMap<u64, Vec<TraceIdx>>>,
+    out: Partition,
+}
+
+impl<'a> Partitioner<'a> {
+    /// A partitioner for runs of the program whose functions are `functions` (by index),
+    /// numbered by `numberings`.
+    pub fn new(functions: &[Function], numberings: &'a ProgramNumbering) -> Partitioner<'a> {
+        let n = functions.len();
+        let mut traces = FuncMap::new(n);
+        let mut interned = FuncMap::new(n);
+        for f in functions {
+            if f.cfg.is_some() && numberings.get(f.index).is_some() {
+                traces.insert(f.index, FuncTraces::default());
+                interned.insert(f.index, FxHashMap::default());
+            }
+        }
+        Partitioner { calls: Calls::new(functions, numberings), stack: Vec::new(), interned, out: Partition { traces, ..Partition::default() } }
+    }
+
+    /// Reads the next event.
+    pub fn push(&mut self, e: PathEvent) -> Result<(), PartitionError> {
+        match self.calls.push(e)? {
+            Move::Root => self.enter(e.func, None),
+            Move::Call { tail } => self.enter(e.func, Some(tail)),
+            Move::Continue => {}
+            Move::Return { ended } => self.leave(ended),
+        }
+        let top = self.stack.last_mut().expect("a frame is open");
+        top.trace.push(e.path);
+        self.out.events += 1;
+        Ok(())
+    }
+
     /// Opens an invocation of `func`, called by the top frame (`Some(tail)`) or the host.
     fn enter(&mut self, func: FuncIdx, called: Option<bool>) {
         if let (Some(tail), Some(caller)) = (called, self.stack.last_mut()) {
             // Its node index is fixed when it ends; `node` is filled in then.
             caller.calls.push(Call { at: caller.trace.len() as u32, node: u32::MAX, tail });
         }
-        self.stack.push(Frame { func, trace: Vec::new(), calls: Vec::new(), last: BlockIdx(0), tail_called: false });
+        self.stack.push(Frame { func, trace: Vec::new(), calls: Vec::new() });
     }
 
-    /// Ends the top invocation, and the tail-calling invocations waiting on it.
-    fn leave(&mut self) {
-        loop {
+    /// Ends the `ended` top invocations (one, and those waiting on it after tail calls).
+    fn leave(&mut self, ended: u32) {
+        for _ in 0..ended {
             let frame = self.stack.pop().expect("a frame to leave");
             let node = self.finish_frame(frame);
             match self.stack.last_mut() {
-                Some(caller) => {
-                    let call = caller.calls.last_mut().expect("the caller recorded the call");
-                    call.node = node;
-                    if !caller.tail_called {
-                        return;
-                    }
-                }
-                None => {
-                    self.out.dcg.roots.push(node);
-                    return;
-                }
+                Some(caller) => caller.calls.last_mut().expect("the caller recorded the call").node = node,
+                None => self.out.dcg.roots.push(node),
             }
         }
     }
@@ -330,13 +407,11 @@ impl<'a> Partitioner<'a> {
 
     /// Ends the run: invocations still open end here.
     pub fn finish(mut self) -> Partition {
-        while !self.stack.is_empty() {
-            self.out.open_at_end += 1;
-            // A tail-calling frame ends with its callee, in `leave`.
-            let waiting = self.stack.iter().rev().skip(1).take_while(|f| f.tail_called).count() as u64;
-            self.out.open_at_end += waiting;
-            self.leave();
+        while let Some(ended) = self.calls.end_one() {
+            self.out.open_at_end += u64::from(ended);
+            self.leave(ended);
         }
+        self.out.ambiguous = self.calls.ambiguous();
         self.out
     }
 }

@@ -223,7 +223,31 @@ fn check(seed: u64) -> Result<(), TestCaseError> {
         .filter(|i| !i.paths.is_empty())
         .map(|i| Invocation { calls: i.calls.into_iter().filter_map(|(at, node, tail)| Some((at, renumber[node]?, tail))).collect(), ..i })
         .collect();
-    prop_assert_eq!(found, want);
+    prop_assert_eq!(&found, &want);
+    // The calling context tree, against the interpreter's own invocations: each stack's
+    // invocations and the cost of its paths.
+    let cost = |e: PathEvent| 7 * u64::from(e.func.0) + e.path.0 + 1;
+    let tree = wpp_twpp::stacks::call_tree(&functions, &numberings, m.events.iter().copied(), cost).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let mut by_stack: std::collections::BTreeMap<Vec<FuncIdx>, (u64, u64)> = Default::default();
+    if let Some(root) = want.len().checked_sub(1) {
+        let mut todo = vec![(root, vec![want[root].func])];
+        while let Some((i, stack)) = todo.pop() {
+            let inv = &want[i];
+            let entry = by_stack.entry(stack.clone()).or_default();
+            entry.0 += 1;
+            entry.1 += inv.paths.iter().map(|&path| cost(PathEvent { func: inv.func, path })).sum::<u64>();
+            for &(_, callee, _) in &inv.calls {
+                let mut s = stack.clone();
+                s.push(want[callee].func);
+                todo.push((callee, s));
+            }
+        }
+    }
+    let got: std::collections::BTreeMap<Vec<FuncIdx>, (u64, u64)> =
+        tree.nodes.iter().enumerate().skip(1).map(|(i, n)| (tree.stack(wpp_twpp::stacks::StackIdx(i as u32)), (n.calls, n.own))).collect();
+    prop_assert_eq!(got, by_stack);
+    let inclusive = tree.inclusive();
+    prop_assert_eq!(inclusive[0], m.events.iter().map(|&e| cost(e)).sum::<u64>(), "the root holds the whole run");
     // Invocations in the order they started, with their callers: the n-th of each
     // function, and each distinct trace's callers counted.
     let starts: Vec<_> = m.starts.into_iter().filter(|s| !s.2.is_empty()).collect();

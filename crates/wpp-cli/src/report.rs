@@ -1,0 +1,153 @@
+//! `wpp report`: one self-contained HTML page of a profile.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::Context as _;
+use clap::Args;
+use wpp_profile::Profile;
+
+/// Write an HTML report of a profile: one page, everything inline, nothing fetched.
+///
+/// The summary of the run; the hottest paths and the hot subpaths, each drawn on its
+/// function's control flow graph (blocks labelled with their source lines, the path's
+/// edges highlighted, every edge coloured by how often it ran; laid out by Graphviz's
+/// `dot`); a flame graph of the calls read off the whole program path (inclusive
+/// instructions per call stack, click to zoom); how concentrated each function's
+/// execution is on few paths; for a PPP profile its interesting and residual paths and ρ
+/// per function; and the source lines all of these link to.
+///
+/// Without `dot` the page is written without drawings, and says so.
+#[derive(Args)]
+#[command(after_help = "Example:\n  wpp report lua.wpp -o lua.html")]
+pub struct Opts {
+    /// A profile written by `wpp record` (a grammar or trace profile for hot subpaths and
+    /// the flame graph).
+    profile: PathBuf,
+    /// The page to write (replaced whole, or left as it was if the report fails).
+    #[arg(short, long, value_name = "OUT.html")]
+    output: PathBuf,
+    /// Hottest paths drawn.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    paths: usize,
+    /// Hot subpaths listed and drawn.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    subpaths: usize,
+    /// Longest hot subpath searched, in paths.
+    #[arg(long, value_name = "L", default_value_t = 32)]
+    max_len: usize,
+    /// Least cost of a hot subpath, in instructions [default: 1% of the run's].
+    #[arg(long, value_name = "C")]
+    min_cost: Option<u64>,
+    /// Functions in the path distribution table.
+    #[arg(long, value_name = "N", default_value_t = 60)]
+    functions: usize,
+    /// Draw functions with more blocks than this with the blocks off the path collapsed.
+    #[arg(long, value_name = "N", default_value_t = 40)]
+    collapse_above: usize,
+    /// Graphviz's `dot`, to lay the drawings out.
+    #[arg(long, value_name = "PROGRAM", default_value = "dot")]
+    dot: PathBuf,
+}
+
+/// Progress on stderr when it is a terminal, nothing otherwise.
+struct Bar(Option<indicatif::ProgressBar>);
+
+impl wpp_html::Progress for Bar {
+    fn stage(&mut self, name: &str, total: Option<u64>) {
+        if let Some(b) = self.0.take() {
+            b.finish_and_clear();
+        }
+        let b = match total {
+            Some(n) => indicatif::ProgressBar::with_draw_target(Some(n), indicatif::ProgressDrawTarget::stderr()).with_style(
+                indicatif::ProgressStyle::with_template("wpp: {msg} {bar:40} {percent:>3}% ({human_pos}/{human_len} events, {eta} left)")
+                    .expect("a valid template"),
+            ),
+            None => {
+                let b = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr())
+                    .with_style(indicatif::ProgressStyle::with_template("wpp: {spinner} {msg} ({elapsed})").expect("a valid template"));
+                b.enable_steady_tick(std::time::Duration::from_millis(120));
+                b
+            }
+        };
+        b.set_message(name.to_owned());
+        self.0 = Some(b);
+    }
+
+    fn advance(&mut self, n: u64) {
+        if let Some(b) = &self.0 {
+            b.inc(n);
+        }
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        if let Some(b) = self.0.take() {
+            b.finish_and_clear();
+        }
+    }
+}
+
+pub fn run(o: Opts) -> anyhow::Result<()> {
+    let mut bar = Bar(None);
+    wpp_html::Progress::stage(&mut bar, "reading the profile", None);
+    let p = Profile::open(&o.profile)?;
+    let opts = wpp_html::Options {
+        paths: o.paths,
+        subpaths: o.subpaths,
+        hot_max_len: o.max_len.max(2),
+        hot_min_cost: o.min_cost,
+        functions: o.functions,
+        collapse_above: o.collapse_above,
+        ..wpp_html::Options::default()
+    };
+    let report = wpp_html::build(p, &opts, &mut bar)?;
+    wpp_html::Progress::stage(&mut bar, &format!("laying out {} drawings with {}", report.drawings.len(), o.dot.display()), None);
+    let dots: Vec<&str> = report.drawings.iter().map(|d| d.dot.as_str()).collect();
+    let laid_out = layout(&o.dot, &dots);
+    wpp_html::Progress::stage(&mut bar, "writing the page", None);
+    let read = |file: &str| std::fs::read(file).ok().map(|b| String::from_utf8_lossy(&b).into_owned());
+    let page = match &laid_out {
+        Ok(svgs) => wpp_html::render(&report, Ok(svgs), &read),
+        Err(why) => wpp_html::render(&report, Err(why), &read),
+    };
+    wpp_profile::write_atomically(&o.output, |w| w.write_all(page.as_bytes())).with_context(|| format!("cannot write {}", o.output.display()))?;
+    drop(bar);
+    if let Err(why) = &laid_out {
+        eprintln!("wpp: warning: the paths are not drawn: {why}");
+    }
+    eprintln!("wpp: wrote {} ({} KiB)", o.output.display(), page.len().div_ceil(1024));
+    Ok(())
+}
+
+/// The SVG of each Graphviz graph, laid out by one run of `dot`, or why not.
+fn layout(dot: &Path, graphs: &[&str]) -> Result<Vec<String>, String> {
+    if graphs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut child = Command::new(dot).arg("-Tsvg").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            format!("Graphviz's `{}` is not installed (Debian: apt install graphviz)", dot.display())
+        } else {
+            format!("cannot run {}: {e}", dot.display())
+        }
+    })?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let input = graphs.concat();
+    // Written from another thread: dot writes while it reads.
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().map_err(|e| format!("{}: {e}", dot.display()))?;
+    let written = writer.join().map_err(|_| "the thread writing to dot panicked".to_string())?;
+    if !out.status.success() {
+        return Err(format!("{} failed ({}): {}", dot.display(), out.status, String::from_utf8_lossy(&out.stderr).trim()));
+    }
+    written.map_err(|e| format!("writing to {}: {e}", dot.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let svgs: Vec<String> = text.split("<?xml").filter(|s| !s.trim().is_empty()).map(|s| format!("<?xml{s}")).collect();
+    if svgs.len() != graphs.len() {
+        return Err(format!("{} laid out {} of {} graphs", dot.display(), svgs.len(), graphs.len()));
+    }
+    Ok(svgs)
+}

@@ -1,0 +1,135 @@
+//! How often each block and each CFG edge of a function ran: what the drawings colour.
+//!
+//! Inside a path every edge is known, so the path counts give those exactly. Where a path
+//! ends (a loop's back edge, a cut point, a call, a return) the next path tells which
+//! edge was taken: with the whole program path at hand, the counts of consecutive pairs
+//! give the back edges exactly; a call edge runs once per path that ends in the call; a
+//! block's exits are what is left of the paths ending there. From counts alone, an edge
+//! only the next path could tell is unknown (`None`).
+
+use rustc_hash::FxHashMap;
+use wpp_model::{BlockIdx, Cfg, EdgeKind, PathEvent, Target};
+use wpp_profile::Profile;
+
+/// One function's block and edge counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Heat {
+    /// Executions of each block.
+    pub blocks: Vec<u64>,
+    /// Per edge of the CFG (in its order): how often it was taken, `None` if unknown.
+    pub edges: Vec<Option<u64>>,
+}
+
+impl Heat {
+    /// The largest known count of a block or edge (at least 1).
+    pub fn max(&self) -> u64 {
+        self.blocks.iter().copied().chain(self.edges.iter().flatten().copied()).max().unwrap_or(0).max(1)
+    }
+}
+
+/// The heat of function `cfg`, given each of its paths' blocks with their counts, and
+/// for a whole program path, the counts of consecutive pairs of its own paths (`None`
+/// for a profile of counts only).
+pub fn heat(cfg: &Cfg, paths: &[(Vec<BlockIdx>, u64)], pairs: Option<&[(BlockIdx, BlockIdx, u64)]>) -> Heat {
+    let n = cfg.n_blocks();
+    let mut edge_of: FxHashMap<(BlockIdx, Target), usize> = FxHashMap::default();
+    for (i, e) in cfg.edges.iter().enumerate() {
+        edge_of.insert((e.from, e.to), i);
+    }
+    let mut h = Heat { blocks: vec![0; n], edges: vec![Some(0); cfg.edges.len()] };
+    let mut ends_at = vec![0u64; n];
+    for (blocks, count) in paths {
+        for b in blocks {
+            h.blocks[b.idx()] += count;
+        }
+        for w in blocks.windows(2) {
+            if let Some(&e) = edge_of.get(&(w[0], Target::Block(w[1]))) {
+                *h.edges[e].as_mut().expect("known") += count;
+            }
+        }
+        if let Some(last) = blocks.last() {
+            ends_at[last.idx()] += count;
+        }
+    }
+    // What leaves each block at a path's end, other than by a call or an exit.
+    let mut left = vec![0u64; n];
+    let mut path_end_edges_known = pairs.is_some();
+    // A path-ending edge inside the function: a back edge or a cut forward edge.
+    let resumes = |e: &wpp_model::Edge| matches!(e.kind, EdgeKind::Back | EdgeKind::Forward);
+    if let Some(pairs) = pairs {
+        for &(last, first, count) in pairs {
+            if let Some(&e) = edge_of.get(&(last, Target::Block(first))) {
+                if resumes(&cfg.edges[e]) {
+                    *h.edges[e].as_mut().expect("known") += count;
+                    left[last.idx()] += count;
+                }
+            }
+        }
+    } else {
+        // From counts alone, a back edge into a header is known when it is the only way
+        // into the header from a path's end: the paths that start there took it.
+        let mut into: FxHashMap<BlockIdx, Vec<usize>> = FxHashMap::default();
+        for (i, e) in cfg.edges.iter().enumerate() {
+            if let (EdgeKind::Back, Target::Block(t)) = (e.kind, e.to) {
+                into.entry(t).or_default().push(i);
+            }
+        }
+        for (i, e) in cfg.edges.iter().enumerate() {
+            if e.kind == EdgeKind::Back {
+                h.edges[i] = None;
+            }
+        }
+        let mut starts_at = vec![0u64; n];
+        for (blocks, count) in paths {
+            if let Some(first) = blocks.first().filter(|b| b.0 != 0) {
+                starts_at[first.idx()] += count;
+            }
+        }
+        for (t, edges) in &into {
+            if let [only] = edges[..] {
+                h.edges[only] = Some(starts_at[t.idx()]);
+                left[cfg.edges[only].from.idx()] += starts_at[t.idx()];
+            }
+        }
+        path_end_edges_known = false;
+    }
+    for (i, e) in cfg.edges.iter().enumerate() {
+        let from = e.from.idx();
+        match e.kind {
+            EdgeKind::Call => h.edges[i] = Some(ends_at[from]),
+            EdgeKind::Return | EdgeKind::Trap => {
+                // Exits are what is left, when every other way out of the block is known.
+                let others_known = cfg.edges.iter().filter(|o| o.from == e.from && resumes(o)).all(|o| {
+                    let j = edge_of[&(o.from, o.to)];
+                    path_end_edges_known || h.edges[j].is_some()
+                });
+                let exits = cfg.edges.iter().filter(|o| o.from == e.from && matches!(o.kind, EdgeKind::Return | EdgeKind::Trap)).count();
+                h.edges[i] = (others_known && exits == 1).then(|| ends_at[from].saturating_sub(left[from]));
+            }
+            _ => {}
+        }
+    }
+    h
+}
+
+/// Each path of `func` with its blocks and count, from the profile's counts.
+pub fn function_paths(p: &Profile, func: wpp_model::FuncIdx) -> Vec<(Vec<BlockIdx>, u64)> {
+    p.counts.iter().filter(|c| c.func == func).filter_map(|c| Some((p.path_blocks(c.func, c.path)?, c.count))).collect()
+}
+
+/// The consecutive pairs of paths of one function, as (last block of the first, first
+/// block of the second, count), from the whole program path's pair counts.
+pub fn function_pairs(p: &Profile, pairs: &FxHashMap<(PathEvent, PathEvent), u64>, func: wpp_model::FuncIdx) -> Vec<(BlockIdx, BlockIdx, u64)> {
+    let mut ends: FxHashMap<PathEvent, Option<(BlockIdx, BlockIdx)>> = FxHashMap::default();
+    let mut out = Vec::new();
+    let mut ends_of = |e: PathEvent| *ends.entry(e).or_insert_with(|| p.path_blocks(e.func, e.path).map(|b| (b[0], *b.last().expect("a path has a block"))));
+    for (&(a, b), &count) in pairs {
+        if a.func != func || b.func != func {
+            continue;
+        }
+        if let (Some((_, last)), Some((first, _))) = (ends_of(a), ends_of(b)) {
+            out.push((last, first, count));
+        }
+    }
+    out
+}

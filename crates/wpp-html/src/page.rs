@@ -1,0 +1,401 @@
+//! The report as one HTML page: everything inline (styles, drawings, the flame graph as a
+//! data URL in a frame of its own, source lines), nothing fetched.
+
+use std::fmt::Write as _;
+
+use base64::Engine as _;
+use wpp_model::FuncIdx;
+use wpp_report::PathRow;
+
+use crate::report::Report;
+use crate::text::{compact, grouped, html, percent};
+
+const STYLE: &str = r#"
+:root { --fg: #202124; --muted: #5f6368; --line: #dadce0; --accent: #1f5fd6; --hot: #d62728; --bg: #ffffff; --panel: #f8f9fa; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: var(--fg); background: var(--bg); margin: 0; }
+header { padding: 18px 28px 8px; border-bottom: 1px solid var(--line); }
+header h1 { margin: 0 0 4px; font-size: 22px; }
+header .sub { color: var(--muted); }
+nav { position: sticky; top: 0; background: var(--bg); border-bottom: 1px solid var(--line); padding: 6px 28px; z-index: 2; }
+nav a { margin-right: 16px; color: var(--accent); text-decoration: none; }
+main { padding: 8px 28px 40px; max-width: 1400px; }
+h2 { margin-top: 32px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
+h3 { margin: 20px 0 6px; font-size: 15px; }
+table { border-collapse: collapse; }
+td, th { padding: 3px 10px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
+th { background: var(--panel); font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+#summary td:first-child { color: var(--muted); }
+.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0; }
+.card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 10px 14px; min-width: 150px; }
+.card .v { font-size: 20px; font-weight: 600; }
+.card .k { color: var(--muted); font-size: 12px; }
+.item { border: 1px solid var(--line); border-radius: 8px; padding: 8px 14px; margin: 12px 0; background: #fff; }
+.item .meta { color: var(--muted); }
+.drawing { overflow: auto; max-height: 760px; border-top: 1px dashed var(--line); margin-top: 6px; padding-top: 6px; }
+.drawing svg { max-width: 100%; height: auto; }
+.note { color: var(--muted); font-style: italic; }
+.bar { display: inline-block; height: 10px; background: var(--hot); vertical-align: middle; border-radius: 2px; }
+.bar.c { background: var(--accent); }
+iframe.flame { width: 100%; height: 640px; border: 1px solid var(--line); border-radius: 6px; }
+a.src { color: var(--accent); text-decoration: none; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
+a.src:hover { text-decoration: underline; }
+pre.code { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 6px 0; overflow-x: auto; font-size: 12px; line-height: 1.4; }
+pre.code span.l { display: block; padding: 0 10px; white-space: pre; }
+pre.code span.l:target { background: #ffd966; }
+pre.code span.l::before { content: attr(data-n); display: inline-block; width: 5em; color: var(--muted); text-align: right; margin-right: 1em; }
+pre.code span.gap { display: block; color: var(--muted); padding-left: 10px; }
+details > summary { cursor: pointer; }
+.legend span { margin-right: 14px; }
+.sw { display: inline-block; width: 22px; height: 4px; vertical-align: middle; margin-right: 4px; }
+"#;
+
+/// The page of `r`. `svgs` holds the laid-out drawings, one per [`Report::drawings`], or
+/// why there are none; `read` reads a source file by the name the DWARF gives.
+pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> Option<String>) -> String {
+    let p = &r.profile;
+    let st = &r.summary.stats;
+    let mut s = String::with_capacity(1 << 20);
+    let title = format!("wpp report: {}", st.module);
+    let _ = write!(s, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><style>{STYLE}</style></head><body>\n", html(&title));
+    let args = if r.summary.args.is_empty() { String::new() } else { format!(" {}", r.summary.args.join(" ")) };
+    let _ = write!(
+        s,
+        "<header><h1>{}</h1><div class=\"sub\"><code>{}{}</code> · {} · {}</div></header>\n",
+        html(&title),
+        html(&st.module),
+        html(&args),
+        html(&st.mode),
+        html(&st.ending)
+    );
+    s.push_str("<nav><a href=\"#summary-h\">Summary</a><a href=\"#paths\">Hottest paths</a><a href=\"#subpaths\">Hot subpaths</a><a href=\"#flame\">Flame graph</a><a href=\"#functions\">Functions</a>");
+    if r.ppp.is_some() {
+        s.push_str("<a href=\"#ppp\">PPP</a>");
+    }
+    s.push_str("<a href=\"#sources\">Sources</a></nav>\n<main>\n");
+
+    // Summary.
+    s.push_str("<h2 id=\"summary-h\">Summary</h2>\n<div class=\"cards\">");
+    let card = |s: &mut String, k: &str, v: String| {
+        let _ = write!(s, "<div class=\"card\"><div class=\"v\">{}</div><div class=\"k\">{}</div></div>", html(&v), html(k));
+    };
+    card(&mut s, "path events", compact(st.events));
+    card(&mut s, "instructions", compact(r.summary.instructions));
+    card(&mut s, "distinct paths", grouped(st.distinct_paths));
+    if let Some(ratio) = st.ratio {
+        card(&mut s, "compression (raw trace : grammar)", format!("{ratio:.0} : 1"));
+    }
+    card(&mut s, "recorded run", format!("{:.2} s", r.summary.guest_nanos as f64 / 1e9));
+    s.push_str("</div>\n<table id=\"summary\">\n");
+    let row = |s: &mut String, key: &str, label: &str, value: String, shown: String| {
+        let _ = writeln!(s, "<tr><td>{}</td><td class=\"num\" data-stat=\"{key}\" data-value=\"{}\">{}</td></tr>", html(label), html(&value), html(&shown));
+    };
+    row(&mut s, "module", "program", st.module.clone(), st.module.clone());
+    row(&mut s, "args", "arguments", r.summary.args.join(" "), if r.summary.args.is_empty() { "(none)".into() } else { r.summary.args.join(" ") });
+    row(&mut s, "mode", "mode", st.mode.clone(), st.mode.clone());
+    row(&mut s, "ending", "ending", st.ending.clone(), st.ending.clone() + if st.partial { " (partial run)" } else { "" });
+    row(&mut s, "events", "path events", st.events.to_string(), grouped(st.events));
+    row(&mut s, "distinct_paths", "distinct paths", st.distinct_paths.to_string(), grouped(st.distinct_paths));
+    row(&mut s, "instructions", "instructions executed", r.summary.instructions.to_string(), grouped(r.summary.instructions));
+    row(&mut s, "functions_run", "functions run", r.summary.functions_run.to_string(), grouped(r.summary.functions_run as u64));
+    if let (Some(rules), Some(symbols)) = (st.rules, st.grammar_symbols) {
+        row(&mut s, "rules", "grammar rules", rules.to_string(), grouped(rules));
+        row(&mut s, "grammar_symbols", "grammar symbols", symbols.to_string(), grouped(symbols));
+    }
+    if let Some(ratio) = st.ratio {
+        row(&mut s, "ratio", "raw trace / grammar bytes", format!("{ratio}"), format!("{ratio:.1}"));
+    }
+    row(&mut s, "raw_trace_bytes", "raw trace (4 bytes per event)", st.raw_trace_bytes.to_string(), grouped(st.raw_trace_bytes));
+    row(&mut s, "guest_nanos", "recording time", r.summary.guest_nanos.to_string(), format!("{:.3} s", r.summary.guest_nanos as f64 / 1e9));
+    if let Some(sha) = &st.module_sha256 {
+        row(&mut s, "module_sha256", "module SHA-256", sha.clone(), sha.clone());
+    }
+    s.push_str("</table>\n");
+
+    let drawing = |s: &mut String, d: usize| {
+        let dr = &r.drawings[d];
+        let _ = write!(
+            s,
+            "<div class=\"drawing\" id=\"{}\" data-function=\"{}\" data-highlighted=\"{}\">",
+            dr.id,
+            dr.func.0,
+            dr.highlighted.iter().map(|b| b.0.to_string()).collect::<Vec<_>>().join(" ")
+        );
+        match svgs {
+            Ok(svgs) => {
+                let svg = svgs.get(d).map(String::as_str).unwrap_or("");
+                push_svg(s, svg);
+                if dr.blocks_collapsed > 0 {
+                    let _ = write!(
+                        s,
+                        "<div class=\"note\">{} of {} blocks drawn; the rest, neither on the path nor next to it, collapsed into dashed notes.</div>",
+                        dr.blocks_shown,
+                        dr.blocks_shown + dr.blocks_collapsed
+                    );
+                }
+            }
+            Err(why) => {
+                let _ = write!(
+                    s,
+                    "<div class=\"note\">Not drawn: {}. Blocks on the path: {}.</div>",
+                    html(why),
+                    dr.highlighted.iter().map(|b| format!("b{}", b.0)).collect::<Vec<_>>().join(", ")
+                );
+            }
+        }
+        s.push_str("</div>\n");
+    };
+    let legend = "<div class=\"legend note\"><span><i class=\"sw\" style=\"background:#1f5fd6\"></i>the path's edges (blocks filled yellow)</span><span><i class=\"sw\" style=\"background:#d62728\"></i>hot edge</span><span><i class=\"sw\" style=\"background:#9aa0a6\"></i>cold edge</span><span>dashed: loop back edge; dot head: call; edge labels: times taken; <code>×N</code>: block executions</span></div>\n";
+
+    // Hottest paths.
+    let _ = write!(s, "<h2 id=\"paths\">Hottest paths</h2>\n<p class=\"note\">The {} paths that executed the most instructions (runs × instructions per run), each drawn on its function's control flow graph.</p>\n{legend}", r.hot_paths.len());
+    for (i, h) in r.hot_paths.iter().enumerate() {
+        let _ = write!(
+            s,
+            "<div class=\"item hot-path\" data-rank=\"{i}\" data-function=\"{}\" data-path=\"{}\"><h3>#{} {} <span class=\"meta\">— {} runs × {} instructions = {} ({} of the run)</span></h3><div>{}</div>",
+            h.row.function_index,
+            h.row.path_id,
+            i + 1,
+            html(&h.row.name()),
+            grouped(h.row.count.unwrap_or(0)),
+            h.row.instructions,
+            compact(h.cost),
+            percent(h.cost, r.summary.instructions),
+            source_links(r, &h.row),
+        );
+        drawing(&mut s, h.drawing);
+        s.push_str("</div>\n");
+    }
+    if r.hot_paths.is_empty() {
+        s.push_str("<p class=\"note\">No path ran.</p>\n");
+    }
+
+    // Hot subpaths.
+    s.push_str("<h2 id=\"subpaths\">Hot subpaths</h2>\n");
+    match &r.subpaths {
+        None => s.push_str(
+            "<p class=\"note\">The profile holds path counts only: hot subpaths need the whole program path (record with <code>--mode grammar</code>).</p>\n",
+        ),
+        Some((rows, total, params)) => {
+            let _ = write!(
+                s,
+                "<p class=\"note\">Minimal sequences of {} to {} consecutive paths that cost at least {} instructions in all, found on the grammar without expanding it ({} found, {} shown). A subpath's paths are drawn on their functions.</p>\n",
+                params.min_len,
+                params.max_len,
+                grouped(params.min_cost),
+                grouped(*total as u64),
+                rows.len()
+            );
+            for (i, sp) in rows.iter().enumerate() {
+                let _ = write!(
+                    s,
+                    "<div class=\"item subpath\"><h3>#{} <span class=\"meta\">— {} paths, {} times, {} instructions ({} of the run)</span></h3><ol>",
+                    i + 1,
+                    sp.row.length,
+                    grouped(sp.row.frequency),
+                    compact(sp.row.cost),
+                    percent(sp.row.cost, r.summary.instructions)
+                );
+                for pr in &sp.row.paths {
+                    let _ = write!(s, "<li>{} {}</li>", html(&pr.name()), source_links(r, pr));
+                }
+                s.push_str("</ol>");
+                for &d in &sp.drawings {
+                    drawing(&mut s, d);
+                }
+                s.push_str("</div>\n");
+            }
+        }
+    }
+
+    // The flame graph.
+    s.push_str("<h2 id=\"flame\">Flame graph</h2>\n");
+    match &r.flame {
+        Some(f) if !f.svg.is_empty() => {
+            let _ = write!(
+                s,
+                "<p class=\"note\">The calls of the run, read off the whole program path: each frame is a call stack, as wide as the instructions executed in it and in what it called ({} stacks; the root, <code>all</code>, is the run's <span id=\"flame-total\" data-value=\"{}\">{}</span> instructions). Click a frame to zoom.</p>\n",
+                grouped(f.stacks as u64),
+                f.instructions,
+                grouped(f.instructions)
+            );
+            if f.ambiguous > 0 {
+                let _ =
+                    write!(s, "<p class=\"note\">{} returns could not be told from loop iterations and were read as iterations.</p>\n", grouped(f.ambiguous));
+            }
+            let data = base64::engine::general_purpose::STANDARD.encode(f.svg.as_bytes());
+            let _ = write!(s, "<iframe class=\"flame\" id=\"flame-frame\" title=\"flame graph\" src=\"data:image/svg+xml;base64,{data}\"></iframe>\n");
+        }
+        Some(_) => s.push_str("<p class=\"note\">No instructions ran.</p>\n"),
+        None => {
+            let _ = write!(s, "<p class=\"note\">No flame graph: {}.</p>\n", html(r.no_flame.as_deref().unwrap_or("no whole program path")));
+        }
+    }
+
+    // Per-function path distributions.
+    let _ = write!(s, "<h2 id=\"functions\">Functions</h2>\n<p class=\"note\">How concentrated each function's execution is: of the paths that ran, how few make 90% of its executions. The {} functions that executed the most instructions of {} that ran; open one for its paths.</p>\n", r.functions.len(), grouped(r.functions_total as u64));
+    s.push_str("<table id=\"functions-table\"><tr><th>function</th><th class=\"num\">instructions</th><th class=\"num\">share</th><th class=\"num\">executions</th><th class=\"num\">paths</th><th class=\"num\">paths to 90%</th><th>source</th></tr>\n");
+    for d in &r.functions {
+        let name = func_name(r, d.func);
+        let share = d.instructions as f64 / r.summary.instructions.max(1) as f64;
+        let _ = write!(s, "<tr data-function=\"{}\"><td><details><summary>{}</summary><table>", d.func.0, html(&name));
+        for &(e, count) in d.paths.iter().take(12) {
+            let row = PathRow::new(p, e, Some(count));
+            let _ = write!(
+                s,
+                "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+                html(&row.name()),
+                grouped(count),
+                percent(count, d.executions),
+                source_links(r, &row)
+            );
+        }
+        if d.paths.len() > 12 {
+            let _ = write!(s, "<tr><td colspan=\"4\" class=\"note\">and {} more paths</td></tr>", d.paths.len() - 12);
+        }
+        let _ = write!(
+            s,
+            "</table></details></td><td class=\"num\">{}</td><td class=\"num\"><span class=\"bar\" style=\"width:{:.0}px\"></span> {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\" data-paths-to-90=\"{}\">{} <span class=\"bar c\" style=\"width:{:.0}px\"></span></td><td>{}</td></tr>\n",
+            grouped(d.instructions),
+            share * 80.0,
+            percent(d.instructions, r.summary.instructions),
+            grouped(d.executions),
+            d.paths.len(),
+            d.paths_to_90,
+            d.paths_to_90,
+            (d.paths_to_90 as f64 / d.paths.len().max(1) as f64) * 60.0,
+            d.paths.first().map(|&(e, _)| source_links(r, &PathRow::new(p, e, None))).unwrap_or_default(),
+        );
+    }
+    s.push_str("</table>\n");
+
+    // Preferential path profiling.
+    if let Some(ppp) = &r.ppp {
+        let _ = write!(
+            s,
+            "<h2 id=\"ppp\">Preferential path profiling</h2>\n<p class=\"note\">Interesting paths: {} ({}). {} of them ran, {} times in all; {} residual executions of paths outside the set.</p>\n",
+            html(&ppp.set),
+            html(&ppp.selection),
+            grouped(ppp.interesting_executed as u64),
+            grouped(ppp.interesting_executions),
+            grouped(ppp.residual_executions)
+        );
+        s.push_str("<h3>Functions (ρ: interesting paths over all paths)</h3><table id=\"ppp-functions\"><tr><th>function</th><th class=\"num\">interesting</th><th class=\"num\">ρ</th><th class=\"num\">slots</th><th>counters</th></tr>\n");
+        for f in &ppp.functions {
+            let _ = writeln!(
+                s,
+                "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{:.4}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+                html(&f.function),
+                f.n_interesting,
+                f.rho,
+                grouped(f.slots),
+                f.counters
+            );
+        }
+        s.push_str("</table>\n<h3>Interesting paths</h3><table id=\"ppp-interesting\"><tr><th>path</th><th class=\"num\">PPP id</th><th class=\"num\">count</th><th>counted in</th><th>source</th></tr>\n");
+        for i in &ppp.interesting {
+            let row = PathRow::new(p, wpp_model::PathEvent { func: FuncIdx(i.function_index), path: wpp_model::PathId(i.path_id) }, Some(i.count));
+            let _ = writeln!(
+                s,
+                "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>",
+                html(&row.name()),
+                i.ppp_id,
+                grouped(i.count),
+                i.counted,
+                source_links(r, &row)
+            );
+        }
+        s.push_str("</table>\n<h3>Residual paths (ran, though not interesting)</h3><table id=\"ppp-residual\"><tr><th>path</th><th class=\"num\">count</th><th>source</th></tr>\n");
+        for row in &ppp.residual {
+            let _ = writeln!(
+                s,
+                "<tr><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+                html(&row.name()),
+                grouped(row.count.unwrap_or(0)),
+                source_links(r, row)
+            );
+        }
+        s.push_str("</table>\n");
+        if ppp.truncation.truncated() {
+            let _ = write!(
+                s,
+                "<p class=\"note\">Lists cut to their first rows: {} interesting, {} residual paths in all.</p>\n",
+                grouped(ppp.truncation.total("interesting") as u64),
+                grouped(ppp.truncation.total("residual") as u64)
+            );
+        }
+    }
+
+    // Sources.
+    s.push_str("<h2 id=\"sources\">Sources</h2>\n");
+    if r.files.is_empty() {
+        s.push_str("<p class=\"note\">The module has no DWARF line table: blocks are named by their bytes in the module.</p>\n");
+    }
+    let mut files: Vec<(&u32, &Vec<(u32, u32)>)> = r.wanted_lines.iter().collect();
+    files.sort();
+    for (&file, ranges) in files {
+        let name = &r.files[file as usize];
+        let _ = write!(s, "<h3 id=\"F{file}\">{}</h3>\n", html(name));
+        let Some(text) = read(name) else {
+            s.push_str("<p class=\"note\">Not readable on the machine that made this report.</p>\n");
+            continue;
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        s.push_str("<pre class=\"code\">");
+        for (i, &(a, b)) in ranges.iter().enumerate() {
+            if i > 0 || a > 1 {
+                s.push_str("<span class=\"gap\">⋮</span>");
+            }
+            for n in a..=b.min(lines.len() as u32) {
+                let _ = write!(s, "<span class=\"l\" id=\"L{file}-{n}\" data-n=\"{n}\">{}</span>", html(lines[n as usize - 1]));
+            }
+        }
+        s.push_str("</pre>\n");
+    }
+    let _ = write!(
+        s,
+        "<p class=\"note\">Made by wpp {} from <code>{}</code>.</p>\n</main></body></html>\n",
+        env!("CARGO_PKG_VERSION"),
+        html(&p.path.display().to_string())
+    );
+    s
+}
+
+fn func_name(r: &Report, f: FuncIdx) -> String {
+    r.profile.meta.functions.get(f.idx()).map_or_else(|| format!("func{}", f.0), |f| f.name.clone())
+}
+
+/// Links to a path's source lines in the page (or its bytes, unlinked).
+fn source_links(r: &Report, row: &PathRow) -> String {
+    let mut out = String::new();
+    for loc in &row.source {
+        // `FILE:LINE` or `FILE:FIRST-LAST`: link to the first line where the page has it.
+        let target = loc.rsplit_once(':').and_then(|(file, lines)| {
+            let first: u32 = lines.split('-').next()?.parse().ok()?;
+            let idx = r.files.iter().position(|f| f == file)? as u32;
+            let shown = r.wanted_lines.get(&idx)?.iter().any(|&(a, b)| a <= first && first <= b);
+            Some(if shown { format!("#L{idx}-{first}") } else { format!("#F{idx}") })
+        });
+        let short = loc.rsplit('/').next().unwrap_or(loc);
+        match target {
+            Some(t) => {
+                let _ = write!(out, "<a class=\"src\" href=\"{t}\" title=\"{}\">{}</a> ", html(loc), html(short));
+            }
+            None => {
+                let _ = write!(out, "<span class=\"src\">{}</span> ", html(short));
+            }
+        }
+    }
+    out
+}
+
+/// A laid-out drawing without its XML prolog and Graphviz's comments.
+fn push_svg(s: &mut String, svg: &str) {
+    let mut rest = svg.find("<svg").map_or(svg, |i| &svg[i..]);
+    while let Some(i) = rest.find("<!--") {
+        s.push_str(&rest[..i]);
+        rest = rest[i..].find("-->").map_or("", |j| &rest[i + j + 3..]);
+    }
+    s.push_str(rest);
+}

@@ -1,0 +1,303 @@
+//! Everything the page shows, computed from a profile: the analyses run here, the page
+//! only formats.
+
+use rustc_hash::FxHashMap;
+use wpp_grammar::HotParams;
+use wpp_model::{BlockIdx, FuncIdx, PathEvent};
+use wpp_profile::Profile;
+use wpp_report::{Dag, PathRow, Top};
+use wpp_twpp::stacks::{CallTree, CallTreeBuilder};
+
+use crate::distribution::{distributions, Distribution};
+use crate::drawing::{self, BlockLabel};
+use crate::heat::{function_pairs, function_paths, heat, Heat};
+use crate::{Error, Progress};
+
+/// What the page holds, and how much of each list.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Hottest paths drawn (by instructions: count × the path's instructions).
+    pub paths: usize,
+    /// Hot subpaths listed, the first ones drawn.
+    pub subpaths: usize,
+    /// Longest hot subpath searched, in paths.
+    pub hot_max_len: usize,
+    /// Least cost of a hot subpath; by default 1% of the run's instructions.
+    pub hot_min_cost: Option<u64>,
+    /// Functions in the path distribution table.
+    pub functions: usize,
+    /// Functions with more blocks than this are drawn with what the paths do not reach
+    /// collapsed.
+    pub collapse_above: usize,
+    /// Rows of each PPP list.
+    pub ppp_rows: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { paths: 10, subpaths: 10, hot_max_len: 32, hot_min_cost: None, functions: 60, collapse_above: 40, ppp_rows: 200 }
+    }
+}
+
+/// The run at a glance.
+pub struct Summary {
+    pub stats: wpp_report::stats::Stats,
+    pub args: Vec<String>,
+    /// The guest's run time as recorded, in nanoseconds.
+    pub guest_nanos: u64,
+    /// Instructions the recorded paths executed.
+    pub instructions: u64,
+    pub functions_run: usize,
+}
+
+/// One drawing: a function's CFG with paths on it, as Graphviz source.
+pub struct Drawing {
+    /// Its id in the page (`d3`); highlighted blocks are `d3-bN`.
+    pub id: String,
+    pub func: FuncIdx,
+    pub dot: String,
+    pub blocks_shown: usize,
+    pub blocks_collapsed: usize,
+    /// The blocks highlighted.
+    pub highlighted: Vec<BlockIdx>,
+}
+
+/// A hot path and its drawing.
+pub struct HotPath {
+    pub row: PathRow,
+    /// count × the path's instructions.
+    pub cost: u64,
+    pub drawing: usize,
+}
+
+/// A hot subpath and the drawings of its functions.
+pub struct Subpath {
+    pub row: wpp_report::HotRow,
+    pub drawings: Vec<usize>,
+}
+
+/// The flame graph, and what it was made from.
+pub struct Flame {
+    pub svg: String,
+    /// The root frame's width: the instructions of every event.
+    pub instructions: u64,
+    pub stacks: usize,
+    pub ambiguous: u64,
+}
+
+/// Everything the page shows.
+pub struct Report {
+    pub summary: Summary,
+    pub hot_paths: Vec<HotPath>,
+    /// Hot subpaths (`None` without a whole program path), with the search's parameters.
+    pub subpaths: Option<(Vec<Subpath>, usize, HotParams)>,
+    pub flame: Option<Flame>,
+    /// Why there is no flame graph, when there is none.
+    pub no_flame: Option<String>,
+    pub functions: Vec<Distribution>,
+    pub functions_total: usize,
+    pub ppp: Option<wpp_report::ppp::PppReport>,
+    pub drawings: Vec<Drawing>,
+    /// Source files by the source map's index (empty without source lines).
+    pub files: Vec<String>,
+    /// The lines to show of each file, as inclusive ranges.
+    pub wanted_lines: FxHashMap<u32, Vec<(u32, u32)>>,
+    pub profile: Profile,
+}
+
+/// Reports the page's analyses of `profile`, telling `progress` of the long steps.
+pub fn build(profile: Profile, opts: &Options, progress: &mut dyn Progress) -> Result<Report, Error> {
+    let stats = wpp_report::stats(&profile)?;
+    let has_run = profile.has_trace() || profile.has_grammar();
+    let (dag, profile) = if has_run && !(profile.has_grammar() && profile.symbols.is_empty() && profile.meta.events > 0) {
+        progress.stage("decoding the whole program path", None);
+        let dag = Dag::of(profile)?;
+        (Some(dag), None)
+    } else {
+        (None, Some(profile))
+    };
+    let p: &Profile = match (&dag, &profile) {
+        (Some(d), _) => &d.profile,
+        (None, Some(p)) => p,
+        (None, None) => unreachable!("a profile either way"),
+    };
+    let instr_of = |e: PathEvent| wpp_report::PathRow::new(p, e, None).instructions;
+    let mut instr_cache: FxHashMap<PathEvent, u64> = FxHashMap::default();
+    for c in &p.counts {
+        instr_cache.insert(PathEvent { func: c.func, path: c.path }, instr_of(PathEvent { func: c.func, path: c.path }));
+    }
+    let instructions = |e: PathEvent| instr_cache.get(&e).copied().unwrap_or_else(|| instr_of(e));
+    let total_instructions: u64 =
+        p.counts.iter().map(|c| instructions(PathEvent { func: c.func, path: c.path }).saturating_mul(c.count)).fold(0, u64::saturating_add);
+
+    // The calls, in one pass over the whole program path.
+    let mut flame = None;
+    let mut no_flame = None;
+    let mut pairs: Option<FxHashMap<(PathEvent, PathEvent), u64>> = None;
+    if let Some(dag) = &dag {
+        let costs = dag.instruction_costs();
+        progress.stage("reading the calls off the whole program path", Some(p.meta.events));
+        let mut b = CallTreeBuilder::new(&p.meta.functions, &p.numberings);
+        let mut failed = None;
+        let mut n = 0u64;
+        for t in dag.grammar.expand() {
+            if let Err(e) = b.push(dag.paths[t as usize], costs[t as usize]) {
+                failed = Some(e);
+                break;
+            }
+            n += 1;
+            if n % (1 << 20) == 0 {
+                progress.advance(1 << 20);
+            }
+        }
+        progress.advance(n % (1 << 20));
+        match failed {
+            Some(e) => no_flame = Some(format!("the calls could not be read off the whole program path: {e}")),
+            None => {
+                let tree = b.finish();
+                flame = Some(flame_of(&tree, p)?);
+            }
+        }
+        progress.stage("counting consecutive paths", None);
+        pairs = Some(dag.grammar.consecutive_pairs().into_iter().map(|((a, b), c)| ((dag.paths[a as usize], dag.paths[b as usize]), c)).collect());
+    } else {
+        no_flame = Some("the profile holds path counts only (record with --mode grammar or --mode trace for the calls)".into());
+    }
+
+    // Hottest paths by instructions.
+    let mut by_cost: Vec<(PathEvent, u64, u64)> = p
+        .counts
+        .iter()
+        .filter(|c| c.count > 0)
+        .map(|c| {
+            let e = PathEvent { func: c.func, path: c.path };
+            (e, c.count, instructions(e).saturating_mul(c.count))
+        })
+        .collect();
+    by_cost.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.func.cmp(&b.0.func)).then(a.0.path.cmp(&b.0.path)));
+    by_cost.truncate(opts.paths);
+
+    progress.stage("drawing the paths", None);
+    let mut heats: FxHashMap<FuncIdx, Heat> = FxHashMap::default();
+    let mut drawings: Vec<Drawing> = Vec::new();
+    let mut draw = |func: FuncIdx, paths: Vec<Vec<BlockIdx>>, drawings: &mut Vec<Drawing>| -> Option<usize> {
+        let cfg = p.meta.functions.get(func.idx())?.cfg.as_ref()?;
+        let h = heats.entry(func).or_insert_with(|| {
+            let fp = pairs.as_ref().map(|pairs| function_pairs(p, pairs, func));
+            heat(cfg, &function_paths(p, func), fp.as_deref())
+        });
+        let id = format!("d{}", drawings.len());
+        let label = |b: BlockIdx| block_label(p, func, b);
+        let dot = drawing::draw(&drawing::Request { id: &id, cfg, heat: h, paths: &paths, label: &label, collapse_above: opts.collapse_above });
+        let mut highlighted: Vec<BlockIdx> = paths.iter().flatten().copied().collect();
+        highlighted.sort_unstable();
+        highlighted.dedup();
+        drawings.push(Drawing { id, func, dot: dot.source, blocks_shown: dot.blocks_shown, blocks_collapsed: dot.blocks_collapsed, highlighted });
+        Some(drawings.len() - 1)
+    };
+    let mut hot_paths = Vec::new();
+    for &(e, count, cost) in &by_cost {
+        let blocks = p.path_blocks(e.func, e.path).unwrap_or_default();
+        if let Some(d) = draw(e.func, vec![blocks], &mut drawings) {
+            hot_paths.push(HotPath { row: PathRow::new(p, e, Some(count)), cost, drawing: d });
+        }
+    }
+
+    let mut subpaths = None;
+    if let Some(dag) = &dag {
+        progress.stage("finding hot subpaths", None);
+        let params = HotParams { max_len: opts.hot_max_len, min_len: 2, min_cost: opts.hot_min_cost.unwrap_or((total_instructions / 100).max(1)) };
+        let found = wpp_report::hot_subpaths(dag, wpp_report::Cost::Instructions, &params, Top::First(opts.subpaths.max(1)));
+        let total = found.truncation.total("subpaths");
+        let mut rows = Vec::new();
+        for row in found.subpaths.into_iter().take(opts.subpaths) {
+            // One drawing per function of the subpath (the first three), with its paths.
+            let mut funcs: Vec<FuncIdx> = Vec::new();
+            for r in &row.paths {
+                let f = FuncIdx(r.function_index);
+                if !funcs.contains(&f) {
+                    funcs.push(f);
+                }
+            }
+            let mut ds = Vec::new();
+            for &f in funcs.iter().take(3) {
+                let paths: Vec<Vec<BlockIdx>> =
+                    row.paths.iter().filter(|r| r.function_index == f.0).map(|r| r.blocks.iter().map(|b| BlockIdx(b.index)).collect()).collect();
+                ds.extend(draw(f, paths, &mut drawings));
+            }
+            rows.push(Subpath { row, drawings: ds });
+        }
+        subpaths = Some((rows, total, params));
+    }
+
+    let mut functions = distributions(p, &instructions);
+    let functions_total = functions.len();
+    functions.truncate(opts.functions);
+    let functions_run = functions_total;
+
+    let ppp = match &p.ppp {
+        Some(_) => Some(wpp_report::ppp_report(p, Top::First(opts.ppp_rows.max(1)))?),
+        None => None,
+    };
+
+    // The source lines the page links to: every function shown, whole when short.
+    let mut wanted_lines: FxHashMap<u32, Vec<(u32, u32)>> = FxHashMap::default();
+    let mut files = Vec::new();
+    if let Some(map) = &p.source {
+        files = map.files.clone();
+        let mut shown_funcs: Vec<FuncIdx> = drawings.iter().map(|d| d.func).collect();
+        shown_funcs.extend(functions.iter().map(|d| d.func));
+        shown_funcs.sort_unstable();
+        shown_funcs.dedup();
+        for f in shown_funcs {
+            for r in map.blocks.get(f.idx()).into_iter().flatten().flatten() {
+                wanted_lines.entry(r.file).or_default().push((r.first.saturating_sub(1).max(1), r.last + 1));
+            }
+        }
+        for ranges in wanted_lines.values_mut() {
+            ranges.sort_unstable();
+            let mut merged: Vec<(u32, u32)> = Vec::new();
+            for &(a, b) in ranges.iter() {
+                match merged.last_mut() {
+                    // Gaps of a few lines are shown rather than elided.
+                    Some(last) if a <= last.1 + 4 => last.1 = last.1.max(b),
+                    _ => merged.push((a, b)),
+                }
+            }
+            *ranges = merged;
+        }
+    }
+    let summary = Summary { stats, args: p.meta.args.clone(), guest_nanos: p.meta.guest_nanos, instructions: total_instructions, functions_run };
+    let profile = match (dag, profile) {
+        (Some(d), _) => d.profile,
+        (None, Some(p)) => p,
+        (None, None) => unreachable!("a profile either way"),
+    };
+    Ok(Report { summary, hot_paths, subpaths, flame, no_flame, functions, functions_total, ppp, drawings, files, wanted_lines, profile })
+}
+
+/// A block's label: its source lines, or its bytes in the module.
+fn block_label(p: &Profile, func: FuncIdx, b: BlockIdx) -> BlockLabel {
+    if let Some(map) = &p.source {
+        if let Some(Some(r)) = map.blocks.get(func.idx()).and_then(|v| v.get(b.idx())) {
+            let file = map.files.get(r.file as usize).map(String::as_str).unwrap_or("?");
+            let base = file.rsplit('/').next().unwrap_or(file);
+            let lines = if r.first == r.last { format!("{}", r.first) } else { format!("{}-{}", r.first, r.last) };
+            return BlockLabel { text: format!("{base}:{lines}"), href: Some(format!("#L{}-{}", r.file, r.first)) };
+        }
+    }
+    let block = p.meta.functions.get(func.idx()).and_then(|f| f.cfg.as_ref()).and_then(|c| c.blocks.get(b.idx()));
+    match block {
+        Some(bl) => BlockLabel { text: format!("{:#x}-{:#x}", bl.start, bl.end), href: None },
+        None => BlockLabel { text: String::new(), href: None },
+    }
+}
+
+fn flame_of(tree: &CallTree, p: &Profile) -> Result<Flame, Error> {
+    let name = |f: FuncIdx| p.meta.functions.get(f.idx()).map_or_else(|| format!("func{}", f.0), |f| f.name.clone());
+    let lines = crate::flame::folded(tree, &name);
+    let instructions = tree.inclusive()[0];
+    let title = format!("{} — calls by inclusive instructions", p.meta.module);
+    let svg = if lines.is_empty() { String::new() } else { crate::flame::svg(&lines, &title).map_err(|e| Error::Flame(e.to_string()))? };
+    Ok(Flame { svg, instructions, stacks: tree.nodes.len() - 1, ambiguous: tree.ambiguous })
+}

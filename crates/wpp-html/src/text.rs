@@ -1,0 +1,83 @@
+//! Text in the page: escaping for HTML and Graphviz, and numbers as people read them.
+
+/// `s` with HTML's special characters escaped (for text and quoted attributes).
+pub fn html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `s` inside a Graphviz double-quoted string (a newline becomes a centred line break).
+pub fn dot_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A count in at most four significant characters: `987`, `12.3k`, `4.5M`, `1.2G`.
+pub fn compact(n: u64) -> String {
+    const UNITS: [(u64, &str); 4] = [(1_000_000_000_000, "T"), (1_000_000_000, "G"), (1_000_000, "M"), (1_000, "k")];
+    for (scale, unit) in UNITS {
+        if n >= scale {
+            let x = n as f64 / scale as f64;
+            return if x < 100.0 { format!("{:.1}{unit}", (x * 10.0).floor() / 10.0) } else { format!("{}{unit}", x.floor()) };
+        }
+    }
+    n.to_string()
+}
+
+/// `n` with thousands separated by commas.
+pub fn grouped(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `part` as a percentage of `whole`, one decimal.
+pub fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        return "0%".into();
+    }
+    format!("{:.1}%", part as f64 * 100.0 / whole as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_as_people_write_them() {
+        assert_eq!(compact(987), "987");
+        assert_eq!(compact(12_345), "12.3k");
+        assert_eq!(compact(999_999), "999k");
+        assert_eq!(compact(4_560_000), "4.5M");
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(1234567), "1,234,567");
+        assert_eq!(grouped(123456), "123,456");
+        assert_eq!(html("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+        assert_eq!(dot_escape("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+        assert_eq!(percent(1, 3), "33.3%");
+    }
+}
