@@ -46,6 +46,10 @@ pub struct Opts {
     /// Draw functions with more blocks than this with the blocks off the path collapsed.
     #[arg(long, value_name = "N", default_value_t = 40)]
     collapse_above: usize,
+    /// Read source files whose DWARF name starts with FROM under TO instead (repeatable;
+    /// the first that reads wins, then the name itself).
+    #[arg(long, value_name = "FROM=TO", value_parser = parse_source_map)]
+    source_map: Vec<(String, PathBuf)>,
     /// Graphviz's `dot`, to lay the drawings out.
     #[arg(long, value_name = "PROGRAM", default_value = "dot")]
     dot: PathBuf,
@@ -108,7 +112,10 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let dots: Vec<&str> = report.drawings.iter().map(|d| d.dot.as_str()).collect();
     let laid_out = layout(&o.dot, &dots);
     wpp_html::Progress::stage(&mut bar, "writing the page", None);
-    let read = |file: &str| std::fs::read(file).ok().map(|b| String::from_utf8_lossy(&b).into_owned());
+    let read = |file: &str| {
+        let mapped = o.source_map.iter().filter_map(|(from, to)| Some(to.join(file.strip_prefix(from.as_str())?.trim_start_matches('/'))));
+        mapped.chain(std::iter::once(PathBuf::from(file))).find_map(|f| std::fs::read(f).ok()).map(|b| String::from_utf8_lossy(&b).into_owned())
+    };
     let page = match &laid_out {
         Ok(svgs) => wpp_html::render(&report, Ok(svgs), &read),
         Err(why) => wpp_html::render(&report, Err(why), &read),
@@ -150,4 +157,11 @@ fn layout(dot: &Path, graphs: &[&str]) -> Result<Vec<String>, String> {
         return Err(format!("{} laid out {} of {} graphs", dot.display(), svgs.len(), graphs.len()));
     }
     Ok(svgs)
+}
+
+fn parse_source_map(s: &str) -> Result<(String, PathBuf), String> {
+    match s.split_once('=') {
+        Some((from, to)) if !from.is_empty() && !to.is_empty() => Ok((from.to_owned(), PathBuf::from(to))),
+        _ => Err(format!("`{s}` is not FROM=TO (a prefix of the source names, and the directory to read them from)")),
+    }
 }

@@ -32,5 +32,17 @@ pub fn svg(lines: &[String], title: &str) -> std::io::Result<String> {
     opts.subtitle = Some("Click a frame to zoom in; Ctrl-F or Search to highlight functions".into());
     let mut out = Vec::new();
     inferno::flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut out)?;
-    String::from_utf8(out).map_err(std::io::Error::other)
+    let svg = String::from_utf8(out).map_err(std::io::Error::other)?;
+    Ok(keep_history(&svg))
+}
+
+/// The page shows the flame graph in a frame of its own, from a data URL, whose history
+/// cannot be written (an opaque origin): inferno's script keeps the zoom in the URL and
+/// would fail there. A script ahead of it makes that a no-op.
+fn keep_history(svg: &str) -> String {
+    const SHIM: &str = "<script type=\"text/ecmascript\"><![CDATA[History.prototype.replaceState = function () {};]]></script>";
+    let Some(open) = svg.find("<svg") else { return svg.to_owned() };
+    let Some(end) = svg[open..].find('>') else { return svg.to_owned() };
+    let at = open + end + 1;
+    format!("{}{SHIM}{}", &svg[..at], &svg[at..])
 }

@@ -56,6 +56,7 @@ details > summary { cursor: pointer; }
 pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> Option<String>) -> String {
     let p = &r.profile;
     let st = &r.summary.stats;
+    let sources: rustc_hash::FxHashMap<u32, String> = r.wanted_lines.keys().filter_map(|&f| Some((f, read(r.files.get(f as usize)?)?))).collect();
     let mut s = String::with_capacity(1 << 20);
     let title = format!("wpp report: {}", st.module);
     let _ = write!(s, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><style>{STYLE}</style></head><body>\n", html(&title));
@@ -337,8 +338,15 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
     for (&file, ranges) in files {
         let name = &r.files[file as usize];
         let _ = write!(s, "<h3 id=\"F{file}\">{}</h3>\n", html(name));
-        let Some(text) = read(name) else {
-            s.push_str("<p class=\"note\">Not readable on the machine that made this report.</p>\n");
+        let Some(text) = sources.get(&file) else {
+            // The links still land here, on the file's name.
+            s.push_str("<p class=\"note\">Not readable on the machine that made this report (see <code>wpp report --source-map</code>).");
+            for &(a, b) in ranges {
+                for n in a..=b {
+                    let _ = write!(s, "<a id=\"L{file}-{n}\"></a>");
+                }
+            }
+            s.push_str("</p>\n");
             continue;
         };
         let lines: Vec<&str> = text.lines().collect();
