@@ -69,6 +69,7 @@ fn bad_inputs_give_one_line_naming_the_file() {
     let (empty, text, component, dir) = (f.path("empty.bin"), f.path("notes.txt"), f.path("component.wasm"), f.path("a-directory"));
     let (wasm, grammar, paths) = (f.wasm.to_str().unwrap(), f.grammar.to_str().unwrap(), f.paths.to_str().unwrap());
     let out = f.path("out.wpp");
+    let page = f.path("page.html");
 
     // Commands reading a profile, each with what it says of a file that is no profile.
     let profile_commands: Vec<Vec<&str>> = vec![
@@ -85,6 +86,7 @@ fn bad_inputs_give_one_line_naming_the_file() {
         vec!["twpp", "stats"],
         vec!["trace", "--func", "fib"],
         vec!["dff", "--func", "fib", "--module", wasm],
+        vec!["report", "-o", &page],
     ];
     for cmd in &profile_commands {
         let with = |file: &str| -> Vec<String> {

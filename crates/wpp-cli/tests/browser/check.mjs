@@ -76,9 +76,20 @@ try {
     const all = [...document.querySelectorAll('a[href^="#"]')];
     return { total: all.length, broken: all.filter((a) => !document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)))).map((a) => a.getAttribute("href")).slice(0, 10) };
   });
+  const tables = await page.evaluate(() => {
+    const rows = (sel) => [...document.querySelectorAll(`${sel} tr`)].slice(1).map((tr) => [...tr.cells].map((c) => c.textContent.trim()));
+    return {
+      functions: [...document.querySelectorAll("#functions-table > tbody > tr[data-function]")].map((tr) => ({ function: Number(tr.dataset.function), pathsTo90: Number(tr.querySelector("[data-paths-to-90]").getAttribute("data-paths-to-90")) })),
+      pppFunctions: rows("#ppp-functions"),
+      pppInteresting: rows("#ppp-interesting").length,
+      pppResidual: rows("#ppp-residual").length,
+      drawings: document.querySelectorAll(".drawing svg").length,
+      flameFrame: document.getElementById("flame-frame") !== null,
+    };
+  });
   await page.screenshot({ path: shot });
   const external = requests.filter((u) => !u.startsWith("file:") && !u.startsWith("data:"));
-  console.log(JSON.stringify({ errors, external, loadMs, paint, summary, top, flame, links }));
+  console.log(JSON.stringify({ errors, external, loadMs, paint, summary, top, flame, links, tables }));
 } finally {
   await browser.close();
 }
