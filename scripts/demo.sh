@@ -4,11 +4,12 @@
 # path of the bundled Lua benchmark (built with DWARF, so reports show source lines) and
 # prints its compression statistics, hottest paths and hottest subpaths; then reorganises
 # it by call (TWPP) and shows one function's traces and how often its loads were redundant;
-# and how often each definition reached each block of a function, exactly, from the grammar.
+# and how often each definition reached each block of a function, exactly, from the grammar;
+# and writes the HTML report of the run (hot paths drawn on their CFGs, a flame graph).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
-for p in clang lld wasi-libc libclang-rt-dev-wasm32; do
+for p in clang lld wasi-libc libclang-rt-dev-wasm32 graphviz; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -27,3 +28,8 @@ target="${CARGO_TARGET_DIR:-target}"
 "$target/release/wpp" trace "$target/lua.twpp" --func luaH_getshortstr --top 2
 "$target/release/wpp" dataflow redundancy "$target/lua.twpp" --module workloads/build/debug/lua.wasm --func luaV_execute --top 3
 "$target/release/wpp" dff "$target/lua.wpp" --module workloads/build/debug/lua.wasm --func luaH_resize --top 2
+# The sources' DWARF names start with /crates (workloads/build.sh maps cargo's registry
+# there); the page shows the lines its paths link to.
+registry=$(dirname "$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/lua-src-* | head -n 1)")
+"$target/release/wpp" report "$target/lua.wpp" -o "$target/lua.html" --source-map "/crates=$registry"
+echo "Open $target/lua.html in a browser."

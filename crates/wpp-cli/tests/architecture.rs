@@ -35,7 +35,7 @@ const LAYERS: &[&[&str]] = &[
     &["wpp-paths"],
     &["wpp-wasm", "wpp-profile"],
     &["wpp-report", "wpp-runtime", "wpp-twpp"],
-    &["wpp-record"],
+    &["wpp-record", "wpp-html"],
     &["wpp-cli", "wpp-bench"],
 ];
 
@@ -69,7 +69,7 @@ fn crates_know_only_what_they_may() {
         }
     };
     let wasm = ["wasmparser", "wasm-encoder", "wasmtime", "wasmtime-wasi", "wpp-wasm", "wpp-runtime"];
-    for c in ["wpp-model", "wpp-paths", "wpp-grammar", "wpp-report", "wpp-twpp"] {
+    for c in ["wpp-model", "wpp-paths", "wpp-grammar", "wpp-report", "wpp-twpp", "wpp-html"] {
         forbid(c, &wasm, "it knows nothing of WebAssembly");
     }
     forbid("wpp-grammar", &["wpp-model", "wpp-paths"], "terminals are numbers, not paths");

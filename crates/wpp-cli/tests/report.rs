@@ -71,8 +71,11 @@ fn assert_summary(seen: &Value, profile: &Path, what: &str) {
     }
 }
 
-/// Every path of `wpp paths --json` as ((function, path), count, instructions, blocks).
-fn paths(profile: &Path) -> Vec<((u64, u64), u64, u64, Vec<u64>)> {
+/// A path of `wpp paths --json`: ((function, path), count, instructions, blocks).
+type PathLine = ((u64, u64), u64, u64, Vec<u64>);
+
+/// Every path of `wpp paths --json`.
+fn paths(profile: &Path) -> Vec<PathLine> {
     let all = json(wpp().arg("paths").arg(profile).arg("--json"));
     all["paths"]
         .as_array()

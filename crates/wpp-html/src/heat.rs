@@ -27,10 +27,11 @@ impl Heat {
     }
 }
 
-/// The heat of function `cfg`, given each of its paths' blocks with their counts, and
+/// The heat of function `cfg` numbered with cut points `cut`, given each of its paths'
+/// blocks with their counts, and
 /// for a whole program path, the counts of consecutive pairs of its own paths (`None`
 /// for a profile of counts only).
-pub fn heat(cfg: &Cfg, paths: &[(Vec<BlockIdx>, u64)], pairs: Option<&[(BlockIdx, BlockIdx, u64)]>) -> Heat {
+pub fn heat(cfg: &Cfg, cut: &[BlockIdx], paths: &[(Vec<BlockIdx>, u64)], pairs: Option<&[(BlockIdx, BlockIdx, u64)]>) -> Heat {
     let n = cfg.n_blocks();
     let mut edge_of: FxHashMap<(BlockIdx, Target), usize> = FxHashMap::default();
     for (i, e) in cfg.edges.iter().enumerate() {
@@ -67,15 +68,20 @@ pub fn heat(cfg: &Cfg, paths: &[(Vec<BlockIdx>, u64)], pairs: Option<&[(BlockIdx
         }
     } else {
         // From counts alone, a back edge into a header is known when it is the only way
-        // into the header from a path's end: the paths that start there took it.
+        // into the header from a path's end but calls returning there: the paths that
+        // start there took it, less those that began after a call.
         let mut into: FxHashMap<BlockIdx, Vec<usize>> = FxHashMap::default();
+        let mut after_calls = vec![0u64; n];
         for (i, e) in cfg.edges.iter().enumerate() {
-            if let (EdgeKind::Back, Target::Block(t)) = (e.kind, e.to) {
-                into.entry(t).or_default().push(i);
+            match (e.kind, e.to) {
+                (EdgeKind::Call, Target::Block(t)) => after_calls[t.idx()] += ends_at[e.from.idx()],
+                (EdgeKind::Back, Target::Block(t)) => into.entry(t).or_default().push(i),
+                (EdgeKind::Forward, Target::Block(t)) if cut.contains(&t) => into.entry(t).or_default().push(i),
+                _ => {}
             }
         }
-        for (i, e) in cfg.edges.iter().enumerate() {
-            if e.kind == EdgeKind::Back {
+        for edges in into.values() {
+            for &i in edges {
                 h.edges[i] = None;
             }
         }
@@ -87,8 +93,12 @@ pub fn heat(cfg: &Cfg, paths: &[(Vec<BlockIdx>, u64)], pairs: Option<&[(BlockIdx
         }
         for (t, edges) in &into {
             if let [only] = edges[..] {
-                h.edges[only] = Some(starts_at[t.idx()]);
-                left[cfg.edges[only].from.idx()] += starts_at[t.idx()];
+                // Into the entry, an iteration cannot be told from a new invocation.
+                if t.0 != 0 {
+                    let took = starts_at[t.idx()].saturating_sub(after_calls[t.idx()]);
+                    h.edges[only] = Some(took);
+                    left[cfg.edges[only].from.idx()] += took;
+                }
             }
         }
         path_end_edges_known = false;

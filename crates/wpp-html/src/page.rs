@@ -59,11 +59,11 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
     let sources: rustc_hash::FxHashMap<u32, String> = r.wanted_lines.keys().filter_map(|&f| Some((f, read(r.files.get(f as usize)?)?))).collect();
     let mut s = String::with_capacity(1 << 20);
     let title = format!("wpp report: {}", st.module);
-    let _ = write!(s, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><style>{STYLE}</style></head><body>\n", html(&title));
+    let _ = writeln!(s, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{}</title><style>{STYLE}</style></head><body>", html(&title));
     let args = if r.summary.args.is_empty() { String::new() } else { format!(" {}", r.summary.args.join(" ")) };
-    let _ = write!(
+    let _ = writeln!(
         s,
-        "<header><h1>{}</h1><div class=\"sub\"><code>{}{}</code> · {} · {}</div></header>\n",
+        "<header><h1>{}</h1><div class=\"sub\"><code>{}{}</code> · {} · {}</div></header>",
         html(&title),
         html(&st.module),
         html(&args),
@@ -179,9 +179,9 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
             "<p class=\"note\">The profile holds path counts only: hot subpaths need the whole program path (record with <code>--mode grammar</code>).</p>\n",
         ),
         Some((rows, total, params)) => {
-            let _ = write!(
+            let _ = writeln!(
                 s,
-                "<p class=\"note\">Minimal sequences of {} to {} consecutive paths that cost at least {} instructions in all, found on the grammar without expanding it ({} found, {} shown). A subpath's paths are drawn on their functions.</p>\n",
+                "<p class=\"note\">Minimal sequences of {} to {} consecutive paths that cost at least {} instructions in all, found on the grammar without expanding it ({} found, {} shown). A subpath's paths are drawn on their functions.</p>",
                 params.min_len,
                 params.max_len,
                 grouped(params.min_cost),
@@ -214,28 +214,28 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
     s.push_str("<h2 id=\"flame\">Flame graph</h2>\n");
     match &r.flame {
         Some(f) if !f.svg.is_empty() => {
-            let _ = write!(
+            let _ = writeln!(
                 s,
-                "<p class=\"note\">The calls of the run, read off the whole program path: each frame is a call stack, as wide as the instructions executed in it and in what it called ({} stacks; the root, <code>all</code>, is the run's <span id=\"flame-total\" data-value=\"{}\">{}</span> instructions). Click a frame to zoom.</p>\n",
+                "<p class=\"note\">The calls of the run, read off the whole program path: each frame is a call stack, as wide as the instructions executed in it and in what it called ({} stacks; the root, <code>all</code>, is the run's <span id=\"flame-total\" data-value=\"{}\">{}</span> instructions). Click a frame to zoom.</p>",
                 grouped(f.stacks as u64),
                 f.instructions,
                 grouped(f.instructions)
             );
             if f.ambiguous > 0 {
                 let _ =
-                    write!(s, "<p class=\"note\">{} returns could not be told from loop iterations and were read as iterations.</p>\n", grouped(f.ambiguous));
+                    writeln!(s, "<p class=\"note\">{} returns could not be told from loop iterations and were read as iterations.</p>", grouped(f.ambiguous));
             }
             let data = base64::engine::general_purpose::STANDARD.encode(f.svg.as_bytes());
-            let _ = write!(s, "<iframe class=\"flame\" id=\"flame-frame\" title=\"flame graph\" src=\"data:image/svg+xml;base64,{data}\"></iframe>\n");
+            let _ = writeln!(s, "<iframe class=\"flame\" id=\"flame-frame\" title=\"flame graph\" src=\"data:image/svg+xml;base64,{data}\"></iframe>");
         }
         Some(_) => s.push_str("<p class=\"note\">No instructions ran.</p>\n"),
         None => {
-            let _ = write!(s, "<p class=\"note\">No flame graph: {}.</p>\n", html(r.no_flame.as_deref().unwrap_or("no whole program path")));
+            let _ = writeln!(s, "<p class=\"note\">No flame graph: {}.</p>", html(r.no_flame.as_deref().unwrap_or("no whole program path")));
         }
     }
 
     // Per-function path distributions.
-    let _ = write!(s, "<h2 id=\"functions\">Functions</h2>\n<p class=\"note\">How concentrated each function's execution is: of the paths that ran, how few make 90% of its executions. The {} functions that executed the most instructions of {} that ran; open one for its paths.</p>\n", r.functions.len(), grouped(r.functions_total as u64));
+    let _ = writeln!(s, "<h2 id=\"functions\">Functions</h2>\n<p class=\"note\">How concentrated each function's execution is: of the paths that ran, how few make 90% of its executions. The {} functions that executed the most instructions of {} that ran; open one for its paths.</p>", r.functions.len(), grouped(r.functions_total as u64));
     s.push_str("<table id=\"functions-table\"><tr><th>function</th><th class=\"num\">instructions</th><th class=\"num\">share</th><th class=\"num\">executions</th><th class=\"num\">paths</th><th class=\"num\">paths to 90%</th><th>source</th></tr>\n");
     for d in &r.functions {
         let name = func_name(r, d.func);
@@ -255,9 +255,9 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
         if d.paths.len() > 12 {
             let _ = write!(s, "<tr><td colspan=\"4\" class=\"note\">and {} more paths</td></tr>", d.paths.len() - 12);
         }
-        let _ = write!(
+        let _ = writeln!(
             s,
-            "</table></details></td><td class=\"num\">{}</td><td class=\"num\"><span class=\"bar\" style=\"width:{:.0}px\"></span> {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\" data-paths-to-90=\"{}\">{} <span class=\"bar c\" style=\"width:{:.0}px\"></span></td><td>{}</td></tr>\n",
+            "</table></details></td><td class=\"num\">{}</td><td class=\"num\"><span class=\"bar\" style=\"width:{:.0}px\"></span> {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\" data-paths-to-90=\"{}\">{} <span class=\"bar c\" style=\"width:{:.0}px\"></span></td><td>{}</td></tr>",
             grouped(d.instructions),
             share * 80.0,
             percent(d.instructions, r.summary.instructions),
@@ -273,9 +273,9 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
 
     // Preferential path profiling.
     if let Some(ppp) = &r.ppp {
-        let _ = write!(
+        let _ = writeln!(
             s,
-            "<h2 id=\"ppp\">Preferential path profiling</h2>\n<p class=\"note\">Interesting paths: {} ({}). {} of them ran, {} times in all; {} residual executions of paths outside the set.</p>\n",
+            "<h2 id=\"ppp\">Preferential path profiling</h2>\n<p class=\"note\">Interesting paths: {} ({}). {} of them ran, {} times in all; {} residual executions of paths outside the set.</p>",
             html(&ppp.set),
             html(&ppp.selection),
             grouped(ppp.interesting_executed as u64),
@@ -319,9 +319,9 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
         }
         s.push_str("</table>\n");
         if ppp.truncation.truncated() {
-            let _ = write!(
+            let _ = writeln!(
                 s,
-                "<p class=\"note\">Lists cut to their first rows: {} interesting, {} residual paths in all.</p>\n",
+                "<p class=\"note\">Lists cut to their first rows: {} interesting, {} residual paths in all.</p>",
                 grouped(ppp.truncation.total("interesting") as u64),
                 grouped(ppp.truncation.total("residual") as u64)
             );
@@ -337,7 +337,7 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
     files.sort();
     for (&file, ranges) in files {
         let name = &r.files[file as usize];
-        let _ = write!(s, "<h3 id=\"F{file}\">{}</h3>\n", html(name));
+        let _ = writeln!(s, "<h3 id=\"F{file}\">{}</h3>", html(name));
         let Some(text) = sources.get(&file) else {
             // The links still land here, on the file's name.
             s.push_str("<p class=\"note\">Not readable on the machine that made this report (see <code>wpp report --source-map</code>).");
@@ -361,9 +361,9 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
         }
         s.push_str("</pre>\n");
     }
-    let _ = write!(
+    let _ = writeln!(
         s,
-        "<p class=\"note\">Made by wpp {} from <code>{}</code>.</p>\n</main></body></html>\n",
+        "<p class=\"note\">Made by wpp {} from <code>{}</code>.</p>\n</main></body></html>",
         env!("CARGO_PKG_VERSION"),
         html(&p.path.display().to_string())
     );

@@ -146,7 +146,7 @@ pub fn build(profile: Profile, opts: &Options, progress: &mut dyn Progress) -> R
                 break;
             }
             n += 1;
-            if n % (1 << 20) == 0 {
+            if n.is_multiple_of(1 << 20) {
                 progress.advance(1 << 20);
             }
         }
@@ -184,7 +184,8 @@ pub fn build(profile: Profile, opts: &Options, progress: &mut dyn Progress) -> R
         let cfg = p.meta.functions.get(func.idx())?.cfg.as_ref()?;
         let h = heats.entry(func).or_insert_with(|| {
             let fp = pairs.as_ref().map(|pairs| function_pairs(p, pairs, func));
-            heat(cfg, &function_paths(p, func), fp.as_deref())
+            let cut = p.numberings.get(func).map_or(&[][..], |n| n.cut_points());
+            heat(cfg, cut, &function_paths(p, func), fp.as_deref())
         });
         let id = format!("d{}", drawings.len());
         let label = |b: BlockIdx| block_label(p, func, b);

@@ -165,7 +165,7 @@ struct Open {
 
 /// Reads calls and returns off a stream of path events, one at a time, in the memory of
 /// the open invocations: the classification the module documentation describes, which
-/// [`Partitioner`] and calling context trees ([`crate::stacks`]) build on.
+/// [`Partitioner`] and the calling context tree (module `stacks`) build on.
 pub struct Calls<'a> {
     shapes: FuncMap<Shape<'a>>,
     stack: Vec<Open>,
