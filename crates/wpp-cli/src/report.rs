@@ -18,6 +18,11 @@ use wpp_profile::Profile;
 /// execution is on few paths; for a PPP profile its interesting and residual paths and ρ
 /// per function; and the source lines all of these link to.
 ///
+/// With `--twpp`, the run's timestamped whole program path (`wpp twpp build`): invocations
+/// against distinct traces per function, the most frequent traces. With `--dataflow F
+/// --module M.wasm`, the exact data flow frequencies of `wpp dff` at every block of `F`,
+/// beside the edge profile's estimate.
+///
 /// Without `dot` the page is written without drawings, and says so.
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp report lua.wpp -o lua.html")]
@@ -50,9 +55,29 @@ pub struct Opts {
     /// the first that reads wins, then the name itself).
     #[arg(long, value_name = "FROM=TO", value_parser = parse_source_map)]
     source_map: Vec<(String, PathBuf)>,
+    /// Show this TWPP file of the same run (`wpp twpp build`).
+    #[arg(long, value_name = "FILE.twpp")]
+    twpp: Option<PathBuf>,
+    /// Show the data flow frequencies at every block of this function (needs --module).
+    #[arg(long, value_name = "F", requires = "module")]
+    dataflow: Option<String>,
+    /// The module the profile was recorded from, for --dataflow.
+    #[arg(long, value_name = "M.wasm")]
+    module: Option<PathBuf>,
+    /// The data flow problem of --dataflow.
+    #[arg(long, value_enum, default_value_t = Problem::ReachingDefinitions)]
+    problem: Problem,
     /// Graphviz's `dot`, to lay the drawings out.
     #[arg(long, value_name = "PROGRAM", default_value = "dot")]
     dot: PathBuf,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Problem {
+    /// Which definitions of the function's locals, of globals and of constant memory reach.
+    ReachingDefinitions,
+    /// Whether each load's bytes were already loaded or stored.
+    AvailableLoads,
 }
 
 /// Progress on stderr when it is a terminal, nothing otherwise.
@@ -107,7 +132,17 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         collapse_above: o.collapse_above,
         ..wpp_html::Options::default()
     };
-    let report = wpp_html::build(p, &opts, &mut bar)?;
+    let mut extras = wpp_html::Extras::default();
+    if let Some(t) = &o.twpp {
+        wpp_html::Progress::stage(&mut bar, "reading the TWPP file", None);
+        let t = wpp_twpp::Twpp::open(t)?;
+        extras.twpp = Some(wpp_html::twpp_view(&t, &p)?);
+    }
+    if let (Some(func), Some(module)) = (&o.dataflow, &o.module) {
+        wpp_html::Progress::stage(&mut bar, "computing data flow frequencies", None);
+        extras.dataflow = Some(dataflow(&o.profile, module, func, o.problem)?);
+    }
+    let report = wpp_html::build(p, &opts, extras, &mut bar)?;
     wpp_html::Progress::stage(&mut bar, &format!("laying out {} drawings with {}", report.drawings.len(), o.dot.display()), None);
     let dots: Vec<&str> = report.drawings.iter().map(|d| d.dot.as_str()).collect();
     let laid_out = layout(&o.dot, &dots);
@@ -164,4 +199,46 @@ fn parse_source_map(s: &str) -> Result<(String, PathBuf), String> {
         Some((from, to)) if !from.is_empty() && !to.is_empty() => Ok((from.to_owned(), PathBuf::from(to))),
         _ => Err(format!("`{s}` is not FROM=TO (a prefix of the source names, and the directory to read them from)")),
     }
+}
+
+/// `wpp dff`'s frequencies at every block of `func`, as the page shows them.
+fn dataflow(profile: &Path, module: &Path, func: &str, problem: Problem) -> anyhow::Result<wpp_html::DataflowView> {
+    use wpp_record::dff::{FactRow, ProblemKind, Scope};
+    let d = wpp_record::dff::open(profile, module)?;
+    let f = wpp_report::select_func(&d.dag.profile, func)?;
+    let kind = match problem {
+        Problem::ReachingDefinitions => ProblemKind::ReachingDefinitions,
+        Problem::AvailableLoads => ProblemKind::AvailableLoads,
+    };
+    let r = d.analyse(kind, Scope::Func(f))?;
+    let fact = |f: &FactRow| wpp_html::DataflowFact {
+        kind: f.kind.to_owned(),
+        variable: f.variable.clone(),
+        site: match &f.place {
+            Some(p) => p.at.clone(),
+            None => f.site.to_owned(),
+        },
+        site_source: f.place.as_ref().and_then(|p| p.source.clone()),
+        exact: f.exact,
+        estimate: f.estimate,
+    };
+    let point = |place: &wpp_record::dataflow::Place, block: u32, executions: u64, facts: Vec<wpp_html::DataflowFact>| wpp_html::DataflowPoint {
+        at: place.at.clone(),
+        source: place.source.clone(),
+        block,
+        executions,
+        facts,
+    };
+    let c = &r.coverage;
+    Ok(wpp_html::DataflowView {
+        problem: r.problem.to_owned(),
+        func: f,
+        coverage: format!(
+            "{} blocks: {} executed and analysed, {} executed with nothing to analyse, {} not executed; {} facts; {} of {} grammar rules held a point.",
+            c.blocks, c.executed_and_analysed, c.executed_not_analysed, c.not_executed, c.facts, c.rules_with_points, c.grammar_rules
+        ),
+        points: r.points.iter().map(|p| point(&p.point, p.block, p.executions, p.facts.iter().map(fact).collect())).collect(),
+        differences: r.differences.iter().take(100).map(|d| (point(&d.point, d.block, d.executions, vec![fact(&d.fact)]), d.error)).collect(),
+        differences_total: r.differences.len(),
+    })
 }

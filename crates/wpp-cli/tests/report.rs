@@ -5,7 +5,8 @@
 //! paths --json` makes the costliest, and its drawing highlights exactly its blocks; the
 //! flame graph's root is the run's instructions (Σ count × instructions over the paths);
 //! the paths to 90% of each function follow from its path counts; a PPP profile's ρ per
-//! function equals `wpp ppp report --json`'s.
+//! function equals `wpp ppp report --json`'s; the TWPP view's invocations and traces equal
+//! `wpp trace`'s, the data flow view's counts `wpp dff`'s.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -159,6 +160,31 @@ fn pages_in_a_browser() {
     assert_summary(&seen, &counts, "counts");
     assert_against_paths(&seen, &counts, false, "counts");
 
+    // With the run's TWPP and data flow frequencies: each function's invocations and
+    // distinct traces as `wpp trace` lists them, and every fact's exact count as `wpp dff`
+    // gives it, in its order.
+    let twpp = d.join("calls.twpp");
+    ok(wpp().args(["twpp", "build"]).arg(&grammar).arg("-o").arg(&twpp));
+    let page = d.join("views.html");
+    ok(wpp().arg("report").arg(&grammar).arg("-o").arg(&page).arg("--twpp").arg(&twpp).args(["--dataflow", "sum_to", "--module"]).arg(&wasm));
+    let seen = in_browser(&page, &d.join("views.png")).unwrap();
+    assert_clean(&seen, "views");
+    let rows = seen["tables"]["twppFunctions"].as_array().unwrap();
+    assert!(rows.len() >= 4, "{rows:?}");
+    let number = |v: &Value| v.as_str().unwrap().replace(',', "").parse::<u64>().unwrap();
+    for r in rows {
+        let t = json(wpp().arg("trace").arg(&twpp).arg("--func").arg(r[0].as_str().unwrap()).arg("--json"));
+        assert_eq!(number(&r[1]), t["invocations"].as_u64().unwrap(), "invocations of {}", r[0]);
+        assert_eq!(number(&r[2]), t["traces"].as_array().unwrap().len() as u64, "distinct traces of {}", r[0]);
+    }
+    let dff = json(wpp().arg("dff").arg(&grammar).arg("--module").arg(&wasm).args(["--func", "sum_to", "--json"]));
+    let want: Vec<u64> =
+        dff["points"].as_array().unwrap().iter().flat_map(|p| p["facts"].as_array().unwrap().iter().map(|f| f["exact"].as_u64().unwrap())).collect();
+    let shown: Vec<u64> =
+        seen["tables"]["dataflowPoints"].as_array().unwrap().iter().filter(|r| r.as_array().unwrap().len() == 6).map(|r| number(&r[4])).collect();
+    assert!(!want.is_empty());
+    assert_eq!(shown, want, "data flow frequencies of sum_to");
+
     // PPP: the hottest paths of the grammar run are interesting.
     let set = d.join("set.json");
     ok(wpp().args(["ppp", "select"]).arg(&grammar).args(["--hot", "90", "-o"]).arg(&set));
@@ -198,8 +224,8 @@ fn the_browser_check_sees_errors() {
     assert_eq!(seen["links"]["broken"], serde_json::json!(["#nowhere"]));
 }
 
-/// Without Graphviz the page is still written, without drawings, and says why; a report
-/// that fails leaves an earlier page as it was.
+/// Without Graphviz the page is still written, without drawings, and says why; a TWPP of
+/// another run is refused; a report that fails leaves an earlier page as it was.
 #[test]
 fn without_dot_and_on_failure() {
     let d = scratch("report-nodot");
@@ -213,6 +239,16 @@ fn without_dot_and_on_failure() {
     assert!(stderr.contains("not drawn") && stderr.contains("/nonexistent/dot"), "{stderr}");
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("Not drawn: Graphviz") && !html.contains("<svg id=\"graph") && html.contains("flame-frame"), "the page without drawings");
+    // A TWPP of another run is refused.
+    let Some(other) = compile_c(&d, "fig1", "-O1") else { return };
+    let other_profile = d.join("fig1.wpp");
+    ok(wpp().args(["record", "-o"]).arg(&other_profile).arg(&other));
+    let other_twpp = d.join("fig1.twpp");
+    ok(wpp().args(["twpp", "build"]).arg(&other_profile).arg("-o").arg(&other_twpp));
+    let out = run(wpp().arg("report").arg(&profile).arg("-o").arg(&page).arg("--twpp").arg(&other_twpp));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("fig1.twpp is not of the run") && stderr.contains("calls.wpp"), "{stderr}");
     // A failure keeps the earlier page.
     let bad = d.join("bad.wpp");
     std::fs::write(&bad, "not a profile").unwrap();

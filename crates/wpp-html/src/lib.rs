@@ -4,7 +4,8 @@
 //!   the hottest paths and the hot subpaths, each with a drawing of its function's CFG
 //!   ([`drawing`], coloured by [`heat`]), the calling context tree as a flame graph
 //!   ([`flame`]), per-function path distributions ([`distribution`]) and, for a PPP
-//!   profile, its interesting and residual paths.
+//!   profile, its interesting and residual paths; and the [`views`] of a TWPP file or a
+//!   data flow result when the caller has one.
 //! * [`render`] writes the page ([`page`]) from a report, the drawings laid out, and the
 //!   source files.
 //!
@@ -19,9 +20,11 @@ pub mod heat;
 pub mod page;
 pub mod report;
 pub mod text;
+pub mod views;
 
 pub use page::render;
 pub use report::{build, Options, Report};
+pub use views::{twpp_view, DataflowFact, DataflowPoint, DataflowView, Extras, TwppView};
 
 /// Why a report could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -30,6 +33,12 @@ pub enum Error {
     Report(#[from] wpp_report::Error),
     #[error("drawing the flame graph: {0}")]
     Flame(String),
+    #[error(transparent)]
+    Profile(#[from] wpp_profile::Error),
+    #[error(transparent)]
+    Twpp(Box<wpp_twpp::file::Error>),
+    #[error("{twpp} is not of the run {profile} recorded (another module, or another number of events)")]
+    OtherRun { twpp: std::path::PathBuf, profile: std::path::PathBuf },
 }
 
 impl Error {
@@ -37,7 +46,10 @@ impl Error {
     pub fn is_failure(&self) -> bool {
         match self {
             Error::Report(e) => e.is_failure(),
+            Error::Profile(e) => e.is_failure(),
+            Error::Twpp(e) => e.is_failure(),
             Error::Flame(_) => true,
+            Error::OtherRun { .. } => false,
         }
     }
 }

@@ -74,6 +74,12 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
     if r.ppp.is_some() {
         s.push_str("<a href=\"#ppp\">PPP</a>");
     }
+    if r.extras.twpp.is_some() {
+        s.push_str("<a href=\"#twpp\">TWPP</a>");
+    }
+    if r.extras.dataflow.is_some() {
+        s.push_str("<a href=\"#dataflow\">Data flow</a>");
+    }
     s.push_str("<a href=\"#sources\">Sources</a></nav>\n<main>\n");
 
     // Summary.
@@ -328,6 +334,13 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
         }
     }
 
+    if let Some(t) = &r.extras.twpp {
+        twpp_section(&mut s, r, t);
+    }
+    if let Some(d) = &r.extras.dataflow {
+        dataflow_section(&mut s, r, d);
+    }
+
     // Sources.
     s.push_str("<h2 id=\"sources\">Sources</h2>\n");
     if r.files.is_empty() {
@@ -376,26 +389,125 @@ fn func_name(r: &Report, f: FuncIdx) -> String {
 
 /// Links to a path's source lines in the page (or its bytes, unlinked).
 fn source_links(r: &Report, row: &PathRow) -> String {
-    let mut out = String::new();
-    for loc in &row.source {
-        // `FILE:LINE` or `FILE:FIRST-LAST`: link to the first line where the page has it.
-        let target = loc.rsplit_once(':').and_then(|(file, lines)| {
-            let first: u32 = lines.split('-').next()?.parse().ok()?;
-            let idx = r.files.iter().position(|f| f == file)? as u32;
-            let shown = r.wanted_lines.get(&idx)?.iter().any(|&(a, b)| a <= first && first <= b);
-            Some(if shown { format!("#L{idx}-{first}") } else { format!("#F{idx}") })
-        });
-        let short = loc.rsplit('/').next().unwrap_or(loc);
-        match target {
-            Some(t) => {
-                let _ = write!(out, "<a class=\"src\" href=\"{t}\" title=\"{}\">{}</a> ", html(loc), html(short));
-            }
-            None => {
-                let _ = write!(out, "<span class=\"src\">{}</span> ", html(short));
+    row.source.iter().map(|loc| loc_link(r, loc) + " ").collect()
+}
+
+/// A link to `FILE:LINE` or `FILE:FIRST-LAST` in the page: to the first line where the page
+/// has it, else to the file; unlinked text when the page has neither.
+fn loc_link(r: &Report, loc: &str) -> String {
+    let target = loc.rsplit_once(':').and_then(|(file, lines)| {
+        let first: u32 = lines.split('-').next()?.parse().ok()?;
+        let idx = r.files.iter().position(|f| f == file)? as u32;
+        let shown = r.wanted_lines.get(&idx)?.iter().any(|&(a, b)| a <= first && first <= b);
+        Some(if shown { format!("#L{idx}-{first}") } else { format!("#F{idx}") })
+    });
+    let short = loc.rsplit('/').next().unwrap_or(loc);
+    match target {
+        Some(t) => format!("<a class=\"src\" href=\"{t}\" title=\"{}\">{}</a>", html(loc), html(short)),
+        None => format!("<span class=\"src\">{}</span>", html(short)),
+    }
+}
+
+/// The whole program path reorganised by call: invocations against distinct traces.
+fn twpp_section(s: &mut String, r: &Report, t: &crate::TwppView) {
+    let _ = writeln!(
+        s,
+        "<h2 id=\"twpp\">Timestamped whole program path</h2>\n<p class=\"note\"><code>{}</code> ({} KiB): the run's {} path events as {} invocations of {} functions, each function's distinct path traces kept once (<code>wpp trace FILE --func F</code> lists them). The {} most invoked functions:</p>",
+        html(&t.file.display().to_string()),
+        grouped(t.file_bytes.div_ceil(1024)),
+        grouped(t.events),
+        grouped(t.invocations),
+        grouped(t.functions_total as u64),
+        t.functions.len()
+    );
+    s.push_str("<table id=\"twpp-functions\"><tr><th>function</th><th class=\"num\">invocations</th><th class=\"num\">distinct traces</th><th class=\"num\">invocations per trace</th><th class=\"num\">section bytes</th></tr>\n");
+    for f in &t.functions {
+        let _ = writeln!(
+            s,
+            "<tr data-function=\"{}\"><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.1}</td><td class=\"num\">{}</td></tr>",
+            f.func.0,
+            html(&func_name(r, f.func)),
+            grouped(f.invocations),
+            grouped(f.distinct_traces as u64),
+            f.invocations as f64 / f.distinct_traces.max(1) as f64,
+            grouped(f.bytes)
+        );
+    }
+    s.push_str("</table>\n");
+    for f in t.functions.iter().filter(|f| !f.top_traces.is_empty()) {
+        let _ = writeln!(s, "<h3>{}: its most frequent traces</h3><ol>", html(&func_name(r, f.func)));
+        for (blocks, len, n) in &f.top_traces {
+            let shown: Vec<String> = blocks.iter().map(|b| format!("b{}", b.0)).collect();
+            let more = if *len > blocks.len() { format!(" … ({len} blocks)") } else { String::new() };
+            let _ = write!(s, "<li><span class=\"meta\">{} invocations:</span> <code>{}{more}</code></li>", grouped(*n), shown.join(" "));
+        }
+        s.push_str("</ol>\n");
+    }
+}
+
+/// Exact data flow frequencies at one function's points, against the edge profile's
+/// estimate.
+fn dataflow_section(s: &mut String, r: &Report, d: &crate::DataflowView) {
+    let _ = writeln!(
+        s,
+        "<h2 id=\"dataflow\">Data flow frequencies: {} in {}</h2>\n<p class=\"note\">How often each fact held at each point, summed over the run, exactly (from the grammar), beside what an edge profile estimates. {}</p>",
+        html(&d.problem),
+        html(&func_name(r, d.func)),
+        html(&d.coverage)
+    );
+    let fact_cells = |f: &crate::DataflowFact| {
+        let site = match &f.site_source {
+            Some(src) => format!("{} {}", html(&f.site), loc_link(r, src)),
+            None => html(&f.site),
+        };
+        let estimate = f.estimate.map_or_else(|| "—".to_string(), |e| format!("{e:.1}"));
+        format!(
+            "<td title=\"{}\">{}</td><td>{site}</td><td class=\"num\">{}</td><td class=\"num\">{estimate}</td>",
+            html(&f.kind),
+            html(&f.variable),
+            grouped(f.exact)
+        )
+    };
+    let point_cells = |p: &crate::DataflowPoint| {
+        let src = p.source.as_deref().map(|l| loc_link(r, l)).unwrap_or_default();
+        format!("<td>b{} {} {src}</td><td class=\"num\">{}</td>", p.block, html(&p.at), grouped(p.executions))
+    };
+    if !d.differences.is_empty() {
+        let _ = write!(
+            s,
+            "<h3>Where the edge profile is furthest off ({} of {} facts it gets wrong)</h3>",
+            d.differences.len(),
+            grouped(d.differences_total as u64)
+        );
+        s.push_str("<table id=\"dataflow-differences\"><tr><th>point</th><th class=\"num\">executions</th><th>fact</th><th>from</th><th class=\"num\">exact</th><th class=\"num\">estimate</th><th class=\"num\">error</th></tr>\n");
+        for (p, err) in &d.differences {
+            if let Some(f) = p.facts.first() {
+                let _ = writeln!(s, "<tr>{}{}<td class=\"num\">{err:+.1}</td></tr>", point_cells(p), fact_cells(f));
             }
         }
+        s.push_str("</table>\n");
     }
-    out
+    s.push_str("<h3>Every point</h3><table id=\"dataflow-points\"><tr><th>point</th><th class=\"num\">executions</th><th>fact</th><th>from</th><th class=\"num\">exact</th><th class=\"num\">estimate</th></tr>\n");
+    // A function with thousands of facts would make the page unreadable: the first rows,
+    // and the command that gives them all.
+    const ROWS: usize = 3000;
+    let mut rows = 0;
+    let all: usize = d.points.iter().map(|p| p.facts.len().max(1)).sum();
+    for p in &d.points {
+        if rows >= ROWS {
+            let _ = writeln!(s, "<tr><td colspan=\"6\" class=\"note\">The first {} of {} rows; <code>wpp dff PROFILE --module M.wasm --func {} --json</code> gives them all.</td></tr>", grouped(rows as u64), grouped(all as u64), html(&func_name(r, d.func)));
+            break;
+        }
+        rows += p.facts.len().max(1);
+        if p.facts.is_empty() {
+            let _ = writeln!(s, "<tr>{}<td colspan=\"4\" class=\"note\">nothing to analyse</td></tr>", point_cells(p));
+        }
+        for (i, f) in p.facts.iter().enumerate() {
+            let head = if i == 0 { point_cells(p) } else { "<td></td><td></td>".to_string() };
+            let _ = writeln!(s, "<tr>{head}{}</tr>", fact_cells(f));
+        }
+    }
+    s.push_str("</table>\n");
 }
 
 /// A laid-out drawing without its XML prolog and Graphviz's comments.

@@ -102,11 +102,12 @@ pub struct Report {
     pub files: Vec<String>,
     /// The lines to show of each file, as inclusive ranges.
     pub wanted_lines: FxHashMap<u32, Vec<(u32, u32)>>,
+    pub extras: crate::Extras,
     pub profile: Profile,
 }
 
 /// Reports the page's analyses of `profile`, telling `progress` of the long steps.
-pub fn build(profile: Profile, opts: &Options, progress: &mut dyn Progress) -> Result<Report, Error> {
+pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: &mut dyn Progress) -> Result<Report, Error> {
     let stats = wpp_report::stats(&profile)?;
     let has_run = profile.has_trace() || profile.has_grammar();
     let (dag, profile) = if has_run && !(profile.has_grammar() && profile.symbols.is_empty() && profile.meta.events > 0) {
@@ -248,6 +249,8 @@ pub fn build(profile: Profile, opts: &Options, progress: &mut dyn Progress) -> R
         files = map.files.clone();
         let mut shown_funcs: Vec<FuncIdx> = drawings.iter().map(|d| d.func).collect();
         shown_funcs.extend(functions.iter().map(|d| d.func));
+        shown_funcs.extend(extras.dataflow.as_ref().map(|d| d.func));
+        shown_funcs.extend(extras.twpp.iter().flat_map(|t| t.functions.iter().filter(|f| !f.top_traces.is_empty()).map(|f| f.func)));
         shown_funcs.sort_unstable();
         shown_funcs.dedup();
         for f in shown_funcs {
@@ -274,7 +277,7 @@ pub fn build(profile: Profile, opts: &Options, progress: &mut dyn Progress) -> R
         (None, Some(p)) => p,
         (None, None) => unreachable!("a profile either way"),
     };
-    Ok(Report { summary, hot_paths, subpaths, flame, no_flame, functions, functions_total, ppp, drawings, files, wanted_lines, profile })
+    Ok(Report { summary, hot_paths, subpaths, flame, no_flame, functions, functions_total, ppp, drawings, files, wanted_lines, extras, profile })
 }
 
 /// A block's label: its source lines, or its bytes in the module.

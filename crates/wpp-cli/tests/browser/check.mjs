@@ -83,6 +83,9 @@ try {
       pppFunctions: rows("#ppp-functions"),
       pppInteresting: rows("#ppp-interesting").length,
       pppResidual: rows("#ppp-residual").length,
+      twppFunctions: rows("#twpp-functions"),
+      dataflowPoints: rows("#dataflow-points"),
+      dataflowDifferences: rows("#dataflow-differences"),
       drawings: document.querySelectorAll(".drawing svg").length,
       flameFrame: document.getElementById("flame-frame") !== null,
     };
