@@ -90,8 +90,7 @@ impl wpp_html::Progress for Bar {
         }
         let b = match total {
             Some(n) => indicatif::ProgressBar::with_draw_target(Some(n), indicatif::ProgressDrawTarget::stderr()).with_style(
-                indicatif::ProgressStyle::with_template("wpp: {msg} {bar:40} {percent:>3}% ({human_pos}/{human_len} events, {eta} left)")
-                    .expect("a valid template"),
+                indicatif::ProgressStyle::with_template("wpp: {msg} {bar:30} {percent:>3}% of {human_len} events ({eta} left)").expect("a valid template"),
             ),
             None => {
                 let b = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr())

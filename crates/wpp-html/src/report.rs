@@ -111,7 +111,7 @@ pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: 
     let stats = wpp_report::stats(&profile)?;
     let has_run = profile.has_trace() || profile.has_grammar();
     let (dag, profile) = if has_run && !(profile.has_grammar() && profile.symbols.is_empty() && profile.meta.events > 0) {
-        progress.stage("decoding the whole program path", None);
+        progress.stage("decoding the grammar", None);
         let dag = Dag::of(profile)?;
         (Some(dag), None)
     } else {
@@ -137,7 +137,7 @@ pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: 
     let mut pairs: Option<FxHashMap<(PathEvent, PathEvent), u64>> = None;
     if let Some(dag) = &dag {
         let costs = dag.instruction_costs();
-        progress.stage("reading the calls off the whole program path", Some(p.meta.events));
+        progress.stage("reading the calls", Some(p.meta.events));
         let mut b = CallTreeBuilder::new(&p.meta.functions, &p.numberings);
         let mut failed = None;
         let mut n = 0u64;
