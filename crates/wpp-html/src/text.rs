@@ -42,18 +42,8 @@ pub fn compact(n: u64) -> String {
     n.to_string()
 }
 
-/// `n` with thousands separated by commas.
-pub fn grouped(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+/// `n` with thousands separated by commas, as the text reports print it.
+pub use wpp_report::format::group as grouped;
 
 /// `part` as a percentage of `whole`, one decimal.
 pub fn percent(part: u64, whole: u64) -> String {
@@ -73,9 +63,6 @@ mod tests {
         assert_eq!(compact(12_345), "12.3k");
         assert_eq!(compact(999_999), "999k");
         assert_eq!(compact(4_560_000), "4.5M");
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(1234567), "1,234,567");
-        assert_eq!(grouped(123456), "123,456");
         assert_eq!(html("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
         assert_eq!(dot_escape("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
         assert_eq!(percent(1, 3), "33.3%");
