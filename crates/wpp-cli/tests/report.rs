@@ -45,11 +45,12 @@ fn in_browser(page: &Path, shot: &Path) -> Option<Value> {
 }
 
 /// The page loaded cleanly: no console error, no failed or outside request, every link
-/// inside the page lands.
+/// inside the page lands, no id is used twice.
 fn assert_clean(seen: &Value, what: &str) {
     assert_eq!(seen["errors"], Value::Array(vec![]), "{what}: errors in the browser");
     assert_eq!(seen["external"], Value::Array(vec![]), "{what}: requests off the page");
     assert_eq!(seen["links"]["broken"], Value::Array(vec![]), "{what}: links to nothing");
+    assert_eq!(seen["links"]["duplicateIds"], Value::Array(vec![]), "{what}: ids used twice");
 }
 
 /// The summary's figures, as `wpp stats --json` gives them.
@@ -210,18 +211,19 @@ fn pages_in_a_browser() {
 }
 
 /// The check itself fails on what it must: a console error, a script error, a request off
-/// the page, a link to nothing.
+/// the page, a link to nothing, an id used twice.
 #[test]
 fn the_browser_check_sees_errors() {
     let d = scratch("report-check");
     let page = d.join("bad.html");
-    std::fs::write(&page, "<!DOCTYPE html><html><body><a href=\"#nowhere\">x</a><img src=\"http://192.0.2.1/x.png\"><script>console.error('boom'); notAFunction();</script></body></html>").unwrap();
+    std::fs::write(&page, "<!DOCTYPE html><html><body><a href=\"#nowhere\">x</a><p id=\"twice\"></p><p id=\"twice\"></p><img src=\"http://192.0.2.1/x.png\"><script>console.error('boom'); notAFunction();</script></body></html>").unwrap();
     let Some(seen) = in_browser(&page, &d.join("bad.png")) else { return };
     let errors = seen["errors"].as_array().unwrap();
     assert!(errors.iter().any(|e| e.as_str().unwrap().contains("boom")), "{seen}");
     assert!(errors.iter().any(|e| e.as_str().unwrap().contains("notAFunction")), "{seen}");
     assert!(!seen["external"].as_array().unwrap().is_empty(), "{seen}");
     assert_eq!(seen["links"]["broken"], serde_json::json!(["#nowhere"]));
+    assert_eq!(seen["links"]["duplicateIds"], serde_json::json!(["twice"]));
 }
 
 /// Without Graphviz the page is still written, without drawings, and says why; a TWPP of

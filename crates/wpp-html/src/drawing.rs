@@ -133,7 +133,8 @@ pub fn draw(r: &Request) -> Dot {
     let max = r.heat.max();
     let mut s = String::new();
     let _ = writeln!(s, "digraph \"{}\" {{", dot_escape(r.id));
-    s.push_str("  graph [fontname=\"Helvetica\", nodesep=0.25, ranksep=0.3, bgcolor=\"transparent\"];\n");
+    // The graph's id prefixes the ids Graphviz gives nodes and edges, unique in the page.
+    let _ = writeln!(s, "  graph [id=\"{}-g\", fontname=\"Helvetica\", nodesep=0.25, ranksep=0.3, bgcolor=\"transparent\"];", dot_escape(r.id));
     s.push_str("  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\", fontname=\"Helvetica\", fontsize=10, height=0.3, margin=\"0.08,0.03\"];\n");
     s.push_str("  edge [fontname=\"Helvetica\", fontsize=9, arrowsize=0.6];\n");
     for &b in &shown {

@@ -120,8 +120,13 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
     }
     s.push_str("</table>\n");
 
-    let drawing = |s: &mut String, d: usize| {
+    let mut placed = vec![false; r.drawings.len()];
+    let mut drawing = |s: &mut String, d: usize| {
         let dr = &r.drawings[d];
+        if std::mem::replace(&mut placed[d], true) {
+            let _ = writeln!(s, "<div class=\"note\">Drawn above: <a href=\"#{}\">{} with these paths</a>.</div>", dr.id, html(&func_name(r, dr.func)));
+            return;
+        }
         let _ = write!(
             s,
             "<div class=\"drawing\" id=\"{}\" data-function=\"{}\" data-highlighted=\"{}\">",

@@ -110,7 +110,9 @@ pub struct Report {
 pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: &mut dyn Progress) -> Result<Report, Error> {
     let stats = wpp_report::stats(&profile)?;
     let has_run = profile.has_trace() || profile.has_grammar();
-    let (dag, profile) = if has_run && !(profile.has_grammar() && profile.symbols.is_empty() && profile.meta.events > 0) {
+    // A grammar of foreign symbols (`wpp compress`) is refused here, as by every analysis
+    // of paths.
+    let (dag, profile) = if has_run {
         progress.stage("decoding the grammar", None);
         let dag = Dag::of(profile)?;
         (Some(dag), None)
@@ -181,7 +183,12 @@ pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: 
     progress.stage("drawing the paths", None);
     let mut heats: FxHashMap<FuncIdx, Heat> = FxHashMap::default();
     let mut drawings: Vec<Drawing> = Vec::new();
+    // The same paths on the same function are drawn once.
+    let mut drawn: FxHashMap<(FuncIdx, Vec<Vec<BlockIdx>>), usize> = FxHashMap::default();
     let mut draw = |func: FuncIdx, paths: Vec<Vec<BlockIdx>>, drawings: &mut Vec<Drawing>| -> Option<usize> {
+        if let Some(&d) = drawn.get(&(func, paths.clone())) {
+            return Some(d);
+        }
         let cfg = p.meta.functions.get(func.idx())?.cfg.as_ref()?;
         let h = heats.entry(func).or_insert_with(|| {
             let fp = pairs.as_ref().map(|pairs| function_pairs(p, pairs, func));
@@ -195,6 +202,7 @@ pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: 
         highlighted.sort_unstable();
         highlighted.dedup();
         drawings.push(Drawing { id, func, dot: dot.source, blocks_shown: dot.blocks_shown, blocks_collapsed: dot.blocks_collapsed, highlighted });
+        drawn.insert((func, paths), drawings.len() - 1);
         Some(drawings.len() - 1)
     };
     let mut hot_paths = Vec::new();

@@ -74,7 +74,13 @@ try {
   }
   const links = await page.evaluate(() => {
     const all = [...document.querySelectorAll('a[href^="#"]')];
-    return { total: all.length, broken: all.filter((a) => !document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)))).map((a) => a.getAttribute("href")).slice(0, 10) };
+    const ids = new Map();
+    for (const e of document.querySelectorAll("[id]")) ids.set(e.id, (ids.get(e.id) || 0) + 1);
+    return {
+      total: all.length,
+      broken: all.filter((a) => !document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)))).map((a) => a.getAttribute("href")).slice(0, 10),
+      duplicateIds: [...ids].filter(([, n]) => n > 1).map(([id]) => id).slice(0, 10),
+    };
   });
   const tables = await page.evaluate(() => {
     const rows = (sel) => [...document.querySelectorAll(`${sel} tr`)].slice(1).map((tr) => [...tr.cells].map((c) => c.textContent.trim()));
