@@ -239,6 +239,8 @@ fn without_dot_and_on_failure() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not drawn") && stderr.contains("/nonexistent/dot"), "{stderr}");
+    // Not a terminal: no progress bars, only what happened.
+    assert!(!stderr.contains('\u{1b}') && !stderr.contains('\r') && stderr.lines().count() == 2, "{stderr}");
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("Not drawn: Graphviz") && !html.contains("<svg id=\"graph") && html.contains("flame-frame"), "the page without drawings");
     // A TWPP of another run is refused.
