@@ -5,7 +5,8 @@
 //! * `hot`: the hot-subpath search on the DAG against the brute force;
 //! * `ppp`: preferential path profiling against Ball-Larus array and hash counting;
 //! * `twpp`: the timestamped whole program path's compaction steps;
-//! * `dff`: data flow frequencies on the grammar against the abstract run.
+//! * `dff`: data flow frequencies on the grammar against the abstract run;
+//! * `report`: making the HTML report, step by step, and the page's size and load time.
 //!
 //! The workloads are selected by one set of arguments ([`workloads::WorkloadArgs`]). A
 //! counting global allocator ([`alloc`]) lets benchmarks report measured peak heap; it
@@ -17,6 +18,7 @@ mod grammar;
 mod hot;
 mod ppp;
 mod record;
+mod report;
 mod twpp;
 mod workloads;
 
@@ -45,6 +47,7 @@ enum Command {
     Ppp(ppp::Opts),
     Twpp(twpp::Opts),
     Dff(dff::Opts),
+    Report(report::Opts),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -55,5 +58,6 @@ fn main() -> anyhow::Result<()> {
         Command::Ppp(o) => ppp::run(o),
         Command::Twpp(o) => twpp::run(o),
         Command::Dff(o) => dff::run(o),
+        Command::Report(o) => report::run(o),
     }
 }

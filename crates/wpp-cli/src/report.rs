@@ -1,8 +1,6 @@
 //! `wpp report`: one self-contained HTML page of a profile.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use anyhow::Context as _;
 use clap::Args;
@@ -144,7 +142,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let report = wpp_html::build(p, &opts, extras, &mut bar)?;
     wpp_html::Progress::stage(&mut bar, &format!("laying out {} drawings with {}", report.drawings.len(), o.dot.display()), None);
     let dots: Vec<&str> = report.drawings.iter().map(|d| d.dot.as_str()).collect();
-    let laid_out = layout(&o.dot, &dots);
+    let laid_out = wpp_html::graphviz::layout(&o.dot, &dots);
     wpp_html::Progress::stage(&mut bar, "writing the page", None);
     let read = |file: &str| {
         let mapped = o.source_map.iter().filter_map(|(from, to)| Some(to.join(file.strip_prefix(from.as_str())?.trim_start_matches('/'))));
@@ -161,36 +159,6 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     }
     eprintln!("wpp: wrote {} ({} KiB)", o.output.display(), page.len().div_ceil(1024));
     Ok(())
-}
-
-/// The SVG of each Graphviz graph, laid out by one run of `dot`, or why not.
-fn layout(dot: &Path, graphs: &[&str]) -> Result<Vec<String>, String> {
-    if graphs.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut child = Command::new(dot).arg("-Tsvg").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            format!("Graphviz's `{}` is not installed (Debian: apt install graphviz)", dot.display())
-        } else {
-            format!("cannot run {}: {e}", dot.display())
-        }
-    })?;
-    let mut stdin = child.stdin.take().expect("piped");
-    let input = graphs.concat();
-    // Written from another thread: dot writes while it reads.
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().map_err(|e| format!("{}: {e}", dot.display()))?;
-    let written = writer.join().map_err(|_| "the thread writing to dot panicked".to_string())?;
-    if !out.status.success() {
-        return Err(format!("{} failed ({}): {}", dot.display(), out.status, String::from_utf8_lossy(&out.stderr).trim()));
-    }
-    written.map_err(|e| format!("writing to {}: {e}", dot.display()))?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let svgs: Vec<String> = text.split("<?xml").filter(|s| !s.trim().is_empty()).map(|s| format!("<?xml{s}")).collect();
-    if svgs.len() != graphs.len() {
-        return Err(format!("{} laid out {} of {} graphs", dot.display(), svgs.len(), graphs.len()));
-    }
-    Ok(svgs)
 }
 
 fn parse_source_map(s: &str) -> Result<(String, PathBuf), String> {

@@ -1,7 +1,9 @@
 //! A function's CFG with some of its paths on it, as a Graphviz graph: blocks as boxes
 //! labelled with their source lines (or bytes), the paths' blocks and edges highlighted,
 //! every edge coloured and thickened by how often it ran. In a large function, the blocks
-//! the paths neither touch nor neighbour collapse into one box per run of block indices.
+//! the paths neither touch nor neighbour collapse into one box per run of block indices
+//! (only the runs an edge of a shown block reaches are drawn), and a block that branches
+//! to many of them gets one box for them all.
 //!
 //! Laying the graph out is the caller's (Graphviz's `dot`); the SVG it makes keeps each
 //! highlighted block's `id` (`DRAWING-bN`) and the class `onpath`.
@@ -13,6 +15,9 @@ use wpp_model::{BlockIdx, Cfg, Target};
 
 use crate::heat::Heat;
 use crate::text::{compact, dot_escape};
+
+/// Edges from one block to collapsed runs beyond this many are drawn as one.
+const FAN_OUT: usize = 4;
 
 /// What a block's label and link say.
 pub struct BlockLabel {
@@ -97,7 +102,8 @@ pub fn draw(r: &Request) -> Dot {
         shown.insert(0);
         shown.extend(on_path.iter().copied());
         // The paths' neighbours, hottest first, as many as the paths have blocks (at
-        // least a dozen): a dispatch block's hundred targets stay collapsed.
+        // least a dozen, at most thirty): a dispatch block's hundred targets stay
+        // collapsed.
         let mut neighbours: Vec<u32> = Vec::new();
         for e in &cfg.edges {
             if let Target::Block(t) = e.to {
@@ -109,7 +115,7 @@ pub fn draw(r: &Request) -> Dot {
         neighbours.sort_unstable();
         neighbours.dedup();
         neighbours.sort_by_key(|&b| (std::cmp::Reverse(r.heat.blocks[b as usize]), b));
-        shown.extend(neighbours.into_iter().take(on_path.len().max(12)));
+        shown.extend(neighbours.into_iter().take(on_path.len().clamp(12, 30)));
     }
     // Each hidden block belongs to the run of hidden indices it is in, named by its first.
     let mut run_of = vec![None; n];
@@ -152,13 +158,9 @@ pub fn draw(r: &Request) -> Dot {
         }
         let _ = writeln!(s, "  b{b} [{attrs}];");
     }
-    for (&first, &(last, ran)) in &runs {
-        let count = last - first + 1;
-        let what = if ran == 0 { "not run" } else { "off the path" };
-        let text = if count == 1 { format!("b{first}: {what}") } else { format!("b{first}–b{last}: {count} blocks {what}") };
-        let _ = writeln!(s, "  c{first} [label=\"{}\", shape=note, style=\"dashed\", fontcolor=\"#5f6368\", class=\"collapsed\"];", dot_escape(&text));
-    }
-    let mut has_exit = false;
+    // The edges drawn: between shown blocks, from shown blocks to collapsed runs and back
+    // (once per pair), to the exit.
+    let mut edges: Vec<(Node, Node, usize)> = Vec::new();
     let mut drawn: BTreeSet<(Node, Node)> = BTreeSet::new();
     for (i, e) in cfg.edges.iter().enumerate() {
         let from = node_of(e.from.0);
@@ -170,9 +172,54 @@ pub fn draw(r: &Request) -> Dot {
         if matches!((from, to), (Node::Collapsed(_), Node::Collapsed(_)) | (Node::Collapsed(_), Node::Exit)) {
             continue;
         }
-        if hidden_end && !drawn.insert((from, to)) {
+        // Only the paths' own blocks show where they could have gone instead.
+        let off_path = |n: Node| matches!(n, Node::Block(b) if !on_path.contains(&b));
+        if hidden_end && (off_path(from) || off_path(to) || !drawn.insert((from, to))) {
             continue;
         }
+        edges.push((from, to, i));
+    }
+    // A block that branches to many collapsed runs (a dispatch) gets one note for them
+    // all: a hundred edges would cost the layout seconds and say nothing.
+    let mut fan: BTreeMap<u32, (usize, u64, bool)> = BTreeMap::new();
+    for &(from, to, i) in &edges {
+        if let (Node::Block(b), Node::Collapsed(_)) = (from, to) {
+            let f = fan.entry(b).or_insert((0, 0, true));
+            f.0 += 1;
+            match r.heat.edges[i] {
+                Some(c) => f.1 += c,
+                None => f.2 = false,
+            }
+        }
+    }
+    fan.retain(|_, f| f.0 > FAN_OUT);
+    edges.retain(|&(from, to, _)| !matches!((from, to), (Node::Block(b), Node::Collapsed(_)) if fan.contains_key(&b)));
+    let used: BTreeSet<u32> = edges
+        .iter()
+        .flat_map(|&(from, to, _)| [from, to])
+        .filter_map(|n| match n {
+            Node::Collapsed(first) => Some(first),
+            _ => None,
+        })
+        .collect();
+    for (&first, &(last, ran)) in runs.iter().filter(|(first, _)| used.contains(first)) {
+        let count = last - first + 1;
+        let what = if ran == 0 { "not run" } else { "off the path" };
+        let text = if count == 1 { format!("b{first}: {what}") } else { format!("b{first}–b{last}: {count} blocks {what}") };
+        let _ = writeln!(s, "  c{first} [label=\"{}\", shape=note, style=\"dashed\", fontcolor=\"#5f6368\", class=\"collapsed\"];", dot_escape(&text));
+    }
+    for (&b, &(targets, count, known)) in &fan {
+        let _ =
+            writeln!(s, "  f{b} [label=\"{targets} more targets, off the path\", shape=note, style=\"dashed\", fontcolor=\"#5f6368\", class=\"collapsed\"];");
+        let count = known.then_some(count);
+        let (colour, width) = heat_style(count, max);
+        let label = count.map(|c| format!("label=\"{}\", ", compact(c))).unwrap_or_default();
+        let _ = writeln!(s, "  b{b} -> f{b} [{label}color=\"{colour}\", penwidth={width:.1}];");
+    }
+    let mut has_exit = false;
+    for &(from, to, i) in &edges {
+        let e = &cfg.edges[i];
+        let hidden_end = matches!(from, Node::Collapsed(_)) || matches!(to, Node::Collapsed(_));
         has_exit |= to == Node::Exit;
         let count = r.heat.edges[i];
         let (colour, width) = heat_style(count, max);

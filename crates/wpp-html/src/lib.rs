@@ -9,13 +9,14 @@
 //! * [`render`] writes the page ([`page`]) from a report, the drawings laid out, and the
 //!   source files.
 //!
-//! Laying out a drawing and reading a source file are the caller's (I/O): the drawings are
-//! Graphviz source, laid out by whatever runs `dot`, and sources come through a function.
+//! Reading source files is the caller's (sources come through a function); the drawings
+//! are Graphviz source, which [`graphviz::layout`] lays out with one run of `dot`.
 //! This crate knows nothing of WebAssembly: it reads profiles.
 
 pub mod distribution;
 pub mod drawing;
 pub mod flame;
+pub mod graphviz;
 pub mod heat;
 pub mod page;
 pub mod report;
