@@ -36,6 +36,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .drawing { overflow: auto; max-height: 760px; border-top: 1px dashed var(--line); margin-top: 6px; padding-top: 6px; }
 .drawing svg { max-width: 100%; height: auto; }
 .note { color: var(--muted); font-style: italic; }
+.caption { color: var(--muted); font-size: 12px; margin-bottom: 4px; }
 .bar { display: inline-block; height: 10px; background: var(--hot); vertical-align: middle; border-radius: 2px; }
 .bar.c { background: var(--accent); }
 iframe.flame { width: 100%; height: 640px; border: 1px solid var(--line); border-radius: 6px; }
@@ -134,6 +135,7 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
             dr.func.0,
             dr.highlighted.iter().map(|b| b.0.to_string()).collect::<Vec<_>>().join(" ")
         );
+        let _ = write!(s, "<div class=\"caption\">{}, {} blocks</div>", html(&func_name(r, dr.func)), dr.blocks_shown + dr.blocks_collapsed);
         match svgs {
             Ok(svgs) => {
                 let svg = svgs.get(d).map(String::as_str).unwrap_or("");
