@@ -38,6 +38,47 @@ impl Grammar {
         })
     }
 
+    /// Calls `f` with each terminal of the derived sequence, in order: what
+    /// [`Grammar::expand`] yields, faster for long walks, over a copy of the rules in one
+    /// array (the rule bodies apart cost a cache miss each time one is entered).
+    pub fn for_each_terminal(&self, mut f: impl FnMut(u32)) {
+        const RULE: u32 = 1 << 31;
+        if self.rules.iter().flatten().any(|s| matches!(*s, Sym::T(t) if t >= RULE)) {
+            self.expand().for_each(f);
+            return;
+        }
+        let mut start: Vec<u32> = Vec::with_capacity(self.rules.len() + 1);
+        let mut syms: Vec<u32> = Vec::with_capacity(self.n_symbols());
+        start.push(0);
+        for body in &self.rules {
+            syms.extend(body.iter().map(|s| match *s {
+                Sym::T(t) => t,
+                Sym::N(r) => RULE | r,
+            }));
+            start.push(syms.len() as u32);
+        }
+        let Some(&end) = start.get(1) else { return };
+        let mut stack: Vec<(u32, u32)> = vec![(0, end)];
+        while let Some(top) = stack.last_mut() {
+            if top.0 == top.1 {
+                stack.pop();
+                continue;
+            }
+            let s = syms[top.0 as usize];
+            top.0 += 1;
+            if s & RULE == 0 {
+                f(s);
+            } else {
+                let r = (s & !RULE) as usize;
+                // A rule last in its parent's body replaces it on the stack.
+                if top.0 == top.1 {
+                    stack.pop();
+                }
+                stack.push((start[r], start[r + 1]));
+            }
+        }
+    }
+
     /// Numbers the rules breadth-first by first use from rule 0 (rules that rule 0 does not
     /// reach follow, in their old order): the numbering [`crate::Sequitur`] produces and
     /// the grammar encoding stores for free. The derived sequence does not change.

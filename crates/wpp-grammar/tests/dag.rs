@@ -70,6 +70,9 @@ fn check(input: &[u32]) -> Result<(), TestCaseError> {
     for w in input.windows(2) {
         *pairs.entry((w[0], w[1])).or_insert(0u64) += 1;
     }
+    let mut walked = Vec::new();
+    g.for_each_terminal(|t| walked.push(t));
+    prop_assert_eq!(&walked, &input.to_vec());
     prop_assert_eq!(g.consecutive_pairs().into_iter().collect::<std::collections::HashMap<_, _>>(), pairs);
     let cost = |t: u32| 3 * t as u64 + 1;
     let costs = g.rule_costs(cost);

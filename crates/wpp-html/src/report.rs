@@ -143,16 +143,18 @@ pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: 
         let mut b = CallTreeBuilder::new(&p.meta.functions, &p.numberings);
         let mut failed = None;
         let mut n = 0u64;
-        for t in dag.grammar.expand() {
+        dag.grammar.for_each_terminal(|t| {
+            if failed.is_some() {
+                return;
+            }
             if let Err(e) = b.push(dag.paths[t as usize], costs[t as usize]) {
                 failed = Some(e);
-                break;
             }
             n += 1;
             if n.is_multiple_of(1 << 20) {
                 progress.advance(1 << 20);
             }
-        }
+        });
         progress.advance(n % (1 << 20));
         match failed {
             Some(e) => no_flame = Some(format!("the calls could not be read off the whole program path: {e}")),
