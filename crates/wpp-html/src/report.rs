@@ -124,12 +124,15 @@ pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: 
         (None, Some(p)) => p,
         (None, None) => unreachable!("a profile either way"),
     };
-    let instr_of = |e: PathEvent| wpp_report::PathRow::new(p, e, None).instructions;
-    let mut instr_cache: FxHashMap<PathEvent, u64> = FxHashMap::default();
-    for c in &p.counts {
-        instr_cache.insert(PathEvent { func: c.func, path: c.path }, instr_of(PathEvent { func: c.func, path: c.path }));
-    }
-    let instructions = |e: PathEvent| instr_cache.get(&e).copied().unwrap_or_else(|| instr_of(e));
+    let instr_cache: FxHashMap<PathEvent, u64> = p
+        .counts
+        .iter()
+        .map(|c| {
+            let e = PathEvent { func: c.func, path: c.path };
+            (e, wpp_report::path_instructions(p, e))
+        })
+        .collect();
+    let instructions = |e: PathEvent| instr_cache.get(&e).copied().unwrap_or_else(|| wpp_report::path_instructions(p, e));
     let total_instructions: u64 =
         p.counts.iter().map(|c| instructions(PathEvent { func: c.func, path: c.path }).saturating_mul(c.count)).fold(0, u64::saturating_add);
 

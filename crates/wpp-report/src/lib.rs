@@ -38,7 +38,7 @@ pub use naming::{parse_path, select_func};
 pub use paths::{path_profile, PathProfile};
 pub use ppp::ppp_report;
 pub use query::{before, contexts, freq};
-pub use row::{brief_paths, BlockRow, Brief, PathRow};
+pub use row::{brief_paths, path_instructions, BlockRow, Brief, PathRow};
 pub use source::source_of;
 pub use stats::stats;
 pub use truncation::{Top, Truncation};
