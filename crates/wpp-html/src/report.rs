@@ -108,7 +108,6 @@ pub struct Report {
 
 /// Reports the page's analyses of `profile`, telling `progress` of the long steps.
 pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: &mut dyn Progress) -> Result<Report, Error> {
-    let stats = wpp_report::stats(&profile)?;
     let has_run = profile.has_trace() || profile.has_grammar();
     // A grammar of foreign symbols (`wpp compress`) is refused here, as by every analysis
     // of paths.
@@ -123,6 +122,11 @@ pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: 
         (Some(d), _) => &d.profile,
         (None, Some(p)) => p,
         (None, None) => unreachable!("a profile either way"),
+    };
+    // The grammar decoded once: a trace profile's grammar is the DAG's own, not the file's.
+    let stats = match &dag {
+        Some(d) if p.has_grammar() => wpp_report::stats_of(p, Some(&d.grammar))?,
+        _ => wpp_report::stats(p)?,
     };
     let instr_cache: FxHashMap<PathEvent, u64> = p
         .counts

@@ -40,5 +40,5 @@ pub use ppp::ppp_report;
 pub use query::{before, contexts, freq};
 pub use row::{brief_paths, path_instructions, BlockRow, Brief, PathRow};
 pub use source::source_of;
-pub use stats::stats;
+pub use stats::{stats, stats_of};
 pub use truncation::{Top, Truncation};

@@ -36,6 +36,12 @@ pub struct Stats {
 
 /// The statistics of `p` (decoding its grammar, if it has one).
 pub fn stats(p: &Profile) -> Result<Stats, Error> {
+    let g = if p.has_grammar() { Some(p.grammar()?) } else { None };
+    stats_of(p, g.as_ref())
+}
+
+/// The statistics of `p`, whose grammar section decodes to `grammar` (`None` without one).
+pub fn stats_of(p: &Profile, grammar: Option<&wpp_grammar::Grammar>) -> Result<Stats, Error> {
     let sections: BTreeMap<String, u64> = p.toc.iter().map(|e| (e.name.clone(), e.len)).collect();
     let raw = p.meta.events.saturating_mul(4);
     let mut s = Stats {
@@ -58,8 +64,7 @@ pub fn stats(p: &Profile) -> Result<Stats, Error> {
         ratio: None,
         sections,
     };
-    if p.has_grammar() {
-        let g = p.grammar()?;
+    if let Some(g) = grammar {
         let st = g.stats();
         s.rules = Some(st.rules as u64);
         s.grammar_symbols = Some(st.symbols as u64);
