@@ -221,7 +221,11 @@ fn run_program(p: &Program) -> Option<String> {
     assert!(!commands.is_empty(), "{}: no `{} RUN:` line in its opening comment", p.path.display(), p.comment());
     let dir = scratch(&format!("blessed-{}", p.file_name));
     let module = if p.is_c {
-        compile_c_reproducibly(&dir, &p.path, "-O1")?
+        let Some(module) = compile_c_reproducibly(&dir, &p.path, "-O1") else {
+            std::fs::remove_dir_all(&dir).unwrap();
+            return None;
+        };
+        module
     } else {
         let bytes = wat::parse_str(&source).unwrap_or_else(|e| panic!("{}: {e}", p.path.display()));
         let module = dir.join(format!("{}.wasm", p.name));
