@@ -5,6 +5,8 @@
 //! * [`corpus`]: the `.wat` programs in `wat/`, each exercising one control-flow shape, by
 //!   name: path, compiled bytes, or a `.wasm` file written for the command line;
 //! * [`rng`]: [`Rng`], a seeded xorshift64* generator for fuzz-style loops;
+//! * [`line_diff`]: the differing lines of an expected and an actual text, for the tests
+//!   that compare output with files checked in beside them;
 //! * [`alloc`]: a counting global allocator and `measure`, for tests that bound what a
 //!   call allocates;
 //! * [`strategies`] (features `cfg`, `grammar`): random CFGs and random grammars;
@@ -33,7 +35,7 @@
 //! Each layer is a cargo feature, so that a crate's tests build no more of wpp than they
 //! use: `cfg` needs only `wpp-model`, `grammar` only `wpp-grammar`, and `runtime` pulls in
 //! `wpp-runtime` and with it wasmtime, which `wpp-paths`' or `wpp-grammar`'s tests alone
-//! should not have to compile. The rest ([`corpus`], [`rng`], [`workloads`]) depends on no
+//! should not have to compile. The rest ([`corpus`], [`rng`], [`line_diff`], [`workloads`]) depends on no
 //! wpp crate but `wpp-workloads`.
 //!
 //! # The real programs: a fast and a full suite
@@ -49,6 +51,7 @@
 pub mod alloc;
 pub mod corpus;
 pub mod dataflow_programs;
+pub mod line_diff;
 pub mod rng;
 pub mod strategies;
 pub mod workloads;

@@ -1,7 +1,7 @@
 //! Running the `wpp` binary from the command-line tests.
 #![allow(dead_code)] // each test file uses its own selection
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 pub fn wpp() -> Command {
@@ -53,14 +53,41 @@ pub fn record_run(m: &wpp_workloads::Manifest, p: &wpp_workloads::Program, run: 
 
 /// `c/NAME.c` of the test support crate compiled for wasm32-wasi with DWARF at `opt`, or
 /// `None` (after a skip note, or a failure under the full suite) without clang.
-pub fn compile_c(dir: &std::path::Path, name: &str, opt: &str) -> Option<PathBuf> {
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../wpp-test-support/c/{name}.c"));
+pub fn compile_c(dir: &Path, name: &str, opt: &str) -> Option<PathBuf> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../wpp-test-support/c/{name}.c"));
     let out = dir.join(format!("{name}.wasm"));
-    let status = Command::new("clang").args(["--target=wasm32-wasi", opt, "-g", "-o"]).arg(&out).arg(&src).current_dir(src.parent().unwrap()).status();
-    match status {
+    let mut clang = Command::new("clang");
+    clang.args(["--target=wasm32-wasi", opt, "-g", "-o"]).arg(&out).arg(&src).current_dir(src.parent().unwrap());
+    clang_wasi(&mut clang, &src, out)
+}
+
+/// `src`, a C file anywhere, compiled like [`compile_c`] into `dir/STEM.wasm`, but
+/// reproducibly: clang runs in the file's directory on its bare name, and the debugging
+/// information calls that directory `.`, so neither the module's bytes nor the source file
+/// names reports show (`STEM.c`) depend on where the checkout is. `None` (after a skip
+/// note, or a failure under the full suite) without clang.
+pub fn compile_c_reproducibly(dir: &Path, src: &Path, opt: &str) -> Option<PathBuf> {
+    let (Some(src_dir), Some(file), Some(stem)) = (src.parent(), src.file_name(), src.file_stem()) else { panic!("{}: not a C file", src.display()) };
+    let out = dir.join(stem).with_extension("wasm");
+    let mut clang = Command::new("clang");
+    clang
+        .args(["--target=wasm32-wasi", opt, "-g"])
+        .arg(format!("-fdebug-prefix-map={}=.", src_dir.display()))
+        .arg("-o")
+        .arg(&out)
+        .arg(file)
+        .current_dir(src_dir);
+    clang_wasi(&mut clang, src, out)
+}
+
+/// Runs `clang` on `src`; `out` if it succeeded, otherwise `None` after a skip note (or a
+/// failure under the full suite).
+fn clang_wasi(clang: &mut Command, src: &Path, out: PathBuf) -> Option<PathBuf> {
+    let name = src.file_name().unwrap_or_default().to_string_lossy();
+    match clang.status() {
         Ok(s) if s.success() => Some(out),
         other => {
-            wpp_test_support::workloads::skip_or_fail(&format!("compiling {name}.c"), &format!("clang for wasm32-wasi could not compile {name}.c ({other:?})"));
+            wpp_test_support::workloads::skip_or_fail(&format!("compiling {name}"), &format!("clang for wasm32-wasi could not compile {name} ({other:?})"));
             None
         }
     }

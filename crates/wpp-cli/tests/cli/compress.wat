@@ -1,0 +1,19 @@
+;; The smallest program (`_start` returns at once: one path, run once), and a trace of
+;; symbols written by something other than wpp (compress.input, decimal numbers separated
+;; by whitespace, with repeats for the grammar to find), compressed into a grammar
+;; profile that holds no module; read as 4-byte little-endian numbers, the default, the
+;; same file is other symbols.
+;;
+;; RUN: record -o %t.wpp %s
+;; RUN: stats %t.wpp
+;; RUN: paths %t.wpp
+;; RUN: expand %t.wpp --decode
+;; RUN: compress compress.input -o %t.symbols.wpp --format text
+;; RUN: stats %t.symbols.wpp
+;; RUN: expand %t.symbols.wpp
+;; RUN: compress compress.input -o %t.repair.wpp --format text --grammar repair
+;; RUN: stats %t.repair.wpp
+;; RUN: compress compress.input -o %t.u32.wpp
+;; RUN: dff %t.symbols.wpp --module %s --func 0
+(module
+  (func (export "_start")))

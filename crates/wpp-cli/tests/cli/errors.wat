@@ -1,0 +1,44 @@
+;; Bad input: a missing file, a file that is not a module (errors.input, some notes), a
+;; profile of the wrong kind for the command, names and paths that name nothing, values
+;; out of range, and arguments the parser refuses. Each error is one line on stderr, with
+;; exit status 2. Also `--version`.
+;;
+;; RUN: --version
+;; RUN: stats %t.missing.wpp
+;; RUN: record %t.missing.wasm
+;; RUN: record errors.input
+;; RUN: stats errors.input
+;; RUN: record --mode paths -o %t.paths.wpp %s
+;; RUN: paths %t.paths.wpp --func nosuch
+;; RUN: paths %t.paths.wpp --func 99
+;; RUN: hot %t.paths.wpp --max-len 2 --min-cost 1
+;; RUN: expand %t.paths.wpp
+;; RUN: twpp build %t.paths.wpp -o %t.paths.twpp
+;; RUN: record -o %t.wpp %s
+;; RUN: query %t.wpp freq nosuch:1
+;; RUN: query %t.wpp freq 1:999999
+;; RUN: query %t.wpp freq 1
+;; RUN: hot %t.wpp --max-len 2 --min-len 5 --min-cost 1
+;; RUN: trace %t.wpp --func 1
+;; RUN: twpp build %t.wpp -o %t.twpp
+;; RUN: trace %t.twpp --func 1 --call 99
+;; RUN: trace %t.twpp --func nosuch
+;; RUN: dff %t.wpp --module %t.missing.wasm --func 1
+;; RUN: dff %t.wpp --module errors.input --func 1
+;; RUN: dff %t.wpp --module %s --at 0xffffff
+;; RUN: dataflow redundancy %t.twpp --module %s --func nosuch
+;; RUN: ppp select %t.wpp -o %t.set
+;; RUN: ppp report %t.wpp
+;; RUN: paths
+;; RUN: record --mode nosuch %s
+;; RUN: hot %t.wpp --max-len x --min-cost 1
+(module
+  (memory (export "memory") 1)
+  (func $count (param $n i32) (result i32)
+    (local $i i32)
+    (loop $l
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $l (i32.lt_u (local.get $i) (local.get $n))))
+    (local.get $i))
+  (func (export "_start")
+    (i32.store (i32.const 100) (call $count (i32.const 5)))))
