@@ -6,9 +6,9 @@ use std::io::Write;
 use std::time::Instant;
 
 use clap::Args;
+use wpp_dataflow::dff::{Dff, ProblemKind, Scope};
 use wpp_grammar::dff::{abstract_run, Problem, Solver, Step, Terminal, Transfer};
 use wpp_grammar::Grammar;
-use wpp_record::dff::ProblemKind;
 use wpp_record::{Builder, RecordMode, Recorder};
 
 use crate::alloc;
@@ -176,7 +176,8 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let profile = dir.path().join(format!("{}.wpp", p.name));
         std::fs::write(&module, &wasm)?;
         Recorder::from_bytes(&p.name, wasm)?.mode(RecordMode::Grammar(Builder::Sequitur1)).run_config(cfg).record(&profile)?;
-        let d = wpp_record::dff::open(&profile, &module)?;
+        let (dag, module) = wpp_dataflow::dff::open(&profile, &module)?;
+        let d = Dff::new(&dag, &module)?;
         let Some(func) = d.hottest_function() else { continue };
         let problem = d.problem(ProblemKind::ReachingDefinitions, func)?;
         let g = &d.dag.grammar;
@@ -185,7 +186,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let (oracle, abs_secs, abs_heap) = measured(|| abstract_run(g.expand(), &problem));
         let oracle = oracle.map_err(|e| anyhow::anyhow!("{e}"))?;
         anyhow::ensure!(oracle.executions == freq.executions && oracle.holds == freq.holds, "{}: the grammar and the abstract run disagree", p.name);
-        let report = d.analyse(ProblemKind::ReachingDefinitions, wpp_record::dff::Scope::Func(func))?;
+        let report = d.analyse(ProblemKind::ReachingDefinitions, Scope::Func(func))?;
         let c = &report.coverage;
         let name: String = report.function.chars().take(24).collect();
         writeln!(

@@ -11,6 +11,16 @@
 //! The workloads are selected by one set of arguments ([`workloads::WorkloadArgs`]). A
 //! counting global allocator ([`alloc`]) lets benchmarks report measured peak heap; it
 //! lives here only, never under the `wpp` a user runs.
+//!
+//! ## Code map
+//!
+//! The `wpp-bench` binary: `record` (recording overhead per mode), `grammar` (builders'
+//! throughput, memory, size against xz and zstd), `hot` (DAG search against the brute
+//! force), `ppp` (PPP against array and hash counting), `twpp` (the TWPP compaction steps),
+//! `dff` (data flow frequencies against the abstract run), `report` (the HTML report's
+//! steps, page size and, in Chromium, load time); `workloads`: the one set of workload
+//! arguments, loading runs, path traces, the synthetic trace; `alloc`: the counting global
+//! allocator (here only, never under `wpp`).
 
 mod alloc;
 mod dff;

@@ -27,7 +27,7 @@ pub struct Opts {
     keep: Option<PathBuf>,
 }
 
-/// The time of each step `build` announced.
+/// The time of each step `write_report` announced.
 #[derive(Default)]
 struct Steps {
     current: Option<(String, Instant)>,
@@ -42,7 +42,11 @@ impl Steps {
     }
 
     fn secs(&self, name: &str) -> f64 {
-        self.done.iter().filter(|(n, _)| n == name).map(|(_, s)| s).sum()
+        self.secs_of(|n| n == name)
+    }
+
+    fn secs_of(&self, wanted: impl Fn(&str) -> bool) -> f64 {
+        self.done.iter().filter(|(n, _)| wanted(n)).map(|(_, s)| s).sum()
     }
 }
 
@@ -85,28 +89,27 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let (wasm, cfg) = load(&w.dir, p, run)?;
         let profile = dir.path().join(format!("{}.wpp", p.name));
         Recorder::from_bytes(&p.name, wasm)?.mode(RecordMode::Grammar(Builder::Sequitur1)).run_config(cfg).record(&profile)?;
+        let (events, symbols) = {
+            let prof = wpp_profile::Profile::open(&profile)?;
+            (prof.meta.events, prof.grammar()?.stats().symbols)
+        };
+        let html = keep.join(format!("{}.html", p.name));
+        let request = wpp_html::Request {
+            profile: &profile,
+            output: &html,
+            options: wpp_html::Options::default(),
+            twpp: None,
+            dot: std::path::Path::new("dot"),
+            source_map: &[],
+        };
         let live = alloc::reset_peak();
-        let start = Instant::now();
-        let t = Instant::now();
-        let prof = wpp_profile::Profile::open(&profile)?;
-        let open = t.elapsed().as_secs_f64();
-        let (events, symbols) = (prof.meta.events, prof.grammar()?.stats().symbols);
         let mut steps = Steps::default();
-        let t = Instant::now();
-        let report = wpp_html::build(prof, &wpp_html::Options::default(), wpp_html::Extras::default(), &mut steps)?;
+        let start = Instant::now();
+        let written = wpp_html::write_report::<std::convert::Infallible>(&request, None, &mut steps)?;
         steps.end();
-        let build = t.elapsed().as_secs_f64();
-        let t = Instant::now();
-        let dots: Vec<&str> = report.drawings.iter().map(|d| d.dot.as_str()).collect();
-        let svgs = wpp_html::graphviz::layout(std::path::Path::new("dot"), &dots).map_err(anyhow::Error::msg)?;
-        let dot = t.elapsed().as_secs_f64();
-        let t = Instant::now();
-        let page = wpp_html::render(&report, Ok(&svgs), &|_| None);
-        let render = t.elapsed().as_secs_f64();
         let total = start.elapsed().as_secs_f64();
         let peak = alloc::peak().saturating_sub(live) as f64 / (1u64 << 20) as f64;
-        let html = keep.join(format!("{}.html", p.name));
-        std::fs::write(&html, &page)?;
+        anyhow::ensure!(written.not_drawn.is_none(), "{}: {}", p.name, written.not_drawn.unwrap_or_default());
         let (paint, loaded) = match &o.browser {
             Some(script) => {
                 let shot = dir.path().join(format!("{}.png", p.name));
@@ -118,20 +121,23 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             }
             None => ("-".into(), "-".into()),
         };
+        let open = steps.secs("reading the profile");
         let decode = steps.secs("decoding the grammar");
         let calls = steps.secs("reading the calls");
+        let dot = steps.secs_of(|name| name.starts_with("laying out"));
+        let render = steps.secs("writing the page");
         writeln!(
             out,
             "{:<14} {:>12} {:>10} {:>8} {:>9} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>9.2} {:>9.1} {:>8} {:>8}",
             p.name,
             events,
             symbols,
-            report.drawings.len(),
-            page.len().div_ceil(1024),
+            written.drawings,
+            written.bytes.div_ceil(1024),
             open,
             decode,
             calls,
-            build - decode - calls,
+            total - open - decode - calls - dot - render,
             dot,
             render,
             total,

@@ -190,7 +190,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
 fn queries(twpp: &std::path::Path, module: &std::path::Path) -> anyhow::Result<(f64, f64, f64, usize)> {
     use wpp_model::effects::{Action, Base, Var};
     use wpp_twpp::dataflow::{Fact, Point};
-    let a = wpp_record::dataflow::open(twpp, module)?;
+    let a = wpp_dataflow::query::open(twpp, module)?;
     let mut candidates = Vec::new();
     for e in &a.twpp.index.functions {
         let Some(fx) = a.module.effects.get(e.func) else { continue };

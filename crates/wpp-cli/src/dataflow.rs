@@ -4,12 +4,11 @@
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use anyhow::bail;
 use clap::{Args, Subcommand};
+use wpp_dataflow::query::open;
 use wpp_model::effects::Var;
-use wpp_record::dataflow::{open, LoadRow, LoadSelect, Location, SiteCount};
+use wpp_report::dataflow::{ReachingReport, RedundancyReport, SiteCount};
 use wpp_report::format::group;
-use wpp_report::{Top, Truncation};
 
 /// Data flow over the run, from a TWPP file: every execution of a point answered
 /// exactly, by the site that generated or killed the fact.
@@ -54,17 +53,13 @@ struct RedundancyOpts {
     #[arg(long, value_name = "M.wasm")]
     module: PathBuf,
     /// Every load of this function (name or index).
-    #[arg(long, value_name = "F")]
+    #[arg(long, value_name = "F", required_unless_present = "load")]
     func: Option<String>,
     /// The load at this byte offset, or the loads of this source line (FILE:LINE).
     #[arg(long, value_name = "AT")]
     load: Option<String>,
-    /// Show at most N loads, 0 for all [default: 20 as text; JSON has all unless given].
-    #[arg(long, value_name = "N")]
-    top: Option<usize>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: crate::Output,
 }
 
 /// Which definitions of a local or global reached a point, and how often each did.
@@ -81,11 +76,11 @@ struct ReachingOpts {
     /// The module the profile was recorded from.
     #[arg(long, value_name = "M.wasm")]
     module: PathBuf,
-    /// The point: before the instruction at this byte offset, or before the first
-    /// instruction of this source line in --func (FILE:LINE).
+    /// The point: before the instruction at this byte offset, before block N of --func
+    /// (`bN`), or before the first instruction of this source line in --func (FILE:LINE).
     #[arg(long, value_name = "AT")]
     at: String,
-    /// The function, by name or index (needed with FILE:LINE).
+    /// The function, by name or index (needed with a block or FILE:LINE).
     #[arg(long, value_name = "F")]
     func: Option<String>,
     /// The local variable, by index (parameters first).
@@ -94,18 +89,15 @@ struct ReachingOpts {
     /// The global variable, by index.
     #[arg(long, value_name = "N")]
     global: Option<u32>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: crate::Json,
 }
 
 #[derive(serde::Serialize)]
-struct RedundancyReport {
+struct Out<R> {
     module: String,
-    loads: Vec<LoadRow>,
-    untracked_loads: usize,
     #[serde(flatten)]
-    truncation: Truncation,
+    report: R,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
@@ -113,10 +105,6 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         Command::Redundancy(o) => redundancy(o),
         Command::Reaching(o) => reaching(o),
     }
-}
-
-fn location(s: &str) -> anyhow::Result<Location<'_>> {
-    Location::parse(s).ok_or_else(|| anyhow::anyhow!("`{s}` is neither a byte offset (0x1a2b or 6699) nor FILE:LINE"))
 }
 
 fn sites(out: &mut impl std::io::Write, what: &str, v: &[SiteCount]) -> std::io::Result<()> {
@@ -138,22 +126,16 @@ fn sites(out: &mut impl std::io::Write, what: &str, v: &[SiteCount]) -> std::io:
 
 fn redundancy(o: RedundancyOpts) -> anyhow::Result<()> {
     let a = open(&o.file, &o.module)?;
-    let func = o.func.as_deref().map(|f| wpp_report::select_func(&a.twpp.profile, f)).transpose()?;
-    let select = match (&o.load, func) {
-        (Some(l), _) => match location(l)? {
-            Location::Offset(at) => LoadSelect::At(at),
-            Location::Line(file, line) => LoadSelect::Line { func, file, line },
-        },
-        (None, Some(f)) => LoadSelect::Func(f),
-        (None, None) => bail!("say which loads: --func F (every load of F) or --load AT"),
-    };
-    let (mut loads, untracked) = a.redundancy(select)?;
-    let mut truncation = Truncation::default();
-    truncation.cut("loads", &mut loads, Top::of(o.top, o.json));
-    let report = RedundancyReport { module: o.module.display().to_string(), loads, untracked_loads: untracked, truncation };
-    if o.json {
-        return crate::print_json(&report);
+    let report = a.redundancy(a.select_loads(o.func.as_deref(), o.load.as_deref())?, o.output.top())?;
+    if o.output.json {
+        return crate::print_json(&Out { module: o.module.display().to_string(), report });
     }
+    print_redundancy(&report)?;
+    Ok(())
+}
+
+fn print_redundancy(report: &RedundancyReport) -> std::io::Result<()> {
+    let untracked = report.untracked_loads;
     let mut out = std::io::stdout().lock();
     if report.loads.is_empty() {
         writeln!(out, "no load selected ran ({untracked} with an address the analysis does not follow)")?;
@@ -177,32 +159,20 @@ fn redundancy(o: RedundancyOpts) -> anyhow::Result<()> {
 
 fn reaching(o: ReachingOpts) -> anyhow::Result<()> {
     let a = open(&o.file, &o.module)?;
-    let at = match location(&o.at)? {
-        Location::Offset(at) => at,
-        Location::Line(file, line) => {
-            let Some(f) = o.func.as_deref() else { bail!("--at {}: a source line needs --func", o.at) };
-            let f = wpp_report::select_func(&a.twpp.profile, f)?;
-            match a.first_on_line(f, file, line) {
-                Some(at) => at,
-                None => bail!("{}: no instruction of function {} is on line {line} of {file}", o.module.display(), a.twpp.profile.meta.functions[f.idx()].name),
-            }
-        }
-    };
     let var = match (o.local, o.global) {
         (Some(l), _) => Var::Local(l),
         (None, Some(g)) => Var::Global(g),
         (None, None) => unreachable!("clap requires one"),
     };
-    let r = a.reaching(at, var)?;
-    if o.json {
-        #[derive(serde::Serialize)]
-        struct Out<'a> {
-            module: String,
-            #[serde(flatten)]
-            report: &'a wpp_record::dataflow::ReachingReport,
-        }
-        return crate::print_json(&Out { module: o.module.display().to_string(), report: &r });
+    let report = a.reaching(a.point(&o.at, o.func.as_deref())?, var)?;
+    if o.output.json {
+        return crate::print_json(&Out { module: o.module.display().to_string(), report });
     }
+    print_reaching(&report)?;
+    Ok(())
+}
+
+fn print_reaching(r: &ReachingReport) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     let src = r.point.source.as_ref().map(|s| format!(" {s}")).unwrap_or_default();
     writeln!(out, "{} at {} {}{}: {} executions", r.variable, r.point.at, r.point.function, src, group(r.executions))?;

@@ -4,12 +4,10 @@
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use anyhow::bail;
 use clap::{Args, ValueEnum};
-use wpp_record::dataflow::{Location, Place};
-use wpp_record::dff::{open, FactRow, ProblemKind, Report, Scope};
+use wpp_dataflow::dff::{Dff, ProblemKind};
+use wpp_report::dataflow::{DffReport, FactRow, Place};
 use wpp_report::format::group;
-use wpp_report::{Top, Truncation};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum ProblemArg {
@@ -56,20 +54,15 @@ pub struct Opts {
     #[arg(long, value_enum, default_value = "reaching-definitions")]
     problem: ProblemArg,
     /// The function whose points to show (name or index).
-    #[arg(long, value_name = "F")]
+    #[arg(long, value_name = "F", required_unless_present = "at")]
     func: Option<String>,
     /// One point: block N of --func (`bN`), before the instruction at a byte offset
     /// (`0x1a2b`), or before the first instruction of a source line in --func (FILE:LINE).
     /// For available loads, the load there.
     #[arg(long, value_name = "AT")]
     at: Option<String>,
-    /// Show at most N points and N differences, 0 for all [default: 20 as text; JSON has
-    /// all unless given].
-    #[arg(long, value_name = "N")]
-    top: Option<usize>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: crate::Output,
 }
 
 #[derive(serde::Serialize)]
@@ -77,9 +70,7 @@ struct Out {
     module: String,
     profile: String,
     #[serde(flatten)]
-    report: Report,
-    #[serde(flatten)]
-    truncation: Truncation,
+    report: DffReport,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
@@ -87,45 +78,10 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         ProblemArg::ReachingDefinitions => ProblemKind::ReachingDefinitions,
         ProblemArg::AvailableLoads => ProblemKind::AvailableLoads,
     };
-    let d = open(&o.file, &o.module)?;
-    let func = o.func.as_deref().map(|f| wpp_report::select_func(&d.dag.profile, f)).transpose()?;
-    let scope = match (&o.at, func) {
-        (Some(at), f) => {
-            if let Some(n) = at.strip_prefix('b').and_then(|n| n.parse::<u32>().ok()) {
-                let Some(f) = f else { bail!("--at {at}: a block needs --func") };
-                let cfg = d.dag.profile.meta.functions[f.idx()].cfg.as_ref();
-                match cfg.and_then(|c| c.blocks.get(n as usize)) {
-                    Some(b) => Scope::At(b.start),
-                    None => bail!("{}: function {} has no block {n}", o.module.display(), d.dag.profile.meta.functions[f.idx()].name),
-                }
-            } else {
-                match Location::parse(at) {
-                    Some(Location::Offset(x)) => Scope::At(x),
-                    Some(Location::Line(file, line)) => {
-                        let Some(f) = f else { bail!("--at {at}: a source line needs --func") };
-                        match d.first_on_line(f, file, line) {
-                            Some(x) => Scope::At(x),
-                            None => bail!(
-                                "{}: no instruction of function {} is on line {line} of {file}",
-                                o.module.display(),
-                                d.dag.profile.meta.functions[f.idx()].name
-                            ),
-                        }
-                    }
-                    None => bail!("`{at}` is neither a block (b12), a byte offset (0x1a2b or 6699) nor FILE:LINE"),
-                }
-            }
-        }
-        (None, Some(f)) => Scope::Func(f),
-        (None, None) => bail!("say where: --func F (every block of F) or --at AT"),
-    };
-    let mut report = d.analyse(kind, scope)?;
-    let mut truncation = Truncation::default();
-    let top = Top::of(o.top, o.json);
-    truncation.cut("points", &mut report.points, top);
-    truncation.cut("differences", &mut report.differences, top);
-    let out = Out { module: o.module.display().to_string(), profile: o.file.display().to_string(), report, truncation };
-    if o.json {
+    let (dag, module) = wpp_dataflow::dff::open(&o.file, &o.module)?;
+    let report = Dff::new(&dag, &module)?.answer(kind, o.func.as_deref(), o.at.as_deref(), o.output.top())?;
+    let out = Out { module: o.module.display().to_string(), profile: o.file.display().to_string(), report };
+    if o.output.json {
         return crate::print_json(&out);
     }
     print_text(&out)?;
@@ -189,7 +145,7 @@ fn print_text(o: &Out) -> std::io::Result<()> {
             writeln!(out, "    ... {} more facts (--json has every one)", p.facts.len() - 8)?;
         }
     }
-    if let Some(note) = o.truncation.note("points", "points") {
+    if let Some(note) = r.truncation.note("points", "points") {
         writeln!(out, "{note}")?;
     }
     if r.differences.is_empty() {
@@ -209,7 +165,7 @@ fn print_text(o: &Out) -> std::io::Result<()> {
                 d.error
             )?;
         }
-        if let Some(note) = o.truncation.note("differences", "differences") {
+        if let Some(note) = r.truncation.note("differences", "differences") {
             writeln!(out, "{note}")?;
         }
     }

@@ -48,6 +48,8 @@ pub fn exit_status(e: &anyhow::Error) -> u8 {
         e.is_failure()
     } else if let Some(e) = e.downcast_ref::<wpp_html::Error>() {
         e.is_failure()
+    } else if let Some(e) = e.downcast_ref::<wpp_dataflow::Error>() {
+        e.is_failure()
     } else if let Some(e) = e.downcast_ref::<wpp_profile::Error>() {
         e.is_failure()
     } else if let Some(e) = e.downcast_ref::<wpp_twpp::file::Error>() {

@@ -40,7 +40,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         }
         result = if o.decode {
             let line = decoded.entry(e).or_insert_with(|| {
-                let name = &p.meta.functions[e.func.idx()].name;
+                let name = p.meta.func_name(e.func);
                 let mut line = format!("{} {} {name}:", e.func.0, e.path.0);
                 for b in p.path_blocks(e.func, e.path).unwrap_or_default() {
                     line.push(' ');

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use wpp_grammar::HotParams;
 use wpp_report::format::group;
-use wpp_report::{Dag, Top};
+use wpp_report::Dag;
 
 /// Find the minimal hot subpaths: runs of at most L consecutive acyclic paths whose cost
 /// (frequency × the paths' summed cost) is at least C.
@@ -15,7 +15,9 @@ use wpp_report::{Dag, Top};
 /// then counts each found subpath's exact frequency. It reports a subset of all minimal
 /// hot subpaths: a subpath whose occurrences are spread over many places in the grammar,
 /// or that overlaps one already reported, may be missed. Works on grammar and trace
-/// profiles (a trace is compressed first).
+/// profiles (a trace is compressed first). With --json: {"subpaths": [{"frequency",
+/// "cost", "length", "paths": [{"function", "function_index", "path_id", "blocks",
+/// "source"}]}], "truncated", "total_subpaths"}.
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp hot lua.wpp --max-len 100 --min-cost 1000000 --min-len 10")]
 pub struct Opts {
@@ -30,15 +32,11 @@ pub struct Opts {
     /// Shortest subpath, in acyclic paths.
     #[arg(long, value_name = "M", default_value_t = 1)]
     min_len: usize,
-    /// Show at most N subpaths, 0 for all [default: 20 as text, all as JSON].
-    #[arg(long, value_name = "N")]
-    top: Option<usize>,
     /// The cost of one run of a path.
     #[arg(long, value_enum, default_value_t = Cost::Instructions)]
     cost: Cost,
-    /// Print JSON: {"subpaths": [{"frequency", "cost", "length", "paths": [{"function", "function_index", "path_id", "blocks", "source"}]}], "truncated", "total_subpaths"}.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: crate::Output,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -58,8 +56,8 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         Cost::Paths => wpp_report::Cost::Paths,
     };
     let params = HotParams { max_len: o.max_len, min_len: o.min_len, min_cost: o.min_cost };
-    let report = wpp_report::hot_subpaths(&dag, cost, &params, Top::of(o.top, o.json));
-    if o.json {
+    let report = wpp_report::hot_subpaths(&dag, cost, &params, o.output.top());
+    if o.output.json {
         return crate::print_json(&report);
     }
     let mut out = std::io::stdout().lock();

@@ -2,8 +2,23 @@
 //!
 //! One module per subcommand, each with its `Opts` (whose doc comments are the help text)
 //! and a `run` function that makes one call into a library crate (`wpp-record` to record,
-//! `wpp-report` for reports, `wpp-html` for the HTML report, `wpp-twpp` for the timestamped path, `wpp-record::dataflow` for data flow over it) and prints the result. No subcommand uses another's module.
+//! `wpp-report` for reports, `wpp-twpp` for the timestamped path, `wpp-dataflow` for data
+//! flow, `wpp-html` for the HTML report) and prints the result. No subcommand uses
+//! another's module; what they share (`Output`, `Json`: the `--json` and `--top` options;
+//! `print_json`; the `--grammar` parser) is here.
 //! This is the only crate that prints to stdout or parses arguments.
+//!
+//! ## Code map
+//!
+//! The `wpp` binary: one module per subcommand (`record`, `paths`, `stats`, `expand`,
+//! `export`, `compress`, `hot`, `query`, `ppp` (select, report), `twpp` (build, stats),
+//! `trace`, `dataflow`, `dff`, `report`), each its options, one call into a library
+//! (wpp-record, wpp-report, wpp-dataflow, wpp-html) and printing; `main` holds what they
+//! share: the `--json`/`--top` option groups (`Output`, `Json`), the `--grammar` parser,
+//! JSON printing, `completions` and `man` (generated from the same clap definitions), and
+//! `--version` with the profile format; `error`: an error as one line (its causes joined,
+//! each once, I/O errors as words) and its exit status (1 when the library error's
+//! `is_failure` says wpp failed, 2 for bad input).
 
 mod compress;
 mod dataflow;
@@ -110,6 +125,34 @@ pub(crate) fn builder_arg() -> impl TypedValueParser<Value = Builder> {
         })
     }))
     .map(|name| Builder::from_name(&name).expect("one of the possible values"))
+}
+
+/// `--json` and `--top`: how a report with lists is printed, the same on every command.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub(crate) struct Output {
+    /// Print JSON instead of text (the command's description gives its fields): every row
+    /// of every list unless --top is given.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Show at most N rows of each list, 0 for all [default: 20 as text; JSON has every
+    /// row unless given].
+    #[arg(long, value_name = "N", global = true)]
+    pub top: Option<usize>,
+}
+
+impl Output {
+    /// How many rows of each list to keep.
+    pub fn top(self) -> wpp_report::Top {
+        wpp_report::Top::of(self.top, self.json)
+    }
+}
+
+/// `--json` alone: how a report without lists is printed.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub(crate) struct Json {
+    /// Print JSON instead of text (the command's description gives its fields).
+    #[arg(long, global = true)]
+    pub json: bool,
 }
 
 /// Writes `v` as pretty JSON and a newline.

@@ -6,12 +6,14 @@ use std::path::PathBuf;
 use clap::Args;
 use wpp_profile::Profile;
 use wpp_report::format::{group, truncate};
-use wpp_report::Top;
 
 /// Print the path profile: how often each acyclic path ran, hottest first.
 ///
 /// Each path is shown with its function, its Ball-Larus number, the instructions it
-/// executes, and its basic blocks as byte ranges of the original module.
+/// executes, and its basic blocks as byte ranges of the original module. With --func, the
+/// `%` column is the path's share of the function's executions. With --json: {"paths":
+/// [{"function", "function_index", "path_id", "count", "instructions", "blocks",
+/// "source"}], "executions", "truncated", "total_paths"}.
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp paths lua.wpp --func luaV_execute --top 10")]
 pub struct Opts {
@@ -20,19 +22,15 @@ pub struct Opts {
     /// Only paths of this function (name or index).
     #[arg(long)]
     func: Option<String>,
-    /// Show at most N paths, 0 for all [default: 20 as text, all as JSON].
-    #[arg(long, value_name = "N")]
-    top: Option<usize>,
-    /// Print JSON: {"paths": [{"function", "function_index", "path_id", "count", "instructions", "blocks", "source"}], "executions", "truncated", "total_paths"}.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: crate::Output,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let p = Profile::open(&o.profile)?;
     let func = o.func.as_deref().map(|s| wpp_report::select_func(&p, s)).transpose()?;
-    let report = wpp_report::path_profile(&p, func, Top::of(o.top, o.json));
-    if o.json {
+    let report = wpp_report::path_profile(&p, func, o.output.top());
+    if o.output.json {
         return crate::print_json(&report);
     }
     let mut out = std::io::stdout().lock();

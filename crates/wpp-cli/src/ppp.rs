@@ -8,7 +8,6 @@ use wpp_profile::Profile;
 use wpp_record::{PathSet, Selection};
 use wpp_report::format::{group, rho_table, truncate};
 use wpp_report::ppp::PppReport;
-use wpp_report::Top;
 
 /// Preferential path profiling: number a chosen set of interesting paths compactly.
 #[derive(Args)]
@@ -106,18 +105,14 @@ fn select(o: SelectOpts) -> anyhow::Result<()> {
 pub struct ReportOpts {
     /// A profile recorded with `wpp record --mode ppp`.
     profile: PathBuf,
-    /// Show at most N paths of each list, 0 for all [default: 20 as text, all as JSON].
-    #[arg(long, value_name = "N")]
-    top: Option<usize>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: crate::Output,
 }
 
 fn report(o: ReportOpts) -> anyhow::Result<()> {
     let p = Profile::open(&o.profile)?;
-    let report = wpp_report::ppp_report(&p, Top::of(o.top, o.json))?;
-    if o.json {
+    let report = wpp_report::ppp_report(&p, o.output.top())?;
+    if o.output.json {
         return crate::print_json(&report);
     }
     print_report(&mut std::io::stdout().lock(), &p, &report)

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use wpp_report::format::group;
-use wpp_report::{Dag, PathRow, Top};
+use wpp_report::{Dag, PathRow};
 
 /// Answer questions about the path trace without expanding it: how often a sequence of
 /// paths ran, whether one path ever ran before another, and what ran around a path.
@@ -21,9 +21,8 @@ pub struct Opts {
     profile: PathBuf,
     #[command(subcommand)]
     question: Question,
-    /// Print JSON.
-    #[arg(long, global = true)]
-    json: bool,
+    #[command(flatten)]
+    output: crate::Output,
 }
 
 #[derive(Subcommand)]
@@ -44,9 +43,6 @@ enum Question {
         /// Paths on each side.
         #[arg(long, default_value_t = 1)]
         k: usize,
-        /// Show at most N contexts, 0 for all [default: 20 as text, all as JSON].
-        #[arg(long, value_name = "N")]
-        top: Option<usize>,
     },
 }
 
@@ -56,23 +52,23 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     match o.question {
         Question::Freq { paths } => {
             let r = wpp_report::freq(&dag, &paths)?;
-            if o.json {
+            if o.output.json {
                 return crate::print_json(&r);
             }
             writeln!(out, "{}", r.frequency)?;
         }
         Question::Before { p, q } => {
             let r = wpp_report::before(&dag, &p, &q)?;
-            if o.json {
+            if o.output.json {
                 return crate::print_json(&r);
             }
             let pos = |x: Option<u64>| x.map_or("never ran".to_string(), |v| format!("event {v}"));
             writeln!(out, "{}", if r.before { "yes" } else { "no" })?;
             writeln!(out, "first {p}: {}; last {q}: {}", pos(r.first_p), pos(r.last_q))?;
         }
-        Question::Context { p, k, top } => {
-            let r = wpp_report::contexts(&dag, &p, k, Top::of(top, o.json))?;
-            if o.json {
+        Question::Context { p, k } => {
+            let r = wpp_report::contexts(&dag, &p, k, o.output.top())?;
+            if o.output.json {
                 return crate::print_json(&r);
             }
             let total = r.truncation.total("contexts");

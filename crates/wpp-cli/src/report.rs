@@ -1,10 +1,10 @@
 //! `wpp report`: one self-contained HTML page of a profile.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::Context as _;
 use clap::Args;
-use wpp_profile::Profile;
+use wpp_dataflow::dff::{Dff, ProblemKind};
+use wpp_report::Top;
 
 /// Write an HTML report of a profile: one page, everything inline, nothing fetched.
 ///
@@ -117,10 +117,7 @@ impl Drop for Bar {
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
-    let mut bar = Bar(None);
-    wpp_html::Progress::stage(&mut bar, "reading the profile", None);
-    let p = Profile::open(&o.profile)?;
-    let opts = wpp_html::Options {
+    let options = wpp_html::Options {
         paths: o.paths,
         subpaths: o.subpaths,
         hot_max_len: o.max_len.max(2),
@@ -129,35 +126,30 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         collapse_above: o.collapse_above,
         ..wpp_html::Options::default()
     };
-    let mut extras = wpp_html::Extras::default();
-    if let Some(t) = &o.twpp {
-        wpp_html::Progress::stage(&mut bar, "reading the TWPP file", None);
-        let t = wpp_twpp::Twpp::open(t)?;
-        extras.twpp = Some(wpp_html::twpp_view(&t, &p)?);
-    }
-    if let (Some(func), Some(module)) = (&o.dataflow, &o.module) {
-        wpp_html::Progress::stage(&mut bar, "computing data flow frequencies", None);
-        extras.dataflow = Some(dataflow(&o.profile, module, func, o.problem)?);
-    }
-    let report = wpp_html::build(p, &opts, extras, &mut bar)?;
-    wpp_html::Progress::stage(&mut bar, &format!("laying out {} drawings with {}", report.drawings.len(), o.dot.display()), None);
-    let dots: Vec<&str> = report.drawings.iter().map(|d| d.dot.as_str()).collect();
-    let laid_out = wpp_html::graphviz::layout(&o.dot, &dots);
-    wpp_html::Progress::stage(&mut bar, "writing the page", None);
-    let read = |file: &str| {
-        let mapped = o.source_map.iter().filter_map(|(from, to)| Some(to.join(file.strip_prefix(from.as_str())?.trim_start_matches('/'))));
-        mapped.chain(std::iter::once(PathBuf::from(file))).find_map(|f| std::fs::read(f).ok()).map(|b| String::from_utf8_lossy(&b).into_owned())
+    let request = wpp_html::Request { profile: &o.profile, output: &o.output, options, twpp: o.twpp.as_deref(), dot: &o.dot, source_map: &o.source_map };
+    let kind = match o.problem {
+        Problem::ReachingDefinitions => ProblemKind::ReachingDefinitions,
+        Problem::AvailableLoads => ProblemKind::AvailableLoads,
     };
-    let page = match &laid_out {
-        Ok(svgs) => wpp_html::render(&report, Ok(svgs), &read),
-        Err(why) => wpp_html::render(&report, Err(why), &read),
+    // `wpp dff`'s frequencies at every block of the function, on the run decoded for the
+    // page.
+    let dataflow = |dag: &wpp_report::Dag| -> Result<wpp_report::dataflow::DffReport, wpp_dataflow::Error> {
+        let (Some(func), Some(module)) = (&o.dataflow, &o.module) else { unreachable!("asked for only with --dataflow and --module") };
+        let module = wpp_dataflow::Module::open(&dag.profile, module)?;
+        Dff::new(dag, &module)?.answer(kind, Some(func), None, Top::All)
     };
-    wpp_profile::write_atomically(&o.output, |w| w.write_all(page.as_bytes())).with_context(|| format!("cannot write {}", o.output.display()))?;
+    let asked = o.dataflow.is_some() && o.module.is_some();
+    let mut bar = Bar(None);
+    let written = wpp_html::write_report(&request, asked.then_some(&dataflow as _), &mut bar).map_err(|e| match e {
+        wpp_html::PipelineError::Page(e) => anyhow::Error::new(e),
+        wpp_html::PipelineError::Dataflow(e) => anyhow::Error::new(e),
+        wpp_html::PipelineError::Write { path, source } => anyhow::Error::new(source).context(format!("cannot write {}", path.display())),
+    })?;
     drop(bar);
-    if let Err(why) = &laid_out {
+    if let Some(why) = &written.not_drawn {
         eprintln!("wpp: warning: the paths are not drawn: {why}");
     }
-    eprintln!("wpp: wrote {} ({} KiB)", o.output.display(), page.len().div_ceil(1024));
+    eprintln!("wpp: wrote {} ({} KiB)", o.output.display(), written.bytes.div_ceil(1024));
     Ok(())
 }
 
@@ -166,46 +158,4 @@ fn parse_source_map(s: &str) -> Result<(String, PathBuf), String> {
         Some((from, to)) if !from.is_empty() && !to.is_empty() => Ok((from.to_owned(), PathBuf::from(to))),
         _ => Err(format!("`{s}` is not FROM=TO (a prefix of the source names, and the directory to read them from)")),
     }
-}
-
-/// `wpp dff`'s frequencies at every block of `func`, as the page shows them.
-fn dataflow(profile: &Path, module: &Path, func: &str, problem: Problem) -> anyhow::Result<wpp_html::DataflowView> {
-    use wpp_record::dff::{FactRow, ProblemKind, Scope};
-    let d = wpp_record::dff::open(profile, module)?;
-    let f = wpp_report::select_func(&d.dag.profile, func)?;
-    let kind = match problem {
-        Problem::ReachingDefinitions => ProblemKind::ReachingDefinitions,
-        Problem::AvailableLoads => ProblemKind::AvailableLoads,
-    };
-    let r = d.analyse(kind, Scope::Func(f))?;
-    let fact = |f: &FactRow| wpp_html::DataflowFact {
-        kind: f.kind.to_owned(),
-        variable: f.variable.clone(),
-        site: match &f.place {
-            Some(p) => p.at.clone(),
-            None => f.site.to_owned(),
-        },
-        site_source: f.place.as_ref().and_then(|p| p.source.clone()),
-        exact: f.exact,
-        estimate: f.estimate,
-    };
-    let point = |place: &wpp_record::dataflow::Place, block: u32, executions: u64, facts: Vec<wpp_html::DataflowFact>| wpp_html::DataflowPoint {
-        at: place.at.clone(),
-        source: place.source.clone(),
-        block,
-        executions,
-        facts,
-    };
-    let c = &r.coverage;
-    Ok(wpp_html::DataflowView {
-        problem: r.problem.to_owned(),
-        func: f,
-        coverage: format!(
-            "{} blocks: {} executed and analysed, {} executed with nothing to analyse, {} not executed; {} facts; {} of {} grammar rules held a point.",
-            c.blocks, c.executed_and_analysed, c.executed_not_analysed, c.not_executed, c.facts, c.rules_with_points, c.grammar_rules
-        ),
-        points: r.points.iter().map(|p| point(&p.point, p.block, p.executions, p.facts.iter().map(fact).collect())).collect(),
-        differences: r.differences.iter().take(100).map(|d| (point(&d.point, d.block, d.executions, vec![fact(&d.fact)]), d.error)).collect(),
-        differences_total: r.differences.len(),
-    })
 }

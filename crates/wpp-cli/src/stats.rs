@@ -12,21 +12,24 @@ use wpp_report::format::group;
 /// The SHA-256 of the module it was recorded from (what commands given the module check it
 /// against), events, distinct paths, and for a grammar profile its rules, symbols and
 /// depth, the compression ratio against the raw trace (4 bytes per event), and the bytes
-/// of every section of the file.
+/// of every section of the file. With --json: {"module", "module_sha256" (null when the
+/// profile does not record it: an older wpp's, or `wpp compress`'s), "mode", "ending",
+/// "partial" (true when the recorder stopped the program: a signal or a limit), "events",
+/// "distinct_paths", "rules", "grammar_symbols", "depth", "ratio", "sections": {name:
+/// bytes}}.
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp stats lua.wpp --json")]
 pub struct Opts {
     /// A profile written by `wpp record` or `wpp compress`.
     profile: PathBuf,
-    /// Print JSON: {"module", "module_sha256" (null when the profile does not record it: an older wpp's, or `wpp compress`'s), "mode", "ending", "partial" (true when the recorder stopped the program: a signal or a limit), "events", "distinct_paths", "rules", "grammar_symbols", "depth", "ratio", "sections": {name: bytes}}.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: crate::Json,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let p = Profile::open(&o.profile)?;
     let s = wpp_report::stats(&p)?;
-    if o.json {
+    if o.output.json {
         return crate::print_json(&s);
     }
     let mut out = std::io::stdout().lock();

@@ -8,7 +8,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use wpp_profile::Profile;
 use wpp_report::format::group;
-use wpp_twpp::steps::measure;
+use wpp_report::TwppStats;
 use wpp_twpp::Twpp;
 
 /// Timestamped whole program paths (Zhang & Gupta): the run reorganised by call, so that
@@ -58,9 +58,8 @@ pub struct BuildOpts {
 pub struct StatsOpts {
     /// A file written by `wpp twpp build`.
     file: PathBuf,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: crate::Json,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
@@ -97,65 +96,20 @@ fn build(o: BuildOpts) -> anyhow::Result<()> {
     Ok(())
 }
 
-#[derive(serde::Serialize)]
-struct Stats {
-    events: u64,
-    invocations: u64,
-    functions: u64,
-    distinct_traces: u64,
-    open_at_end: u64,
-    ambiguous: u64,
-    wpp_bytes: u64,
-    dedup_bytes: u64,
-    dbb_bytes: u64,
-    twpp_bytes: u64,
-    dcg_bytes: u64,
-    dcg_lzw_bytes: u64,
-    dcg_grammar_bytes: u64,
-    overall_factor: f64,
-    static_nodes: u64,
-    static_edges: u64,
-    dynamic_nodes: u64,
-    dynamic_edges: u64,
-    mean_series: f64,
-    mean_timestamps: f64,
-    sections: std::collections::BTreeMap<String, u64>,
-}
-
 fn stats(o: StatsOpts) -> anyhow::Result<()> {
     let twpp = Twpp::open(&o.file)?;
-    let p = twpp.partition()?;
-    let c = measure(&p, &twpp.profile.meta.functions, &twpp.profile.numberings);
-    let per_node = |x: u64| x as f64 / c.dynamic_nodes.max(1) as f64;
-    let s = Stats {
-        events: c.events,
-        invocations: c.invocations,
-        functions: c.functions,
-        distinct_traces: c.distinct_traces,
-        open_at_end: p.open_at_end,
-        ambiguous: p.ambiguous,
-        wpp_bytes: 4 * c.wpp_blocks,
-        dedup_bytes: 4 * c.distinct_blocks,
-        dbb_bytes: 4 * (c.dbb_heads + c.dictionary_numbers),
-        twpp_bytes: 4 * (c.twpp_numbers + c.dictionary_numbers),
-        dcg_bytes: 4 * c.dcg_numbers,
-        dcg_lzw_bytes: c.dcg_lzw_bytes,
-        dcg_grammar_bytes: c.dcg_grammar_bytes,
-        overall_factor: c.wpp_total() as f64 / c.twpp_total().max(1) as f64,
-        static_nodes: c.static_nodes,
-        static_edges: c.static_edges,
-        dynamic_nodes: c.dynamic_nodes,
-        dynamic_edges: c.dynamic_edges,
-        mean_series: per_node(c.series),
-        mean_timestamps: per_node(c.timestamps),
-        sections: twpp.profile.toc.iter().map(|e| (e.name.clone(), e.len)).collect(),
-    };
-    if o.json {
+    let s = wpp_report::twpp_stats(&twpp)?;
+    if o.output.json {
         return crate::print_json(&s);
     }
+    print_stats(&o.file, &s)?;
+    Ok(())
+}
+
+fn print_stats(file: &Path, s: &TwppStats) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     let factor = |a: u64, b: u64| a as f64 / b.max(1) as f64;
-    writeln!(out, "file                  {}", o.file.display())?;
+    writeln!(out, "file                  {}", file.display())?;
     writeln!(out, "events                {}", group(s.events))?;
     writeln!(out, "invocations           {} of {} functions ({} open when the trace ended)", group(s.invocations), s.functions, s.open_at_end)?;
     writeln!(out, "distinct traces       {}", group(s.distinct_traces))?;

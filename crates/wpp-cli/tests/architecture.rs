@@ -34,8 +34,9 @@ const LAYERS: &[&[&str]] = &[
     &["wpp-model", "wpp-grammar", "wpp-workloads"],
     &["wpp-paths"],
     &["wpp-wasm", "wpp-profile"],
-    &["wpp-report", "wpp-runtime", "wpp-twpp"],
-    &["wpp-record", "wpp-html"],
+    &["wpp-runtime", "wpp-twpp"],
+    &["wpp-report"],
+    &["wpp-record", "wpp-dataflow", "wpp-html"],
     &["wpp-cli", "wpp-bench"],
 ];
 
@@ -71,7 +72,13 @@ fn crates_know_only_what_they_may() {
     let wasm = ["wasmparser", "wasm-encoder", "wasmtime", "wasmtime-wasi", "wpp-wasm", "wpp-runtime"];
     for c in ["wpp-model", "wpp-paths", "wpp-grammar", "wpp-report", "wpp-twpp", "wpp-html"] {
         forbid(c, &wasm, "it knows nothing of WebAssembly");
+        // Not through another crate of the workspace either.
+        for d in workspace_closure(&crates, c) {
+            assert!(!wasm.contains(&d.as_str()), "{c} depends on {d} through other crates: it knows nothing of WebAssembly");
+        }
     }
+    forbid("wpp-record", &["wpp-twpp", "wpp-dataflow", "wpp-html"], "it records; the analyses of a recorded run live in wpp-dataflow, wpp-report and wpp-html");
+    forbid("wpp-html", &["wpp-dataflow", "wpp-record"], "the page renders the rows of wpp-report; the caller computes data flow");
     forbid("wpp-grammar", &["wpp-model", "wpp-paths"], "terminals are numbers, not paths");
     forbid("wpp-profile", &["wpp-wasm"], "a profile is decodable without the module");
     forbid("wpp-wasm", &["wasmtime", "wasmtime-wasi"], "it does not run code");
@@ -87,45 +94,156 @@ fn crates_know_only_what_they_may() {
     }
 }
 
-/// Each crate's top-level modules and the `crate::MODULE` paths its files name.
-fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
-    let mut files = Vec::new();
-    for e in std::fs::read_dir(src).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "rs") {
-            files.push((p.file_stem().unwrap().to_string_lossy().into_owned(), p));
-        } else if p.join("mod.rs").exists() {
-            // A module directory: every file in it belongs to the module.
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            for f in std::fs::read_dir(&p).unwrap() {
-                let f = f.unwrap().path();
-                if f.extension().is_some_and(|x| x == "rs") {
-                    files.push((name.clone(), f));
-                }
+/// The workspace crates `name` depends on, directly or through others.
+fn workspace_closure(crates: &BTreeMap<String, (PathBuf, BTreeSet<String>)>, name: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![name.to_string()];
+    while let Some(c) = todo.pop() {
+        for d in crates.get(&c).map(|x| &x.1).into_iter().flatten() {
+            if crates.contains_key(d) && seen.insert(d.clone()) {
+                todo.push(d.clone());
             }
         }
     }
-    let modules: BTreeSet<String> = files.iter().map(|(m, _)| m.clone()).filter(|m| m != "lib" && m != "main").collect();
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for (m, path) in &files {
-        let text = std::fs::read_to_string(path).unwrap();
-        let uses = graph.entry(m.clone()).or_default();
-        for (i, _) in text.match_indices("crate::") {
-            let rest = &text[i + "crate::".len()..];
-            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-            let braced = rest.strip_prefix('{').map(|r| &r[..r.find('}').unwrap_or(r.len())]);
-            let names: Vec<String> = match braced {
-                Some(list) => list.split(',').map(|s| s.trim().split("::").next().unwrap_or("").to_string()).collect(),
-                None => vec![name],
+    seen
+}
+
+/// Every file module of a crate (`src/a.rs` and `src/a/mod.rs` are `a`, `src/a/b.rs` is
+/// `a::b`; `lib.rs` and `main.rs` are the root, ``) with its source.
+fn file_modules(src: &Path) -> Vec<(Vec<String>, String)> {
+    fn walk(dir: &Path, prefix: &[String], out: &mut Vec<(Vec<String>, String)>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for p in entries {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                let mut inner = prefix.to_vec();
+                inner.push(p.file_name().unwrap().to_string_lossy().into_owned());
+                walk(&p, &inner, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let mut module = prefix.to_vec();
+                let root = prefix.is_empty() && (name == "lib" || name == "main");
+                if !root && name != "mod" {
+                    module.push(name);
+                }
+                // Inline test modules speak of their own file's items with `super::`.
+                let text = std::fs::read_to_string(&p).unwrap();
+                let text = text.split("#[cfg(test)]").next().unwrap_or("").to_string();
+                out.push((module, text));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(src, &[], &mut out);
+    out
+}
+
+/// The module paths `text` names from `crate::`, `super::` (any number) and `self::`,
+/// each as written: the segments after the prefix, resolved against `module`; a braced
+/// list gives one path per entry.
+fn named_paths(module: &[String], text: &str) -> Vec<Vec<String>> {
+    let ident = |s: &str| -> String { s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect() };
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    for start in ["crate::", "super::", "self::"] {
+        for (i, _) in text.match_indices(start) {
+            // A path starts here, not inside a longer one (`foo::super::` is not Rust).
+            if i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b':') {
+                continue;
+            }
+            let mut base: Vec<String> = match start {
+                "crate::" => Vec::new(),
+                "self::" => module.to_vec(),
+                _ => module[..module.len().saturating_sub(1)].to_vec(),
             };
-            for n in names {
-                if modules.contains(&n) && n != *m {
-                    uses.insert(n);
+            let mut rest = &text[i + start.len()..];
+            while let Some(r) = rest.strip_prefix("super::") {
+                base.pop();
+                rest = r;
+            }
+            // Segments up to a brace or the end of the path.
+            loop {
+                let name = ident(rest);
+                if name.is_empty() {
+                    break;
+                }
+                match rest[name.len()..].strip_prefix("::") {
+                    Some(r) => {
+                        base.push(name);
+                        rest = r;
+                    }
+                    None => {
+                        base.push(name);
+                        rest = "";
+                        break;
+                    }
                 }
             }
+            match rest.strip_prefix('{') {
+                Some(list) => {
+                    let list = &list[..list.find('}').unwrap_or(list.len())];
+                    for entry in list.split(',') {
+                        let mut p = base.clone();
+                        p.extend(entry.trim().split("::").map(ident).filter(|s| !s.is_empty()));
+                        out.push(p);
+                    }
+                }
+                None => out.push(base),
+            }
+        }
+    }
+    out
+}
+
+/// The module graph of a crate: each file module and the other file modules it names
+/// (through `crate::`, `super::` or `self::` paths, in `use` or in code). A path is
+/// resolved to the longest module it starts with; naming an item of an enclosing module
+/// (`super::Env` in `a/b.rs`, defined in `a/mod.rs`) or of a module inside one's own is
+/// containment, not an import, and is not an edge.
+fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let files = file_modules(src);
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|(m, _)| m.clone()).collect();
+    let key = |m: &[String]| m.join("::");
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (m, text) in &files {
+        let uses = graph.entry(key(m)).or_default();
+        for path in named_paths(m, text) {
+            let Some(target) = (0..=path.len()).rev().map(|n| &path[..n]).find(|p| modules.contains(*p)) else { continue };
+            let contains = |outer: &[String], inner: &[String]| inner.starts_with(outer);
+            if contains(target, m) || contains(m, target) {
+                continue;
+            }
+            uses.insert(key(target));
         }
     }
     graph
+}
+
+#[test]
+fn module_paths_resolve() {
+    let m = |s: &str| s.split("::").map(String::from).collect::<Vec<_>>();
+    let paths = named_paths(
+        &m("instrument::hash_fn"),
+        "use super::env::Env;\nuse super::{additions::CarryTypes, layout};\nuse crate::abi;\nx = super::super::decode::f();",
+    );
+    let paths: Vec<String> = paths.iter().map(|p| p.join("::")).collect();
+    assert!(paths.contains(&"instrument::env::Env".to_string()), "{paths:?}");
+    assert!(paths.contains(&"instrument::additions::CarryTypes".to_string()), "{paths:?}");
+    assert!(paths.contains(&"instrument::layout".to_string()), "{paths:?}");
+    assert!(paths.contains(&"abi".to_string()), "{paths:?}");
+    assert!(paths.contains(&"decode::f".to_string()), "{paths:?}");
+    // Two sibling files that name each other through `super::` form a circle this test sees.
+    let dir = std::env::temp_dir().join(format!("wpp-architecture-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("a")).unwrap();
+    std::fs::write(dir.join("lib.rs"), "mod a;").unwrap();
+    std::fs::write(dir.join("a/mod.rs"), "mod b; mod c; pub struct T;").unwrap();
+    std::fs::write(dir.join("a/b.rs"), "use super::c::f; use super::T;").unwrap();
+    std::fs::write(dir.join("a/c.rs"), "pub fn f() { super::b::g() }").unwrap();
+    let g = module_graph(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(g["a::b"], BTreeSet::from(["a::c".to_string()]));
+    assert_eq!(g["a::c"], BTreeSet::from(["a::b".to_string()]));
+    assert!(g["a"].is_empty() && g[""].is_empty(), "{g:?}");
 }
 
 #[test]

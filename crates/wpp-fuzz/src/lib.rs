@@ -19,6 +19,14 @@
 //! with [`wpp_test_support::alloc::measure`], which counts only where
 //! [`wpp_test_support::alloc::Counting`] is the global allocator; the fuzz binaries and the
 //! corpus test install it.
+//!
+//! ## Code map
+//!
+//! Dev/fuzz only: the bodies of the fuzz targets, `fn(&[u8])` each (`profile_reader`,
+//! `grammar_decoder`, `spool_decoder`, `grammar_builders`, `instrument`), called by the
+//! cargo-fuzz project `fuzz/` on the fuzzer's bytes and by `tests/corpus.rs` on every file
+//! of the checked-in corpus `fuzz/corpus/<target>/` under plain `cargo test`; allocation
+//! bounded where the reader and decoders promise it.
 
 pub mod grammar;
 pub mod profile;

@@ -13,8 +13,8 @@ use std::fmt::Write as _;
 
 use wpp_model::{BlockIdx, Cfg, Target};
 
-use crate::heat::Heat;
 use crate::text::{compact, dot_escape};
+use wpp_report::heat::Heat;
 
 /// Edges from one block to collapsed runs beyond this many are drawn as one.
 const FAN_OUT: usize = 4;

@@ -2,30 +2,54 @@
 //!
 //! * [`build`] runs the analyses the page shows over a profile ([`report`]): the summary,
 //!   the hottest paths and the hot subpaths, each with a drawing of its function's CFG
-//!   ([`drawing`], coloured by [`heat`]), the calling context tree as a flame graph
+//!   ([`drawing`], coloured by `wpp_report::heat`), the calling context tree as a flame graph
 //!   ([`flame`]), per-function path distributions ([`distribution`]) and, for a PPP
 //!   profile, its interesting and residual paths; and the [`views`] of a TWPP file or a
 //!   data flow result when the caller has one.
 //! * [`render`] writes the page ([`page`]) from a report, the drawings laid out, and the
 //!   source files.
+//! * [`write_report`] ([`pipeline`]) is `wpp report` end to end, for the command line and
+//!   the benchmark: open, decode once, build, lay out, render, write.
 //!
 //! Reading source files is the caller's (sources come through a function); the drawings
 //! are Graphviz source, which [`graphviz::layout`] lays out with one run of `dot`.
 //! This crate knows nothing of WebAssembly: it reads profiles.
+//!
+//! ## Code map
+//!
+//! The HTML report: `pipeline` (`write_report`: `wpp report` end to end, for the CLI and
+//! the benchmark: the profile opened and its grammar decoded once, the caller's data flow
+//! computed on it, the page built, laid out and written atomically), `report` (`build`: the
+//! analyses the page shows, computed from an `Input`, a decoded run or counts, with
+//! progress through the `Progress` trait; `Options`), `drawing` (a CFG with paths
+//! highlighted and edges coloured by `wpp_report::heat`, as Graphviz source; blocks of
+//! large functions that the paths neither touch nor neighbour collapse into one note per
+//! run of indices), `flame` (the calling context tree as folded stacks, drawn by inferno;
+//! its history made a no-op for a data-URL frame), `distribution` (per function: paths to
+//! reach 90% of its executions), `page` (`render`: the one self-contained page, drawings
+//! inline, the flame graph as a data URL in a frame, source lines linked from every item),
+//! `text` (escaping, numbers), `views` (what the page shows of other analyses: a TWPP
+//! file's functions and traces, read here; data flow frequencies as
+//! `wpp_report::dataflow`'s rows, which the caller computes with `wpp-dataflow`, a crate
+//! this one does not know). `graphviz` (the drawings laid out by one run of Graphviz's
+//! `dot`: the one program this crate runs). `build` and `render` do no I/O (sources come
+//! through a function); `pipeline` reads the profile, the TWPP file and the sources and
+//! writes the page.
 
 pub mod distribution;
 pub mod drawing;
 pub mod flame;
 pub mod graphviz;
-pub mod heat;
 pub mod page;
+pub mod pipeline;
 pub mod report;
 pub mod text;
 pub mod views;
 
 pub use page::render;
-pub use report::{build, Options, Report};
-pub use views::{twpp_view, DataflowFact, DataflowPoint, DataflowView, Extras, TwppView};
+pub use pipeline::{write_report, PipelineError, Request, Written};
+pub use report::{build, Input, Options, Report};
+pub use views::{twpp_view, Extras, TwppView};
 
 /// Why a report could not be made.
 #[derive(Debug, thiserror::Error)]

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use base64::Engine as _;
 use wpp_model::FuncIdx;
+use wpp_report::dataflow::{DffReport, FactRow, Place};
 use wpp_report::PathRow;
 
 use crate::report::Report;
@@ -391,7 +392,7 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
 }
 
 fn func_name(r: &Report, f: FuncIdx) -> String {
-    r.profile.meta.functions.get(f.idx()).map_or_else(|| format!("func{}", f.0), |f| f.name.clone())
+    r.profile.meta.func_name(f)
 }
 
 /// Links to a path's source lines in the page (or its bytes, unlinked).
@@ -454,43 +455,48 @@ fn twpp_section(s: &mut String, r: &Report, t: &crate::TwppView) {
 
 /// Exact data flow frequencies at one function's points, against the edge profile's
 /// estimate.
-fn dataflow_section(s: &mut String, r: &Report, d: &crate::DataflowView) {
+fn dataflow_section(s: &mut String, r: &Report, d: &DffReport) {
+    let func = FuncIdx(d.function_index);
+    let c = &d.coverage;
+    let coverage = format!(
+        "{} blocks: {} executed and analysed, {} executed with nothing to analyse, {} not executed; {} facts; {} of {} grammar rules held a point.",
+        c.blocks, c.executed_and_analysed, c.executed_not_analysed, c.not_executed, c.facts, c.rules_with_points, c.grammar_rules
+    );
     let _ = writeln!(
         s,
         "<h2 id=\"dataflow\">Data flow frequencies: {} in {}</h2>\n<p class=\"note\">How often each fact held at each point, summed over the run, exactly (from the grammar), beside what an edge profile estimates. {}</p>",
-        html(&d.problem),
-        html(&func_name(r, d.func)),
-        html(&d.coverage)
+        html(d.problem),
+        html(&func_name(r, func)),
+        html(&coverage)
     );
-    let fact_cells = |f: &crate::DataflowFact| {
-        let site = match &f.site_source {
-            Some(src) => format!("{} {}", html(&f.site), loc_link(r, src)),
-            None => html(&f.site),
+    let fact_cells = |f: &FactRow| {
+        let site = match &f.place {
+            Some(p) => match &p.source {
+                Some(src) => format!("{} {}", html(&p.at), loc_link(r, src)),
+                None => html(&p.at),
+            },
+            None => html(f.site),
         };
         let estimate = f.estimate.map_or_else(|| "—".to_string(), |e| format!("{e:.1}"));
         format!(
             "<td title=\"{}\">{}</td><td>{site}</td><td class=\"num\">{}</td><td class=\"num\">{estimate}</td>",
-            html(&f.kind),
+            html(f.kind),
             html(&f.variable),
             grouped(f.exact)
         )
     };
-    let point_cells = |p: &crate::DataflowPoint| {
+    let point_cells = |p: &Place, block: u32, executions: u64| {
         let src = p.source.as_deref().map(|l| loc_link(r, l)).unwrap_or_default();
-        format!("<td>b{} {} {src}</td><td class=\"num\">{}</td>", p.block, html(&p.at), grouped(p.executions))
+        format!("<td>b{block} {} {src}</td><td class=\"num\">{}</td>", html(&p.at), grouped(executions))
     };
+    // The differences the page lists, largest first.
+    const DIFFERENCES: usize = 100;
     if !d.differences.is_empty() {
-        let _ = write!(
-            s,
-            "<h3>Where the edge profile is furthest off ({} of {} facts it gets wrong)</h3>",
-            d.differences.len(),
-            grouped(d.differences_total as u64)
-        );
+        let shown = d.differences.len().min(DIFFERENCES);
+        let _ = write!(s, "<h3>Where the edge profile is furthest off ({shown} of {} facts it gets wrong)</h3>", grouped(d.differences.len() as u64));
         s.push_str("<table id=\"dataflow-differences\"><tr><th>point</th><th class=\"num\">executions</th><th>fact</th><th>from</th><th class=\"num\">exact</th><th class=\"num\">estimate</th><th class=\"num\">error</th></tr>\n");
-        for (p, err) in &d.differences {
-            if let Some(f) = p.facts.first() {
-                let _ = writeln!(s, "<tr>{}{}<td class=\"num\">{err:+.1}</td></tr>", point_cells(p), fact_cells(f));
-            }
+        for x in &d.differences[..shown] {
+            let _ = writeln!(s, "<tr>{}{}<td class=\"num\">{:+.1}</td></tr>", point_cells(&x.point, x.block, x.executions), fact_cells(&x.fact), x.error);
         }
         s.push_str("</table>\n");
     }
@@ -502,15 +508,15 @@ fn dataflow_section(s: &mut String, r: &Report, d: &crate::DataflowView) {
     let all: usize = d.points.iter().map(|p| p.facts.len().max(1)).sum();
     for p in &d.points {
         if rows >= ROWS {
-            let _ = writeln!(s, "<tr><td colspan=\"6\" class=\"note\">The first {} of {} rows; <code>wpp dff PROFILE --module M.wasm --func {} --json</code> gives them all.</td></tr>", grouped(rows as u64), grouped(all as u64), html(&func_name(r, d.func)));
+            let _ = writeln!(s, "<tr><td colspan=\"6\" class=\"note\">The first {} of {} rows; <code>wpp dff PROFILE --module M.wasm --func {} --json</code> gives them all.</td></tr>", grouped(rows as u64), grouped(all as u64), html(&func_name(r, func)));
             break;
         }
         rows += p.facts.len().max(1);
         if p.facts.is_empty() {
-            let _ = writeln!(s, "<tr>{}<td colspan=\"4\" class=\"note\">nothing to analyse</td></tr>", point_cells(p));
+            let _ = writeln!(s, "<tr>{}<td colspan=\"4\" class=\"note\">nothing to analyse</td></tr>", point_cells(&p.point, p.block, p.executions));
         }
         for (i, f) in p.facts.iter().enumerate() {
-            let head = if i == 0 { point_cells(p) } else { "<td></td><td></td>".to_string() };
+            let head = if i == 0 { point_cells(&p.point, p.block, p.executions) } else { "<td></td><td></td>".to_string() };
             let _ = writeln!(s, "<tr>{head}{}</tr>", fact_cells(f));
         }
     }

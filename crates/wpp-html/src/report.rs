@@ -10,8 +10,8 @@ use wpp_twpp::stacks::{CallTree, CallTreeBuilder};
 
 use crate::distribution::{distributions, Distribution};
 use crate::drawing::{self, BlockLabel};
-use crate::heat::{function_pairs, function_paths, heat, Heat};
 use crate::{Error, Progress};
+use wpp_report::heat::{function_pairs, function_paths, heat, Heat};
 
 /// What the page holds, and how much of each list.
 #[derive(Clone, Debug)]
@@ -106,25 +106,48 @@ pub struct Report {
     pub profile: Profile,
 }
 
-/// Reports the page's analyses of `profile`, telling `progress` of the long steps.
-pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: &mut dyn Progress) -> Result<Report, Error> {
-    let has_run = profile.has_trace() || profile.has_grammar();
-    // A grammar of foreign symbols (`wpp compress`) is refused here, as by every analysis
-    // of paths.
-    let (dag, profile) = if has_run {
-        progress.stage("decoding the grammar", None);
-        let dag = Dag::of(profile)?;
-        (Some(dag), None)
-    } else {
-        (None, Some(profile))
-    };
-    let p: &Profile = match (&dag, &profile) {
-        (Some(d), _) => &d.profile,
-        (None, Some(p)) => p,
-        (None, None) => unreachable!("a profile either way"),
-    };
+/// A profile as the page reads it: its whole program path decoded into a DAG (a grammar
+/// or trace profile), or its path counts alone.
+pub enum Input {
+    Run(Dag),
+    Counts(Profile),
+}
+
+impl Input {
+    /// `profile`, its grammar decoded once (or its trace compressed) when it has a run. A
+    /// grammar of foreign symbols (`wpp compress`) is refused here, as by every analysis
+    /// of paths.
+    pub fn of(profile: Profile, progress: &mut dyn Progress) -> Result<Input, Error> {
+        if profile.has_trace() || profile.has_grammar() {
+            progress.stage("decoding the grammar", None);
+            Ok(Input::Run(Dag::of(profile)?))
+        } else {
+            Ok(Input::Counts(profile))
+        }
+    }
+
+    pub fn profile(&self) -> &Profile {
+        match self {
+            Input::Run(d) => &d.profile,
+            Input::Counts(p) => p,
+        }
+    }
+
+    /// The run's DAG, for a profile with a whole program path.
+    pub fn dag(&self) -> Option<&Dag> {
+        match self {
+            Input::Run(d) => Some(d),
+            Input::Counts(_) => None,
+        }
+    }
+}
+
+/// Reports the page's analyses of `input`, telling `progress` of the long steps.
+pub fn build(input: Input, opts: &Options, extras: crate::Extras, progress: &mut dyn Progress) -> Result<Report, Error> {
+    let dag = input.dag();
+    let p: &Profile = input.profile();
     // The grammar decoded once: a trace profile's grammar is the DAG's own, not the file's.
-    let stats = match &dag {
+    let stats = match dag {
         Some(d) if p.has_grammar() => wpp_report::stats_of(p, Some(&d.grammar))?,
         _ => wpp_report::stats(p)?,
     };
@@ -144,7 +167,7 @@ pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: 
     let mut flame = None;
     let mut no_flame = None;
     let mut pairs: Option<FxHashMap<(PathEvent, PathEvent), u64>> = None;
-    if let Some(dag) = &dag {
+    if let Some(dag) = dag {
         let costs = dag.instruction_costs();
         progress.stage("reading the calls", Some(p.meta.events));
         let mut b = CallTreeBuilder::new(&p.meta.functions, &p.numberings);
@@ -223,7 +246,7 @@ pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: 
     }
 
     let mut subpaths = None;
-    if let Some(dag) = &dag {
+    if let Some(dag) = dag {
         progress.stage("finding hot subpaths", None);
         let params = HotParams { max_len: opts.hot_max_len, min_len: 2, min_cost: opts.hot_min_cost.unwrap_or((total_instructions / 100).max(1)) };
         let found = wpp_report::hot_subpaths(dag, wpp_report::Cost::Instructions, &params, Top::First(opts.subpaths.max(1)));
@@ -266,7 +289,7 @@ pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: 
         files = map.files.clone();
         let mut shown_funcs: Vec<FuncIdx> = drawings.iter().map(|d| d.func).collect();
         shown_funcs.extend(functions.iter().map(|d| d.func));
-        shown_funcs.extend(extras.dataflow.as_ref().map(|d| d.func));
+        shown_funcs.extend(extras.dataflow.as_ref().map(|d| FuncIdx(d.function_index)));
         shown_funcs.extend(extras.twpp.iter().flat_map(|t| t.functions.iter().filter(|f| !f.top_traces.is_empty()).map(|f| f.func)));
         shown_funcs.sort_unstable();
         shown_funcs.dedup();
@@ -289,10 +312,9 @@ pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: 
         }
     }
     let summary = Summary { stats, args: p.meta.args.clone(), guest_nanos: p.meta.guest_nanos, instructions: total_instructions, functions_run };
-    let profile = match (dag, profile) {
-        (Some(d), _) => d.profile,
-        (None, Some(p)) => p,
-        (None, None) => unreachable!("a profile either way"),
+    let profile = match input {
+        Input::Run(d) => d.profile,
+        Input::Counts(p) => p,
     };
     Ok(Report { summary, hot_paths, subpaths, flame, no_flame, functions, functions_total, ppp, drawings, files, wanted_lines, extras, profile })
 }
@@ -300,7 +322,7 @@ pub fn build(profile: Profile, opts: &Options, extras: crate::Extras, progress: 
 /// A block's label: its source lines, or its bytes in the module.
 fn block_label(p: &Profile, func: FuncIdx, b: BlockIdx) -> BlockLabel {
     if let Some(map) = &p.source {
-        if let Some(Some(r)) = map.blocks.get(func.idx()).and_then(|v| v.get(b.idx())) {
+        if let Some(r) = map.block(func, b) {
             let file = map.files.get(r.file as usize).map(String::as_str).unwrap_or("?");
             let base = file.rsplit('/').next().unwrap_or(file);
             let lines = if r.first == r.last { format!("{}", r.first) } else { format!("{}-{}", r.first, r.last) };
@@ -315,7 +337,7 @@ fn block_label(p: &Profile, func: FuncIdx, b: BlockIdx) -> BlockLabel {
 }
 
 fn flame_of(tree: &CallTree, p: &Profile) -> Result<Flame, Error> {
-    let name = |f: FuncIdx| p.meta.functions.get(f.idx()).map_or_else(|| format!("func{}", f.0), |f| f.name.clone());
+    let name = |f: FuncIdx| p.meta.func_name(f);
     let lines = crate::flame::folded(tree, &name);
     let instructions = tree.inclusive()[0];
     let title = format!("{} — calls by inclusive instructions", p.meta.module);

@@ -72,49 +72,10 @@ pub fn twpp_view(t: &Twpp, p: &Profile) -> Result<TwppView, Error> {
     })
 }
 
-/// One fact at one point of a data flow result.
-pub struct DataflowFact {
-    /// `local`, `global`, `memory`, `available`.
-    pub kind: String,
-    pub variable: String,
-    /// Where the fact comes from: an instruction's offset, `entry`, `init`.
-    pub site: String,
-    /// `FILE:LINE` of the site.
-    pub site_source: Option<String>,
-    /// Executions of the point at which it held.
-    pub exact: u64,
-    /// What an edge profile estimates.
-    pub estimate: Option<f64>,
-}
-
-/// One point of a data flow result.
-pub struct DataflowPoint {
-    /// The instruction's offset, or the block's entry.
-    pub at: String,
-    pub source: Option<String>,
-    pub block: u32,
-    pub executions: u64,
-    pub facts: Vec<DataflowFact>,
-}
-
-/// A data flow result: exact frequencies at the points of one function, against the edge
-/// profile's estimate.
-pub struct DataflowView {
-    /// The problem, e.g. `reaching definitions`.
-    pub problem: String,
-    pub func: FuncIdx,
-    /// What the computation covered, one sentence.
-    pub coverage: String,
-    pub points: Vec<DataflowPoint>,
-    /// Where the estimate is off: the point with that one fact, and estimate − exact;
-    /// largest first (the first ones of `differences_total`).
-    pub differences: Vec<(DataflowPoint, f64)>,
-    pub differences_total: usize,
-}
-
 /// What the page shows besides the profile's own analyses.
 #[derive(Default)]
 pub struct Extras {
     pub twpp: Option<TwppView>,
-    pub dataflow: Option<DataflowView>,
+    /// Exact data flow frequencies at the points of one function (`wpp-dataflow`).
+    pub dataflow: Option<wpp_report::dataflow::DffReport>,
 }

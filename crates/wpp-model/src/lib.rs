@@ -10,6 +10,17 @@
 //! stores them. [`effects`] says what each block does to variables and memory, for data
 //! flow analyses. [`sniff`] tells what kind of file a path holds, for errors about a file
 //! of the wrong kind.
+//!
+//! ## Code map
+//!
+//! Typed indices (`FuncIdx`, `BlockIdx`, `EdgeIdx`, `PathId`), `FuncMap` (values per
+//! function, indexed by `FuncIdx`), `Cfg` with validation, path events and their word
+//! encoding, `effects` (what a block does to variables and memory: definitions, loads and
+//! stores with their address expressions, bulk writes — the GEN/KILL vocabulary of every
+//! data flow analysis, no WebAssembly in it), `StopReason` (why a run was stopped: a
+//! signal, a time, fuel or memory limit; the runtime's outcome and the profile's ending
+//! share it), `sniff::FileKind` (what a file looks like from its first bytes, for errors
+//! about a file of the wrong kind).
 
 mod cfg;
 pub mod effects;

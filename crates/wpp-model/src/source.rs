@@ -18,6 +18,12 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
+    /// The source lines of block `block` of function `func`: the one lookup every report
+    /// goes through.
+    pub fn block(&self, func: crate::FuncIdx, block: crate::BlockIdx) -> Option<LineRange> {
+        *self.blocks.get(func.idx())?.get(block.idx())?
+    }
+
     /// `FILE:LINE`, or `FILE:FIRST-LAST` for a range of lines.
     pub fn format(&self, r: LineRange) -> Option<String> {
         let file = self.files.get(r.file as usize)?;

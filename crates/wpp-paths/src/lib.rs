@@ -30,6 +30,14 @@
 //! let blocks: Vec<u32> = n.decode(wpp_model::PathId(1)).unwrap().iter().map(|b| b.0).collect();
 //! assert_eq!(blocks, [0, 2, 3]);
 //! ```
+//!
+//! ## Code map
+//!
+//! `number_program`: the one `ProgramNumbering` of a program (a `FuncMap` of numberings,
+//! computed once and shared by the rewrite, the profile reader and PPP); `number`:
+//! Ball-Larus DAG, edge values, cut points, `encode`/`decode`; `enumerate`: the brute-force
+//! oracle; `split`: turns the oracle's block log into paths; `ppp`: preferential path
+//! numbering (compact ids for a set of interesting paths, Vaswani et al. Fig. 10).
 
 pub mod enumerate;
 mod numbering;

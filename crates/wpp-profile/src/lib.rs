@@ -50,6 +50,17 @@
 //! proportion to the file's size.
 //!
 //! [postcard]: https://postcard.jamesmunns.com/wire-format
+//!
+//! ## Code map
+//!
+//! The `.wpp` file: header, sections, table of contents, checksums; the symbol table,
+//! `runs` (trace mode: run-length tokens) and grammar sections; writing goes to a temporary
+//! file renamed into place when complete (`atomic`: `AtomicFile`, also used for set files,
+//! and `remove_unfinished` for a process that must exit at once); reading never trusts the
+//! file (version 1's event-word trace still reads); `for_each_event` streams the trace from
+//! a trace or a grammar; `Builder`, the one name of a grammar builder, and `GrammarBuilder`
+//! (`build`), the running builder behind its front ends that recording, `wpp compress` and
+//! reports on trace profiles all use, so one run gives one grammar.
 
 mod atomic;
 mod build;
@@ -263,6 +274,12 @@ impl PppFunction {
 }
 
 impl Meta {
+    /// The name of function `f` as every report shows it (`func[N]` for an index the
+    /// module does not have).
+    pub fn func_name(&self, f: FuncIdx) -> String {
+        self.functions.get(f.idx()).map_or_else(|| format!("func[{}]", f.0), |x| x.name.clone())
+    }
+
     /// Numbers every function's paths as the recorder did (imports get none).
     pub fn numberings(&self) -> Result<wpp_paths::ProgramNumbering, wpp_paths::ProgramNumberingError> {
         wpp_paths::number_program(&self.functions, &wpp_paths::Options { max_paths: self.max_paths })

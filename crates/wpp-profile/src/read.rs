@@ -270,7 +270,7 @@ impl Profile {
 fn check_event(path: &Path, meta: &Meta, numberings: &wpp_paths::ProgramNumbering, e: PathEvent) -> Result<(), Error> {
     let n = numberings.get(e.func).ok_or_else(|| corrupt(path, format!("path event in function {}, which has no code", e.func)))?;
     if e.path.0 >= n.n_paths() {
-        return Err(corrupt(path, format!("path {} of function {} ({}) does not exist", e.path, e.func, meta.functions[e.func.idx()].name)));
+        return Err(corrupt(path, format!("path {} of function {} ({}) does not exist", e.path, e.func, meta.func_name(e.func))));
     }
     Ok(())
 }

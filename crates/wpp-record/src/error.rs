@@ -40,12 +40,6 @@ pub enum Error {
     /// Input that does not make sense, with where it is in the message.
     #[error("{0}")]
     Invalid(String),
-    /// A TWPP file that cannot be read.
-    #[error(transparent)]
-    Twpp(wpp_twpp::file::Error),
-    /// A data flow query that cannot be answered.
-    #[error(transparent)]
-    Dataflow(wpp_twpp::dataflow::Error),
     /// A profile the reports cannot read as a grammar over paths.
     #[error(transparent)]
     Report(#[from] wpp_report::Error),
@@ -63,8 +57,6 @@ impl Error {
             Error::Instrument { source, .. } => source.is_failure(),
             Error::Run { source, .. } => source.is_failure(),
             Error::Profile(e) => e.is_failure(),
-            Error::Twpp(e) => e.is_failure(),
-            Error::Dataflow(e) => e.is_failure(),
             Error::Report(e) => e.is_failure(),
         }
     }

@@ -44,10 +44,21 @@
 //! # std::fs::remove_file(&out)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! ## Code map
+//!
+//! Recording as a library: `Recorder` (module → decode → number → instrument → run → sink →
+//! profile; a doc-test records a loop), `Recording`; `sink`: every event sink
+//! (`TraceStats`; `Tokenizer`, the cheap lossless part both recording modes share: events →
+//! dense symbols (`SymbolTable`) → maximal runs; `TraceSink` writes its tokens to the
+//! `runs` section; `GrammarSink` spools them on the consumer thread, builds in its idle
+//! time and in `finish`, on every core once the guest has ended); `spool`: the first-in
+//! first-out store of token blocks, in memory up to a bound, then in a nameless temporary
+//! file in the output's directory (`tempfile`); `set`: the PPP set file (`PathSet`: select
+//! from a profile, load, save, check against a module; `ppp_record`); `compress`: grammar
+//! profiles of foreign symbol traces.
 
 mod compress;
-pub mod dataflow;
-pub mod dff;
 mod error;
 mod set;
 pub mod sink;

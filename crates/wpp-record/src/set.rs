@@ -74,10 +74,10 @@ impl PathSet {
         }
         let mut functions = Vec::new();
         for (f, paths) in &by_func {
-            let name = &p.meta.functions[f.idx()].name;
+            let name = p.meta.func_name(*f);
             let numbering = p.numberings.get(*f).expect("validated: chosen paths decode");
             let ppp = wpp_paths::ppp_number(numbering, paths).map_err(|e| Error::Invalid(format!("function {name}: {e}")))?;
-            functions.push(SetFunction { function: name.clone(), function_index: f.0, n_interesting: paths.len(), rho: ppp.rho().unwrap_or(1.0) });
+            functions.push(SetFunction { function: name, function_index: f.0, n_interesting: paths.len(), rho: ppp.rho().unwrap_or(1.0) });
         }
         Ok(PathSet {
             module: p.meta.module.clone(),
@@ -87,7 +87,7 @@ impl PathSet {
             paths: chosen
                 .iter()
                 .map(|&e| SetPath {
-                    function: p.meta.functions[e.func.idx()].name.clone(),
+                    function: p.meta.func_name(e.func),
                     function_index: e.func.0,
                     path_id: e.path.0,
                     count: counts.get(&e).copied().unwrap_or(0),

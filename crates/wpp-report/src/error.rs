@@ -8,6 +8,9 @@ use std::path::PathBuf;
 pub enum Error {
     #[error(transparent)]
     Profile(#[from] wpp_profile::Error),
+    /// A TWPP file that cannot be read.
+    #[error(transparent)]
+    Twpp(#[from] wpp_twpp::file::Error),
     /// A function name or index that is not in the profile's module.
     #[error("{}: no function named `{spec}`{}", .profile.display(), similar_hint(.similar))]
     NoFunction { profile: PathBuf, spec: String, similar: Vec<String> },
@@ -28,6 +31,7 @@ impl Error {
     pub fn is_failure(&self) -> bool {
         match self {
             Error::Profile(e) => e.is_failure(),
+            Error::Twpp(e) => e.is_failure(),
             _ => false,
         }
     }

@@ -8,18 +8,38 @@
 //! * One module per report, each an entry function over a [`Profile`](wpp_profile::Profile)
 //!   or a [`Dag`] returning a report struct: [`path_profile`], [`stats()`],
 //!   [`hot_subpaths`], [`freq`] / [`before`] / [`contexts`], [`ppp_report`],
-//!   [`export()`].
+//!   [`export()`]; over a TWPP file, [`traces`] and [`twpp_stats()`].
+//! * [`heat`]: how often each block and CFG edge ran, from paths and consecutive pairs.
+//! * [`dataflow`]: the rows of the data flow reports, which `wpp-dataflow` fills in.
 //! * [`Top`] and [`Truncation`]: how many rows of its lists a report shows, and what it
 //!   says about the rows it left out; one JSON form (`"truncated"`, `"total_LIST"`)
 //!   wherever a list can be cut.
 //! * [`format`]: numbers and names as text reports print them.
 //!
-//! This crate knows nothing of WebAssembly or of running programs: it reads profiles.
+//! This crate knows nothing of WebAssembly or of running programs: it reads profiles and
+//! TWPP files.
+//!
+//! ## Code map
+//!
+//! The report layer, plain data for any front end: naming (`select_func`, `parse_path` for
+//! `FUNCTION:PATH_ID`), `source_of` and `block_source` (where a path or a block is, through
+//! the one lookup `SourceMap::block`), `PathRow` (the one path row of every report, with its
+//! full and brief JSON forms), `Dag` (a profile's trace as a grammar over paths,
+//! instruction costs); one module per report: `paths`, `stats`, `hot`, `query`, `ppp` (the
+//! PPP report), `export`, and over a TWPP file `trace` (one function's distinct traces)
+//! and `twpp_stats`; `heat` (block and edge counts from paths and consecutive pairs, with
+//! its oracle in `tests/heat.rs`); `dataflow` (the rows of the data flow reports that
+//! `wpp-dataflow` fills in); `truncation` (`Top`: how many rows of each list a report keeps —
+//! every row for JSON unless `--top` is given, 20 for text; `Truncation`: what was cut, in
+//! one JSON form, `"truncated"` and `"total_LIST"`, and one text line, for every report
+//! that can cut a list); `format` (`group`, `truncate`, `rho_table`).
 
 mod dag;
+pub mod dataflow;
 mod error;
 pub mod export;
 pub mod format;
+pub mod heat;
 pub mod hot;
 mod naming;
 mod paths;
@@ -28,7 +48,9 @@ pub mod query;
 mod row;
 mod source;
 pub mod stats;
+pub mod trace;
 mod truncation;
+mod twpp_stats;
 
 pub use dag::Dag;
 pub use error::Error;
@@ -39,6 +61,8 @@ pub use paths::{path_profile, PathProfile};
 pub use ppp::ppp_report;
 pub use query::{before, contexts, freq};
 pub use row::{brief_paths, path_instructions, BlockRow, Brief, PathRow};
-pub use source::source_of;
+pub use source::{block_source, source_of};
 pub use stats::{stats, stats_of};
+pub use trace::traces;
 pub use truncation::{Top, Truncation};
+pub use twpp_stats::{twpp_stats, TwppStats};

@@ -27,7 +27,7 @@ pub fn parse_path(p: &Profile, spec: &str) -> Result<PathEvent, Error> {
     let func = select_func(p, func)?;
     let path: u64 = path.parse().map_err(|e| bad(format!("`{path}` is not a path number ({e})")))?;
     if p.path_blocks(func, PathId(path)).is_none() {
-        return Err(Error::NoPath { spec: spec.to_string(), function: p.meta.functions[func.idx()].name.clone(), path });
+        return Err(Error::NoPath { spec: spec.to_string(), function: p.meta.func_name(func), path });
     }
     Ok(PathEvent { func, path: PathId(path) })
 }

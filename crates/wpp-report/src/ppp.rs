@@ -71,7 +71,7 @@ pub fn ppp_report(p: &Profile, top: Top) -> Result<PppReport, Error> {
         return Err(Error::Unsuitable { profile: p.path.clone(), what: "not recorded with --mode ppp (it has no `ppp` section)".into() });
     };
     let count_of: HashMap<PathEvent, u64> = p.counts.iter().map(|c| (PathEvent { func: c.func, path: c.path }, c.count)).collect();
-    let name = |f: FuncIdx| p.meta.functions[f.idx()].name.clone();
+    let name = |f: FuncIdx| p.meta.func_name(f);
     let mut interesting = Vec::new();
     let mut is_interesting = HashSet::new();
     let mut functions = Vec::new();

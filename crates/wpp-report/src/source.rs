@@ -1,6 +1,6 @@
 //! Where a path is in the program: its source lines, or its bytes in the module.
 
-use wpp_model::{FuncIdx, PathId};
+use wpp_model::{BlockIdx, FuncIdx, PathId};
 use wpp_profile::Profile;
 
 /// Source locations of a path's blocks, `FILE:LINE` or `FILE:FIRST-LAST`, in block
@@ -12,8 +12,7 @@ pub fn source_of(p: &Profile, func: FuncIdx, path: PathId) -> Vec<String> {
     if let Some(map) = &p.source {
         // Consecutive blocks in one file make one range.
         let mut run: Option<wpp_model::LineRange> = None;
-        let lines = map.blocks.get(func.idx());
-        for r in blocks.iter().filter_map(|b| *lines?.get(b.idx())?) {
+        for r in blocks.iter().filter_map(|&b| map.block(func, b)) {
             match &mut run {
                 Some(x) if x.file == r.file => {
                     x.first = x.first.min(r.first);
@@ -34,4 +33,17 @@ pub fn source_of(p: &Profile, func: FuncIdx, path: PathId) -> Vec<String> {
         }
     }
     out
+}
+
+/// Where one block is: its source lines (`FILE:LINE` or `FILE:FIRST-LAST`), or without
+/// them its bytes in the module, `MODULE+0xSTART-0xEND`.
+pub fn block_source(p: &Profile, func: FuncIdx, block: BlockIdx) -> String {
+    let line = p.source.as_ref().and_then(|s| s.format(s.block(func, block)?));
+    line.unwrap_or_else(|| {
+        let b = p.meta.functions.get(func.idx()).and_then(|f| f.cfg.as_ref()).and_then(|c| c.blocks.get(block.idx()));
+        match b {
+            Some(b) => format!("{}+{:#x}-{:#x}", p.meta.module, b.start, b.end),
+            None => format!("{}+?", p.meta.module),
+        }
+    })
 }

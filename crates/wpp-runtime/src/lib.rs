@@ -11,6 +11,18 @@
 //! environment variables and directories listed, and stdio.
 //!
 //! This is the only crate that knows about wasmtime.
+//!
+//! ## Code map
+//!
+//! The only wasmtime user: `run_plain`, `run_paths` (with the consumer thread; in count
+//! mode it also returns what the hash table counted, the residual paths of PPP),
+//! `run_block_log`; the `EventSink` trait (the seam where recording plugs in what to do
+//! with events; `idle` gives a sink the consumer thread's spare time between buffers);
+//! `stop`: `StopHandle` (stops a running guest from any thread: at its next event flush in
+//! trace mode, by wasmtime epoch checks otherwise), the timer of `Limits::timeout`, the
+//! memory limiter (the recording memory exempt); `engine_for` compiles in only what the
+//! limits need (fuel counting, epoch checks); its own `Error`; `WPP_JIT_PROFILE=perfmap`
+//! describes guest code to `perf`.
 
 mod error;
 mod host;

@@ -47,6 +47,23 @@
 //! `scripts/test.sh` is the full suite: it builds the workloads and sets
 //! `WPP_FULL_SUITE=1`, under which anything missing is a failure, so a real-program test
 //! never passes without having run.
+//!
+//! ## Code map
+//!
+//! Dev-dependency only: the `.wat` corpus (`wat/`), one seeded `Rng`, proptest strategies
+//! (random CFGs, grammars), `check_all_ways` (a module run every way against the block-log
+//! oracle, also with every function cut as far as it goes), `operators` (instructions
+//! counted from wasmparser's operator stream), `alloc` (a per-thread counting allocator for
+//! tests that bound allocation), `grammar_checks` (each grammar builder and decoder against
+//! expansion, shared by the property tests and the fuzz targets), `smith` (a wasm-smith
+//! module instrumented and run every way against the uninstrumented run and the block-log
+//! oracle, shared by `wpp-runtime/tests/smith.rs` and the `instrument` fuzz target),
+//! `dataflow_programs` (random WASI programs for data flow oracles: definitions, loads and
+//! stores at constant, local and global addresses, calls of every kind, bulk writes, import
+//! calls; terminating and trap-free by construction), `c/` (C test programs, such as Zhang
+//! & Gupta's Fig. 9, compiled by the tests that use them), the real-program runner that
+//! reads `workloads.json` and skips (plain `cargo test`) or fails (`WPP_FULL_SUITE=1`, set
+//! by `scripts/test.sh`) what is not built; layers as cargo features.
 
 pub mod alloc;
 pub mod corpus;

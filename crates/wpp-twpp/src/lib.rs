@@ -17,6 +17,34 @@
 //!
 //! It knows control flow graphs and path numberings, not WebAssembly: where calls and
 //! returns happen comes from the CFG's edge kinds and the next event's first block.
+//!
+//! ## Code map
+//!
+//! Timestamped whole program paths: `partition` splits a stream of path events into
+//! per-invocation path traces (calls and returns read off the CFG's edge kinds and the next
+//! path's first block; imports, tail calls, `call_indirect`, cut points, runs that end
+//! inside calls), interns each function's distinct traces, and keeps the dynamic call graph
+//! in post-order, from which the stream is rebuilt exactly; `dbb`: dynamic basic blocks of
+//! a block trace collapsed behind a dictionary (`collapse_timestamped`: the same and the
+//! timestamped form in two streaming passes over a trace, never expanded, which is how the
+//! file is built); `timestamps`: the timestamped form, each block's steps as arithmetic
+//! series (`l`, `l:h`, `l:h:s`; `SeriesBuilder` makes the same series one step at a time);
+//! `partition::link`: the one classification of what happened between two consecutive paths
+//! (call, import, loop, return, tail call), which `partition::Calls` (in the memory of the
+//! open invocations, shared by the partition and `stacks`) and the data flow frequencies
+//! build on; `stacks`: the calling context tree (every distinct call stack with its
+//! invocations and the cost of its paths) in one pass over the events; `dcg`: the call
+//! graph as a post-order stream of numbers (the tree implicit), compressed by LZW and by
+//! SEQUITUR(1); `steps`: the size after each step (the paper's Tables 2, 3, 6); `format`:
+//! one function's part (distinct collapsed traces as timestamp series, distinct
+//! dictionaries, the pairs invocations followed); `file`: the TWPP file, a profile
+//! container with the profile's meta, counts, source and module hash, one section per
+//! function (most invoked first, each readable alone), the compressed call graph and an
+//! index; `Twpp` reads one function, or rebuilds the whole path; `dataflow`:
+//! profile-limited, demand-driven queries (reaching definitions, load redundancy): per
+//! distinct trace, the point's timestamps resolved by the latest GEN/KILL timestamp before
+//! them; calls answered by the callee invocation's effect (post-order subtrees, computed
+//! once per query), facts that outlive a frame continued into the caller up the call graph.
 
 pub mod dataflow;
 pub mod dbb;

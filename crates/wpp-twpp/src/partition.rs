@@ -132,6 +132,50 @@ pub fn block_ends(cfg: &wpp_model::Cfg, numbering: &wpp_paths::Numbering) -> Vec
     ends
 }
 
+/// How a run goes on from one path to the next, as far as the two paths tell: the one
+/// classification of calls and returns between consecutive paths, which [`Calls`] (and
+/// with it the partition and the calling context tree) and the data flow frequencies on
+/// the grammar build on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Link {
+    /// The first path ended in a call and the second begins the callee (`call`,
+    /// `call_indirect`).
+    Call,
+    /// The first path ended in a call of an import, and the second goes on after it.
+    Import,
+    /// The same invocation goes on: another iteration of a loop, or past a cut point.
+    Loop,
+    /// The first path's invocation returned; the second is its caller's, resuming after
+    /// its call (which only the stack of open invocations can check).
+    Return,
+    /// The first path's invocation returned by calling the second's function
+    /// (`return_call`).
+    TailCall,
+}
+
+/// How a path ending at a block with ways out `end`, in function `from`, goes on to a
+/// path of function `to` that starts at block `first`; `None` if no run goes on so. A
+/// block with both a back edge to `first` and a return reads as [`Link::Loop`] (see the
+/// module documentation).
+pub fn link(end: &BlockEnd, from: FuncIdx, to: FuncIdx, first: BlockIdx) -> Option<Link> {
+    let entry = first == BlockIdx(0);
+    if let Some(after_call) = end.call {
+        if entry {
+            Some(Link::Call)
+        } else if to == from && first == after_call {
+            Some(Link::Import)
+        } else {
+            None
+        }
+    } else if to == from && end.back.contains(&first) {
+        Some(Link::Loop)
+    } else if end.ret {
+        Some(if entry { Link::TailCall } else { Link::Return })
+    } else {
+        None
+    }
+}
+
 /// One function's block ends and its paths' first and last blocks (decoded once each).
 struct Shape<'a> {
     ends: Vec<BlockEnd>,
@@ -226,30 +270,20 @@ impl<'a> Calls<'a> {
             None => return Err(starts_mid_function),
             Some(top) => {
                 let end = &self.shapes.get(top.func).expect("a frame's function has a shape").ends[top.last.idx()];
-                if let Some(after_call) = end.call {
-                    if entry {
-                        Move::Call { tail: false }
-                    } else if e.func == top.func && first == after_call {
-                        // The callee was an import.
+                match link(end, top.func, e.func, first) {
+                    Some(Link::Call) => Move::Call { tail: false },
+                    Some(Link::Import) => Move::Continue,
+                    Some(Link::Loop) => {
+                        // Returning to a caller of the same function that continues at
+                        // this very header would look the same.
+                        if end.ret && self.resumes_caller_at(e.func, first) {
+                            self.ambiguous += 1;
+                        }
                         Move::Continue
-                    } else {
-                        return Err(cannot_follow(top));
                     }
-                } else if e.func == top.func && end.back.contains(&first) {
-                    // Another iteration. Returning to a caller of the same function that
-                    // continues at this very header would look the same.
-                    if end.ret && self.resumes_caller_at(e.func, first) {
-                        self.ambiguous += 1;
-                    }
-                    Move::Continue
-                } else if end.ret {
-                    if entry {
-                        Move::Call { tail: true }
-                    } else {
-                        Move::Return { ended: 0 }
-                    }
-                } else {
-                    return Err(cannot_follow(top));
+                    Some(Link::TailCall) => Move::Call { tail: true },
+                    Some(Link::Return) => Move::Return { ended: 0 },
+                    None => return Err(cannot_follow(top)),
                 }
             }
         };

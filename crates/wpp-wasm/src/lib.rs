@@ -13,6 +13,21 @@
 //!
 //! The host side of the contract (import names, export names, memory layout) is described
 //! by [`abi`] and [`Layout`]; `wpp-runtime` is its only user.
+//!
+//! ## Code map
+//!
+//! `decode` (validation, feature refusal, names), `func_type` (function and block
+//! signatures, shared by decoding and CFG building), `cfg_build` (a body's CFG in two
+//! passes: control scan, then blocks and edges), `instrument/` (the path rewrite in phases:
+//! `mod` numbers the program and drives, `layout` the counter policy and added memory as a
+//! pure function, `additions` what the module gains and where, `emit` each function's code,
+//! `hash_fn` the generated hash function), `wasm_idx` (typed local, global, memory and
+//! function indices of the rewritten module), `instrument_block_log` (the naive oracle
+//! rewrite), `rewrite` (section plumbing shared by both), `abi` (import/export names),
+//! `source` (file and line range of every block, and the line of every instruction, from
+//! the DWARF line table), `facts` (`effects`: each block's actions in order, addresses
+//! followed through the operand stack by a symbolic interpretation whose arities come from
+//! wasmparser's validator).
 
 pub mod abi;
 mod cfg_build;

@@ -2,6 +2,11 @@
 //! `workloads/build.sh`): each program's module and its named runs (`test`, `bench`).
 //!
 //! Paths in the manifest are relative to the directory holding it.
+//!
+//! ## Code map
+//!
+//! The workloads manifest (`workloads/workloads.json`): programs, their runs, paths
+//! relative to the manifest; shared by `wpp-bench` and the real-program tests.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,36 +1,18 @@
 //! What the rewrite adds to the module — the `flush` import, the memory, the event pointer
 //! and hash fill globals with their exports, the hash function, the PPP slots' data, and a
 //! block type for each list of values a `br_table` carries — and where each addition lands
-//! in the rewritten module's index spaces ([`Env`]).
+//! in the rewritten module's index spaces ([`Env`](super::env::Env)).
 
 use wasm_encoder::reencode::Reencode;
 use wasm_encoder::{BlockType, ConstExpr, ExportKind, GlobalType, MemoryType, ValType};
 
+use super::env::Env;
 use super::hash_fn::hash_count_function;
 use super::layout::{Layout, PAGE};
 use crate::decode::Program;
 use crate::rewrite::{Additions, Shift};
 use crate::wasm_idx::{GlobalIdx, MemIdx, OutFuncIdx};
 use crate::{abi, Error};
-
-/// Indices of the additions in the rewritten module, and the layout constants the added
-/// code uses.
-pub(super) struct Env {
-    /// The added memory.
-    pub mem: MemIdx,
-    /// Bytes used in the event buffer (i32).
-    pub g_ptr: GlobalIdx,
-    /// Entries used in the hash table (i32).
-    pub g_hused: GlobalIdx,
-    /// The `flush` import.
-    pub flush: OutFuncIdx,
-    /// The hash function (present when some path is hashed).
-    pub hash_fn: OutFuncIdx,
-    /// Event buffer capacity in bytes.
-    pub cap: u32,
-    pub hash_base: u32,
-    pub hash_entries: u32,
-}
 
 /// Block types `[t*] -> [t*]` of the `br_table` dispatch blocks, one per list of carried
 /// value types.

@@ -12,7 +12,8 @@ use wpp_model::FuncMap;
 use wpp_model::{BlockIdx, EdgeIdx, FuncIdx, ESCAPE_FUNC};
 use wpp_paths::{EdgeAction, Numbering, PppAction, PppNumbering, ProgramNumbering};
 
-use super::additions::{CarryTypes, Env};
+use super::additions::CarryTypes;
+use super::env::Env;
 use super::layout::{CounterKind, Layout};
 use super::Mode;
 use crate::cfg_build::{FuncLayout, Term};

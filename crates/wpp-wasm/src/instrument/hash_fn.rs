@@ -5,7 +5,7 @@
 
 use wasm_encoder::{BlockType, Function, Instruction as I, ValType};
 
-use super::additions::Env;
+use super::env::Env;
 use crate::abi;
 use crate::wasm_idx::LocalIdx;
 

@@ -39,6 +39,7 @@
 
 mod additions;
 mod emit;
+mod env;
 mod hash_fn;
 mod layout;
 

@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 
 use proptest::prelude::*;
-use wpp_html::heat::heat;
 use wpp_model::{BlockIdx, Cfg, EdgeKind, Target};
+use wpp_report::heat::heat;
 use wpp_test_support::strategies::arb_cfg;
 use wpp_test_support::Rng;
 

@@ -1,4 +1,6 @@
-//! How often each block and each CFG edge of a function ran: what the drawings colour.
+//! How often each block and each CFG edge of a function ran: the one derivation of block
+//! and edge counts from paths, which the HTML report's drawings colour and the data flow
+//! frequencies' edge-profile estimate starts from.
 //!
 //! Inside a path every edge is known, so the path counts give those exactly. Where a path
 //! ends (a loop's back edge, a cut point, a call, a return) the next path tells which
@@ -10,6 +12,7 @@
 use rustc_hash::FxHashMap;
 use wpp_model::{BlockIdx, Cfg, EdgeKind, PathEvent, Target};
 use wpp_profile::Profile;
+use wpp_twpp::partition::{block_ends, link, Link};
 
 /// One function's block and edge counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -127,9 +130,14 @@ pub fn function_paths(p: &Profile, func: wpp_model::FuncIdx) -> Vec<(Vec<BlockId
     p.counts.iter().filter(|c| c.func == func).filter_map(|c| Some((p.path_blocks(c.func, c.path)?, c.count))).collect()
 }
 
-/// The consecutive pairs of paths of one function, as (last block of the first, first
-/// block of the second, count), from the whole program path's pair counts.
+/// The consecutive pairs of paths of one function where one invocation goes on (another
+/// iteration of a loop, or past a cut point, as [`link`] reads a pair), as (last block
+/// of the first, first block of the second, count), from the whole program path's pair
+/// counts. A pair of the same function that is a return into a recursive caller is not
+/// an edge of either invocation and is left out.
 pub fn function_pairs(p: &Profile, pairs: &FxHashMap<(PathEvent, PathEvent), u64>, func: wpp_model::FuncIdx) -> Vec<(BlockIdx, BlockIdx, u64)> {
+    let (Some(cfg), Some(numbering)) = (p.meta.functions.get(func.idx()).and_then(|f| f.cfg.as_ref()), p.numberings.get(func)) else { return Vec::new() };
+    let block_end = block_ends(cfg, numbering);
     let mut ends: FxHashMap<PathEvent, Option<(BlockIdx, BlockIdx)>> = FxHashMap::default();
     let mut out = Vec::new();
     let mut ends_of = |e: PathEvent| *ends.entry(e).or_insert_with(|| p.path_blocks(e.func, e.path).map(|b| (b[0], *b.last().expect("a path has a block"))));
@@ -138,7 +146,9 @@ pub fn function_pairs(p: &Profile, pairs: &FxHashMap<(PathEvent, PathEvent), u64
             continue;
         }
         if let (Some((_, last)), Some((first, _))) = (ends_of(a), ends_of(b)) {
-            out.push((last, first, count));
+            if block_end.get(last.idx()).and_then(|end| link(end, func, func, first)) == Some(Link::Loop) {
+                out.push((last, first, count));
+            }
         }
     }
     out

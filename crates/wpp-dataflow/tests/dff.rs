@@ -6,7 +6,7 @@
 //! definition: the current definition of every local (one copy per frame), of every
 //! global and of every constant location, and whether each tracked access is available.
 //! At every execution of a block of an analysed function (and before each of its loads)
-//! it counts the facts that hold. `wpp_record::dff` — calls and returns read off
+//! it counts the facts that hold. `wpp_dataflow::dff` — calls and returns read off
 //! consecutive paths, frames on the grammar, the dual for available loads — must give the
 //! same counts, fact for fact, on the `.wat` programs, on random programs and on real
 //! programs' test runs.
@@ -14,10 +14,10 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
+use wpp_dataflow::dff::{Dff, FactDesc, ProblemKind};
 use wpp_model::effects::{Access, Action, Base, FuncEffects, Var};
 use wpp_model::{FuncIdx, FuncMap, PathEvent};
 use wpp_profile::Profile;
-use wpp_record::dff::{FactDesc, ProblemKind};
 use wpp_record::{Builder, RecordMode, Recorder};
 use wpp_runtime::{run_block_log, BlockSink, RunConfig, Stdio};
 use wpp_test_support::{corpus, workloads};
@@ -223,7 +223,8 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, choose: impl Fn(&
     let oracle_wasm = wpp_wasm::instrument_block_log(wasm, &program).unwrap();
     let engine = wpp_runtime::engine().unwrap();
     let (_, walk) = run_block_log(&engine, &oracle_wasm, cfg, Walk::new(effects.clone(), analysed.clone(), blocks)).unwrap();
-    let dff = wpp_record::dff::open(&profile_path, &module_path).unwrap();
+    let (dag, module) = wpp_dataflow::dff::open(&profile_path, &module_path).unwrap();
+    let dff = Dff::new(&dag, &module).unwrap();
     let mut agreed = 0;
     for &f in &analysed {
         let n_blocks = effects.get(FuncIdx(f)).unwrap().blocks.len();

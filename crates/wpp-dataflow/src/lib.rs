@@ -1,0 +1,23 @@
+//! Analyses of a recorded run that read the module's instructions: what each block
+//! defines, loads and stores (`wpp_wasm::effects`) turned into data flow facts, answered
+//! over the run.
+//!
+//! - [`Module`]: the module a profile was recorded from, checked against the profile's
+//!   hash and CFGs, its effects and source lines read, its blocks indexed by byte offset.
+//! - [`place`]: program points as users name them (`b12`, `0x1a2b`, `FILE:LINE`).
+//! - [`query`]: demand-driven queries on the timestamped whole program path (load
+//!   redundancy, reaching definitions), by `wpp_twpp::dataflow`.
+//! - [`dff`]: exact data flow frequencies on the profile's grammar
+//!   (`wpp_grammar::dff`), beside the estimate an edge profile alone gives.
+//!
+//! Each analysis returns the plain rows of `wpp_report::dataflow`, which the command line
+//! prints and the HTML report renders. Errors are this crate's [`Error`].
+
+pub mod dff;
+mod error;
+mod module;
+pub mod place;
+pub mod query;
+
+pub use error::Error;
+pub use module::Module;

@@ -1,0 +1,164 @@
+//! Data flow queries on a TWPP with the module it was recorded from: the module's blocks'
+//! definitions, loads and stores (`wpp_wasm::effects`) are the facts, `wpp_twpp::dataflow`
+//! answers demand-driven, and the answers become report rows naming instructions by byte
+//! offset, function and source line.
+
+use std::path::Path;
+
+use wpp_model::effects::{Access, Action, Base, Var};
+use wpp_model::{BlockIdx, FuncIdx};
+use wpp_report::dataflow::{LoadRow, Place, ReachingReport, RedundancyReport, SiteCount};
+use wpp_report::{select_func, Top, Truncation};
+use wpp_twpp::dataflow::{Answer, Engine, Fact, Point, Program, Resolution, Site};
+use wpp_twpp::Twpp;
+
+use crate::place::{resolve_point, Location};
+use crate::{Error, Module};
+
+/// A TWPP opened with its module.
+pub struct Analysis {
+    pub twpp: Twpp,
+    pub module: Module,
+}
+
+/// Opens `twpp` and checks that `module` is the module it was recorded from.
+pub fn open(twpp: &Path, module: &Path) -> Result<Analysis, Error> {
+    let t = Twpp::open(twpp).map_err(Error::Twpp)?;
+    let module = Module::open(&t.profile, module)?;
+    Ok(Analysis { twpp: t, module })
+}
+
+/// Which loads to analyse.
+#[derive(Clone, Copy, Debug)]
+pub enum LoadSelect<'a> {
+    /// Every load of a function.
+    Func(FuncIdx),
+    /// The load at a byte offset.
+    At(u32),
+    /// The loads of a source line (`FILE:LINE`, the file matched by its ending), in one
+    /// function or any.
+    Line { func: Option<FuncIdx>, file: &'a str, line: u32 },
+}
+
+impl<'a> LoadSelect<'a> {
+    /// The loads a place names (`--load`): the load at a byte offset, or those of a
+    /// source line, in `func` if given.
+    pub fn parse(spec: &'a str, func: Option<FuncIdx>) -> Result<LoadSelect<'a>, Error> {
+        match Location::parse(spec)? {
+            Location::Offset(at) => Ok(LoadSelect::At(at)),
+            Location::Line(file, line) => Ok(LoadSelect::Line { func, file, line }),
+            Location::Block(_) => Err(Error::Place(format!("`{spec}` is a block; name a load by its byte offset (0x1a2b or 6699) or FILE:LINE"))),
+        }
+    }
+}
+
+impl Analysis {
+    /// The loads a user names: every load of function `func` (name or index), or the
+    /// loads `load` names (a byte offset, or a source line, in `func` if given).
+    pub fn select_loads<'s>(&self, func: Option<&str>, load: Option<&'s str>) -> Result<LoadSelect<'s>, Error> {
+        let func = func.map(|f| select_func(&self.twpp.profile, f)).transpose()?;
+        match (load, func) {
+            (Some(l), func) => LoadSelect::parse(l, func),
+            (None, Some(f)) => Ok(LoadSelect::Func(f)),
+            (None, None) => Err(Error::Place("say which loads: a function (--func F, every load of F) or a place (--load AT)".into())),
+        }
+    }
+
+    /// The instruction a user names (a block of `func`, a byte offset, or a source line in
+    /// `func`), by its byte offset.
+    pub fn point(&self, at: &str, func: Option<&str>) -> Result<u32, Error> {
+        let func = func.map(|f| select_func(&self.twpp.profile, f)).transpose()?;
+        resolve_point(&self.module, &self.twpp.profile, at, func)
+    }
+
+    /// The query engine over this TWPP (reads the call graph once; function parts as
+    /// queries need them).
+    pub fn engine(&self) -> Result<Engine<'_>, Error> {
+        let p = Program { functions: &self.twpp.profile.meta.functions, numberings: &self.twpp.profile.numberings, effects: &self.module.effects };
+        Engine::new(&self.twpp, p).map_err(Error::Query)
+    }
+
+    fn place(&self, at: u32) -> Place {
+        self.module.place(&self.twpp.profile, None, at)
+    }
+
+    fn site_counts(&self, answer: &Answer, gen: bool) -> Vec<SiteCount> {
+        let mut v: Vec<SiteCount> = answer
+            .by
+            .iter()
+            .filter(|(r, _)| matches!(r, Resolution::Gen(_)) == gen)
+            .map(|(r, &count)| {
+                let (Resolution::Gen(site) | Resolution::Kill(site)) = *r;
+                let (kind, place) = match site {
+                    Site::At(at) => ("instruction", Some(self.place(at))),
+                    Site::Entry => ("entry", None),
+                    Site::Init => ("init", None),
+                    Site::Import => ("import", None),
+                };
+                SiteCount { kind, place, count }
+            })
+            .collect();
+        v.sort_by_key(|s| std::cmp::Reverse(s.count));
+        v
+    }
+
+    /// The loads selected, executed at least once, with how often each was redundant:
+    /// most redundant executions first, as many as `top` keeps; and how many loads were
+    /// left out because their address is not an expression the analysis follows.
+    pub fn redundancy(&self, select: LoadSelect, top: Top) -> Result<RedundancyReport, Error> {
+        let mut loads: Vec<(Point, Access)> = Vec::new();
+        for (func, fx) in self.module.effects.iter() {
+            for (b, actions) in fx.blocks.iter().enumerate() {
+                for a in actions {
+                    let Action::Load { access, at } = *a else { continue };
+                    let wanted = match select {
+                        LoadSelect::Func(f) => f == func,
+                        LoadSelect::At(x) => x == at,
+                        LoadSelect::Line { func: f, file, line } => f.is_none_or(|f| f == func) && self.module.on_line(at, file, line),
+                    };
+                    if wanted {
+                        loads.push((Point { func, block: BlockIdx(b as u32), at }, access));
+                    }
+                }
+            }
+        }
+        let untracked = loads.iter().filter(|(_, a)| a.base == Base::Unknown).count();
+        let mut engine = self.engine()?;
+        let mut rows = Vec::new();
+        for (point, access) in loads.into_iter().filter(|(_, a)| a.base != Base::Unknown) {
+            let answer = engine.query(point, &Fact::Available(access)).map_err(Error::Query)?;
+            if answer.executions == 0 {
+                continue;
+            }
+            rows.push(LoadRow {
+                load: self.place(point.at),
+                address: access.to_string(),
+                executions: answer.executions,
+                redundant: answer.holds(),
+                available_from: self.site_counts(&answer, true),
+                killed_by: self.site_counts(&answer, false),
+            });
+        }
+        rows.sort_by_key(|r| std::cmp::Reverse((r.redundant, r.executions)));
+        let mut truncation = Truncation::default();
+        truncation.cut("loads", &mut rows, top);
+        Ok(RedundancyReport { loads: rows, untracked_loads: untracked, truncation })
+    }
+
+    /// Which definitions of `var` reached the point before the instruction at `at` (in
+    /// the function holding it), and how often each did.
+    pub fn reaching(&self, at: u32, var: Var) -> Result<ReachingReport, Error> {
+        let (func, block) =
+            self.module.block_at(at).ok_or_else(|| Error::Place(format!("{}: byte offset {at:#x} is in no function's code", self.module.path.display())))?;
+        if let Var::Local(l) = var {
+            let n = self.module.effects.get(func).map_or(0, |fx| fx.locals);
+            if l >= n {
+                let name = self.twpp.profile.meta.func_name(func);
+                return Err(Error::Invalid(format!("{}: function {name} has {n} locals; there is no local {l}", self.module.path.display())));
+            }
+        }
+        let mut engine = self.engine()?;
+        let answer = engine.query(Point { func, block, at }, &Fact::Reaching(var)).map_err(Error::Query)?;
+        Ok(ReachingReport { point: self.place(at), variable: var.to_string(), executions: answer.executions, definitions: self.site_counts(&answer, true) })
+    }
+}

@@ -1,0 +1,24 @@
+//! Where the rewrite's additions land in the rewritten module's index spaces, and the
+//! layout constants the added code uses: what `additions` computes and the emitted code
+//! (`emit`, `hash_fn`) refers to.
+
+use crate::wasm_idx::{GlobalIdx, MemIdx, OutFuncIdx};
+
+/// Indices of the additions in the rewritten module, and the layout constants the added
+/// code uses.
+pub(super) struct Env {
+    /// The added memory.
+    pub mem: MemIdx,
+    /// Bytes used in the event buffer (i32).
+    pub g_ptr: GlobalIdx,
+    /// Entries used in the hash table (i32).
+    pub g_hused: GlobalIdx,
+    /// The `flush` import.
+    pub flush: OutFuncIdx,
+    /// The hash function (present when some path is hashed).
+    pub hash_fn: OutFuncIdx,
+    /// Event buffer capacity in bytes.
+    pub cap: u32,
+    pub hash_base: u32,
+    pub hash_entries: u32,
+}
