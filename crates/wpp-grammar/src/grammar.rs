@@ -83,7 +83,7 @@ impl Grammar {
     /// reach follow, in their old order): the numbering [`crate::Sequitur`] produces and
     /// the grammar encoding stores for free. The derived sequence does not change.
     pub fn renumber_by_first_use(&mut self) {
-        let num = crate::format::canonical_numbering(&self.rules, 0..self.rules.len());
+        let num = crate::codec::format::canonical_numbering(&self.rules, 0..self.rules.len());
         let mut rules = vec![Vec::new(); self.rules.len()];
         for (r, body) in std::mem::take(&mut self.rules).into_iter().enumerate() {
             rules[num[r] as usize] = body;

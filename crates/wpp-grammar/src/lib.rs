@@ -8,32 +8,29 @@
 //! runs of one symbol collapsed ([`RunTerminals`]), and content-defined phrases built by
 //! two SEQUITUR(1) builders ([`Phrases`]).
 //!
+//! The crate has three parts, one folder each, around the grammar type (`grammar`):
+//!
+//! * `build`: the builders and their front ends, from a sequence to a grammar;
+//! * `codec`: the grammar's binary format ([`encode_grammar`], [`decode_grammar`]);
+//! * `analysis`: questions answered on the rule DAG without expanding it ([`dff`] among
+//!   them).
+//!
 //! This crate knows nothing of WebAssembly or paths: terminals are just numbers.
 
-mod dag;
-pub mod dff;
-mod encode;
-mod encode_v1;
-mod encode_v2;
-mod format;
+mod analysis;
+mod build;
+mod codec;
 mod grammar;
-mod hot;
-mod occur;
-mod phrases;
-mod query;
-mod rans;
-mod repair;
-mod runs;
-mod sequitur;
 
-pub use dag::*;
-pub use encode::*;
-pub use format::{GrammarDecodeError, GRAMMAR_FORMAT_VERSION, MAX_SYMBOLS_PER_BYTE};
+pub use analysis::dff;
+pub use analysis::{
+    contexts, contexts_brute, first_and_last, hot_subpaths, hot_subpaths_brute, runs_before, Context, GrammarError, GrammarStats, HotParams, HotSubpath,
+    PatternCounts,
+};
+pub use build::{
+    collapse_run_rules, encode_token, repair, repair_with_stats, GrammarFull, PhraseParams, PhraseStats, Phrases, RePairBlocks, RePairStats, RunLength,
+    RunTerminals, Sequitur, Token, TokenError, Tokens, MAX_TERMINAL,
+};
+pub use codec::format::{GrammarDecodeError, GRAMMAR_FORMAT_VERSION, MAX_SYMBOLS_PER_BYTE};
+pub use codec::{decode_grammar, encode_grammar, encode_grammar_v1};
 pub use grammar::{Grammar, Sym};
-pub use hot::{hot_subpaths, hot_subpaths_brute, HotParams, HotSubpath};
-pub use occur::PatternCounts;
-pub use phrases::{PhraseParams, PhraseStats, Phrases};
-pub use query::{contexts, contexts_brute, first_and_last, runs_before, Context};
-pub use repair::*;
-pub use runs::{collapse_run_rules, encode_token, GrammarFull, RunLength, RunTerminals, Token, TokenError, Tokens};
-pub use sequitur::{Sequitur, MAX_TERMINAL};

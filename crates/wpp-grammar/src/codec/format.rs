@@ -1,6 +1,6 @@
 //! What every version of the grammar format shares: the header, the definition order of
 //! the rules, their numbering, the errors, and the helpers both coders use. The coders are
-//! `encode_v1` and `encode_v2`; `encode` is the public face.
+//! `v1` and `v2`; the module above them is the public face.
 //!
 //! # Header
 //!

@@ -5,7 +5,7 @@
 //! [`crate::encode_grammar_v1`] writes it.
 //!
 //! The model follows the structure of path traces. Rules are written in definition order
-//! (see [`crate::format`]), so the decoder always knows the expansion so far and a
+//! (see [`super::format`]), so the decoder always knows the expansion so far and a
 //! reference names only a rule already complete. Each reference (terminal or rule) is
 //! coded as the first terminal of its expansion, predicted from the terminal before it
 //! (a path is followed by few distinct paths), and then as one of the symbols whose
@@ -14,7 +14,7 @@
 //!
 //! # Format, version 1
 //!
-//! The header and numbering are those of [`crate::format`]; the coded grammar is a
+//! The header and numbering are those of [`super::format`]; the coded grammar is a
 //! range-coded stream, and, with an explicit numbering, the rule numbers are coded at its
 //! end as direct numbers.
 //!
@@ -100,7 +100,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::format::{
+use super::format::{
     assert_encodable, bits_for, check_explicit_numbering, numbering_of, pad, renumber, renumber_canonical, GrammarDecodeError, Header, Numbering, Result, NONE,
 };
 use crate::{Grammar, Sym};

@@ -1,8 +1,8 @@
 //! Format version 2: rank lists that move used entries forward, coded by rANS with static
-//! tables ([`crate::rans`]) in two streams.
+//! tables ([`super::rans`]) in two streams.
 //!
-//! The model is close to that of version 1 ([`crate::encode_v1`]) but cheap to decode.
-//! Rules are written in definition order (see [`crate::format`]), each with its length
+//! The model is close to that of version 1 ([`super::v1`]) but cheap to decode.
+//! Rules are written in definition order (see [`super::format`]), each with its length
 //! first. Symbols fall into *classes* by the first and last terminals of their expansion. A
 //! reference is coded as its class, found in a list of the classes that followed the
 //! terminal before it (a path is followed by few distinct paths), and then as one of the
@@ -21,7 +21,7 @@
 //!
 //! # Format, version 2
 //!
-//! The header and numbering are those of [`crate::format`], with `n_symbols < 2^31`. The
+//! The header and numbering are those of [`super::format`], with `n_symbols < 2^31`. The
 //! coded grammar is
 //!
 //! ```text
@@ -30,11 +30,11 @@
 //! ...     the class stream
 //! ```
 //!
-//! each a sequence of rANS items ([`crate::rans`]). The control stream must end exactly at
+//! each a sequence of rANS items ([`super::rans`]). The control stream must end exactly at
 //! its length; only zero bytes (the padding) may follow the class stream. The control
 //! stream holds, in this order:
 //!
-//! 1. the 141 frequency tables, each as its codes (see [`crate::rans`]), in the order
+//! 1. the 141 frequency tables, each as its codes (see [`super::rans`]), in the order
 //!    `LEN[0..4]`, `STEP[0..64]`, `FIRST[0..32]`, `GLOBAL[0..8]`, `NEW_TERMINAL`,
 //!    `LAST[0..8]`, `MEMBER[0..24]`; a table longer than its alphabet is an error;
 //! 2. the rules, as below, less what goes to the class stream;
@@ -117,11 +117,11 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::format::{
+use super::format::{
     assert_encodable, bits_for, check_explicit_numbering, get_varint, numbering_of, pad, put_varint, renumber, renumber_canonical, GrammarDecodeError, Header,
     Numbering, Result, NONE,
 };
-use crate::rans::{below_as_raw, RansDecoder, RansEncoder, Table, MAX_ALPHABET};
+use super::rans::{below_as_raw, RansDecoder, RansEncoder, Table, MAX_ALPHABET};
 use crate::{Grammar, Sym};
 
 const VERSION: u8 = 2;
@@ -499,7 +499,7 @@ fn code_length<S: Sink>(sink: &mut S, g: &Grammar, r: usize, depth: usize) {
     }
 }
 
-/// `g` with its rules in definition order (see [`crate::format`]), and the input number
+/// `g` with its rules in definition order (see [`super::format`]), and the input number
 /// of each. The model's per-rule state is then in the order the rules are written, so
 /// the rules used near each other (often defined near each other) are near in memory.
 ///

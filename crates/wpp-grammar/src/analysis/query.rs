@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::occur::Cursor;
+use super::occur::Cursor;
 use crate::{Grammar, Sym};
 
 /// The positions (0-based) of the first and the last occurrence of terminal `t` in the
