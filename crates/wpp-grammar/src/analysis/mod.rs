@@ -15,6 +15,7 @@ mod dag;
 pub mod dff;
 mod hot;
 mod occur;
+mod pairs;
 mod query;
 
 pub use dag::{GrammarError, GrammarStats};
