@@ -154,7 +154,7 @@ fn check_grammar_builder(input: &[u32], mut gb: GrammarBuilder, b: Builder, fron
             let mut uses = vec![0usize; own.rules.len()];
             for s in own.rules.iter().flatten() {
                 if let wpp_grammar::Sym::N(x) = *s {
-                    uses[x as usize] += 1;
+                    uses[x.idx()] += 1;
                 }
             }
             for (r, body) in own.rules.iter().enumerate().skip(1) {

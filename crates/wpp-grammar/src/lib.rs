@@ -1,7 +1,11 @@
 //! Grammars that compress a sequence of symbols, and the operations analyses need on them.
 //!
 //! A [`Grammar`] is a list of rules; rule 0 is the start rule, and expanding it gives back
-//! the sequence exactly. Symbols are dense terminals (`u32`) or references to other rules.
+//! the sequence exactly. Its symbols ([`Sym`]) are terminals ([`Terminal`]) or references
+//! to other rules ([`RuleId`]), and the analyses take and return those types. The sequence
+//! itself is plain `u32`s, whatever they stand for: what a builder reads and what
+//! [`Grammar::expand`] gives back.
+//!
 //! Builders: [`Sequitur`] (Nevill-Manning & Witten), online and linear time, with Larus's
 //! one-symbol look-ahead as an option (SEQUITUR(1)); [`repair`] (most frequent digram
 //! first, Larsson & Moffat), offline and linear time. Front ends in front of a builder:
@@ -33,4 +37,4 @@ pub use build::{
 };
 pub use codec::format::{GrammarDecodeError, GRAMMAR_FORMAT_VERSION, MAX_SYMBOLS_PER_BYTE};
 pub use codec::{decode_grammar, encode_grammar, encode_grammar_v1};
-pub use grammar::{Grammar, Sym};
+pub use grammar::{Grammar, RuleId, Sym, Terminal};

@@ -9,14 +9,14 @@
 //! terminals up to 2^32 - 2, and streams long enough for several rANS blocks.
 
 use sha2::{Digest, Sha256};
-use wpp_grammar::{decode_grammar, encode_grammar, encode_grammar_v1, Grammar, Sym};
+use wpp_grammar::{decode_grammar, encode_grammar, encode_grammar_v1, Grammar, RuleId, Sym, Terminal};
 
 fn t(x: u32) -> Sym {
-    Sym::T(x)
+    Sym::T(Terminal(x))
 }
 
 fn n(x: u32) -> Sym {
-    Sym::N(x)
+    Sym::N(RuleId(x))
 }
 
 /// xorshift64*: a fixed sequence, whatever other generators in the workspace become.
@@ -81,7 +81,7 @@ fn hashed_grammars() -> Vec<(&'static str, Grammar, u32)> {
             .map(|body| {
                 body.into_iter()
                     .map(|s| match s {
-                        Sym::T(x) => t(u32::MAX - 1 - x.wrapping_mul(0x9e37_79b9) % 1_000_000),
+                        Sym::T(Terminal(x)) => t(u32::MAX - 1 - x.wrapping_mul(0x9e37_79b9) % 1_000_000),
                         s => s,
                     })
                     .collect()

@@ -142,7 +142,7 @@ pub fn open(profile: &Path, module: &Path) -> Result<Dff, Error> {
         ends.insert(f.index, block_ends(cfg, numbering));
     }
     let mut junctions = Vec::with_capacity(pairs.len());
-    for (&(t1, t2), &count) in &pairs {
+    for (&(wpp_grammar::Terminal(t1), wpp_grammar::Terminal(t2)), &count) in &pairs {
         let (e1, e2) = (dag.paths[t1 as usize], dag.paths[t2 as usize]);
         let last = *path_blocks[t1 as usize].last().expect("a path has a block");
         let first = path_blocks[t2 as usize][0];
@@ -177,8 +177,8 @@ fn first_terminal(g: &Grammar) -> Option<u32> {
     let mut r = 0usize;
     loop {
         match *g.rules.get(r)?.first()? {
-            Sym::T(t) => return Some(t),
-            Sym::N(c) => r = c as usize,
+            Sym::T(t) => return Some(t.0),
+            Sym::N(c) => r = c.idx(),
         }
     }
 }

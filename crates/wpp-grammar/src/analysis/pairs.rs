@@ -1,23 +1,23 @@
 //! Consecutive terminals: every pair of terminals adjacent in the expansion, with how often
 //! it occurs, read off the rule boundaries of the DAG.
 
-use crate::{Grammar, Sym};
+use crate::{Grammar, RuleId, Sym, Terminal};
 
 impl Grammar {
     /// Every pair of consecutive terminals of the derived sequence with its count: each
     /// adjacent pair lies across exactly one boundary between two symbols of one rule body,
     /// counted as often as the rule occurs.
-    pub fn consecutive_pairs(&self) -> rustc_hash::FxHashMap<(u32, u32), u64> {
+    pub fn consecutive_pairs(&self) -> rustc_hash::FxHashMap<(Terminal, Terminal), u64> {
         let mut pairs = rustc_hash::FxHashMap::default();
         let Ok(order) = self.topological_order() else { return pairs };
         let freq = self.rule_frequencies_in(&order);
         let n = self.rules.len();
         let (mut first, mut last) = (vec![u32::MAX; n], vec![u32::MAX; n]);
-        for &r in order.iter().rev() {
+        for &RuleId(r) in order.iter().rev() {
             let body = &self.rules[r as usize];
             let ends = |s: Option<&Sym>, fst: bool| match s {
-                Some(Sym::T(t)) => *t,
-                Some(Sym::N(c)) => {
+                Some(Sym::T(Terminal(t))) => *t,
+                Some(Sym::N(RuleId(c))) => {
                     if fst {
                         first[*c as usize]
                     } else {
@@ -36,15 +36,15 @@ impl Grammar {
             }
             for w in body.windows(2) {
                 let a = match w[0] {
-                    Sym::T(t) => t,
-                    Sym::N(c) => last[c as usize],
+                    Sym::T(Terminal(t)) => t,
+                    Sym::N(RuleId(c)) => last[c as usize],
                 };
                 let b = match w[1] {
-                    Sym::T(t) => t,
-                    Sym::N(c) => first[c as usize],
+                    Sym::T(Terminal(t)) => t,
+                    Sym::N(RuleId(c)) => first[c as usize],
                 };
                 if a != u32::MAX && b != u32::MAX {
-                    *pairs.entry((a, b)).or_insert(0) += freq[r];
+                    *pairs.entry((Terminal(a), Terminal(b))).or_insert(0) += freq[r];
                 }
             }
         }

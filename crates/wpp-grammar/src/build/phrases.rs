@@ -35,7 +35,7 @@ use std::thread::JoinHandle;
 
 use rustc_hash::FxHashMap;
 
-use crate::{Grammar, GrammarFull, RunLength, RunTerminals, Sequitur, Sym, Token, MAX_TERMINAL};
+use crate::{Grammar, GrammarFull, RuleId, RunLength, RunTerminals, Sequitur, Sym, Terminal, Token, MAX_TERMINAL};
 
 /// How phrases are cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -409,7 +409,7 @@ fn assemble(top: Grammar, dictionary: Grammar, n_phrases: usize) -> Grammar {
     // Dictionary rule j > 0 becomes rule n_top + j - 1; phrase rules follow.
     let dict_sym = |s: Sym| match s {
         Sym::T(t) => Sym::T(t),
-        Sym::N(j) => Sym::N(n_top as u32 + j - 1),
+        Sym::N(RuleId(j)) => Sym::N(RuleId(n_top as u32 + j - 1)),
     };
     let mut rules: Vec<Vec<Sym>> = top.rules;
     let mut dict = dictionary.rules.into_iter();
@@ -420,12 +420,12 @@ fn assemble(top: Grammar, dictionary: Grammar, n_phrases: usize) -> Grammar {
     for s in start {
         match s {
             // Separators are above every token terminal.
-            Sym::T(t) if MAX_TERMINAL - t < n_phrases as u32 => {
+            Sym::T(Terminal(t)) if MAX_TERMINAL - t < n_phrases as u32 => {
                 debug_assert_eq!((MAX_TERMINAL - t) as usize, stands_for.len(), "separators come in phrase order");
                 if body.len() == 1 {
                     stands_for.push(body.pop().expect("one symbol"));
                 } else {
-                    stands_for.push(Sym::N(rules.len() as u32));
+                    stands_for.push(Sym::N(RuleId(rules.len() as u32)));
                     rules.push(std::mem::take(&mut body));
                 }
             }
@@ -435,7 +435,7 @@ fn assemble(top: Grammar, dictionary: Grammar, n_phrases: usize) -> Grammar {
     assert_eq!(stands_for.len(), n_phrases, "one separator per phrase");
     for rule in &mut rules[..n_top] {
         for s in rule.iter_mut() {
-            if let Sym::T(p) = *s {
+            if let Sym::T(Terminal(p)) = *s {
                 *s = stands_for[p as usize];
             }
         }
@@ -450,7 +450,7 @@ pub(crate) fn inline_single_use(g: Grammar) -> Grammar {
     let mut uses = vec![0u32; n];
     for body in &g.rules {
         for &s in body {
-            if let Sym::N(r) = s {
+            if let Sym::N(RuleId(r)) = s {
                 uses[r as usize] = uses[r as usize].saturating_add(1);
             }
         }
@@ -479,8 +479,8 @@ pub(crate) fn inline_single_use(g: Grammar) -> Grammar {
             };
             *pos += 1;
             match s {
-                Sym::N(x) if number[x as usize] == u32::MAX => stack.push((x, 0)),
-                Sym::N(x) => body.push(Sym::N(number[x as usize])),
+                Sym::N(RuleId(x)) if number[x as usize] == u32::MAX => stack.push((x, 0)),
+                Sym::N(RuleId(x)) => body.push(Sym::N(RuleId(number[x as usize]))),
                 t => body.push(t),
             }
         }
@@ -599,10 +599,22 @@ mod tests {
 
     #[test]
     fn single_use_rules_are_inlined() {
-        let g =
-            Grammar { rules: vec![vec![Sym::N(1), Sym::N(2), Sym::N(2)], vec![Sym::T(0), Sym::N(3)], vec![Sym::T(1), Sym::T(2)], vec![Sym::T(3), Sym::T(4)]] };
+        let g = Grammar {
+            rules: vec![
+                vec![Sym::N(RuleId(1)), Sym::N(RuleId(2)), Sym::N(RuleId(2))],
+                vec![Sym::T(Terminal(0)), Sym::N(RuleId(3))],
+                vec![Sym::T(Terminal(1)), Sym::T(Terminal(2))],
+                vec![Sym::T(Terminal(3)), Sym::T(Terminal(4))],
+            ],
+        };
         let h = inline_single_use(g.clone());
-        assert_eq!(h.rules, vec![vec![Sym::T(0), Sym::T(3), Sym::T(4), Sym::N(1), Sym::N(1)], vec![Sym::T(1), Sym::T(2)]]);
+        assert_eq!(
+            h.rules,
+            vec![
+                vec![Sym::T(Terminal(0)), Sym::T(Terminal(3)), Sym::T(Terminal(4)), Sym::N(RuleId(1)), Sym::N(RuleId(1))],
+                vec![Sym::T(Terminal(1)), Sym::T(Terminal(2))]
+            ]
+        );
         assert!(h.expand().eq(g.expand()));
     }
 }

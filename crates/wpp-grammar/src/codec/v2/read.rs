@@ -11,7 +11,7 @@ use rustc_hash::FxHashSet;
 use super::model::{alphabet, len_table, Members, Model, ESC, NEW, NEW_TERMINAL, N_TABLES, RULE_BIT};
 use crate::codec::format::{bits_for, check_explicit_numbering, get_varint, renumber, renumber_canonical, GrammarDecodeError, Header, Numbering, Result, NONE};
 use crate::codec::rans::{RansDecoder, Table};
-use crate::{Grammar, Sym};
+use crate::{Grammar, RuleId, Sym, Terminal};
 
 /// Events the control pass leaves for the class pass at most, before the class pass runs.
 const BATCH: usize = 1 << 12;
@@ -174,9 +174,9 @@ impl ClassPass<'_> {
                         None => 0,
                     };
                     let (e, _) = self.members.use_member(class as usize, r);
-                    rules[rule as usize].push(if e & RULE_BIT != 0 { Sym::N(e & !RULE_BIT) } else { Sym::T(values[e as usize]) });
+                    rules[rule as usize].push(if e & RULE_BIT != 0 { Sym::N(RuleId(e & !RULE_BIT)) } else { Sym::T(Terminal(values[e as usize])) });
                 }
-                Event::Child { rule, child } => rules[rule as usize].push(Sym::N(child)),
+                Event::Child { rule, child } => rules[rule as usize].push(Sym::N(RuleId(child))),
                 Event::End { rule, class } => self.members.push(class as usize, rule | RULE_BIT),
             }
         }

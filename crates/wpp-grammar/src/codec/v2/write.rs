@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 use super::model::{alphabet, bits, len_table, Members, Model, Moved, ESC, NEW, NEW_TERMINAL, N_TABLES, RULE_BIT};
 use crate::codec::format::{assert_encodable, bits_for, numbering_of, pad, put_varint, Header, Numbering, NONE};
 use crate::codec::rans::{below_as_raw, RansEncoder, Table, MAX_ALPHABET};
-use crate::{Grammar, Sym};
+use crate::{Grammar, RuleId, Sym, Terminal};
 
 const VERSION: u8 = 2;
 
@@ -185,8 +185,8 @@ impl Writer {
     /// terminals of its expansion. A rule must have ended.
     fn reference<S: Sink>(&mut self, sink: &mut S, pos: usize, c: usize, s: Sym) -> (u32, u32) {
         let known = match s {
-            Sym::T(t) => self.local.get(&t).map(|&t| self.terminal_class[t as usize].0),
-            Sym::N(x) => Some(self.rule_class[x as usize].0),
+            Sym::T(Terminal(t)) => self.local.get(&t).map(|&t| self.terminal_class[t as usize].0),
+            Sym::N(RuleId(x)) => Some(self.rule_class[x as usize].0),
         };
         let table = self.model.step_table(pos, c);
         let k = match rank_in(self.model.pairs(c), known) {
@@ -202,7 +202,7 @@ impl Writer {
                         let f = self.model.class_ends(k).0;
                         self.first(sink, c, Some(f), 0)
                     }
-                    (Sym::T(t), None) => self.first(sink, c, None, t),
+                    (Sym::T(Terminal(t)), None) => self.first(sink, c, None, t),
                     (Sym::N(_), None) => unreachable!("an ended rule has a class"),
                 };
                 let k = known.unwrap_or_else(|| self.terminal_class[f as usize].0);
@@ -219,8 +219,8 @@ impl Writer {
         };
         let n = self.members.len(k as usize);
         let i = match s {
-            Sym::T(t) => self.terminal_class[self.local[&t] as usize].1,
-            Sym::N(x) => self.rule_class[x as usize].1,
+            Sym::T(Terminal(t)) => self.terminal_class[self.local[&t] as usize].1,
+            Sym::N(RuleId(x)) => self.rule_class[x as usize].1,
         } as usize;
         let r = n - 1 - i;
         if let Some(table) = Members::table(n) {
@@ -287,7 +287,7 @@ fn in_definition_order(g: &Grammar) -> (Grammar, Vec<usize>) {
                 }
                 Some(&s) => {
                     *pos += 1;
-                    if let Sym::N(x) = s {
+                    if let Sym::N(RuleId(x)) = s {
                         let x = x as usize;
                         if number[x] == NONE {
                             number[x] = order.len() as u32;
@@ -307,7 +307,7 @@ fn in_definition_order(g: &Grammar) -> (Grammar, Vec<usize>) {
             g.rules[r]
                 .iter()
                 .map(|&s| match s {
-                    Sym::N(x) => Sym::N(number[x as usize]),
+                    Sym::N(RuleId(x)) => Sym::N(RuleId(number[x as usize])),
                     t => t,
                 })
                 .collect()
@@ -350,7 +350,7 @@ fn write_rules<S: Sink>(g: &Grammar, n_terminals: u32, sink: &mut S) {
             }
             *pos += 1;
             let s = body[p];
-            if s == Sym::N(begun as u32) {
+            if s == Sym::N(RuleId(begun as u32)) {
                 sink.symbol(Stream::Control, w.model.step_table(p, ctx), NEW);
                 code_length(sink, g, begun, stack.len());
                 stack.push((begun, 0));
