@@ -11,7 +11,7 @@ mod repair;
 mod runs;
 mod sequitur;
 
-pub use phrases::{PhraseParams, PhraseStats, Phrases};
+pub use phrases::{PhraseParams, PhraseStats, PhraseThreads, Phrases};
 pub use repair::{repair, repair_with_stats, RePairBlocks, RePairStats};
 pub use runs::{collapse_run_rules, encode_token, GrammarFull, RunLength, RunTerminals, Token, TokenError, Tokens};
 pub use sequitur::{Sequitur, MAX_TERMINAL};
