@@ -1,4 +1,4 @@
-//! The entropy coder of format version 2 ([`super::v2`]): rANS with static
+//! The entropy coder of format version 2 (`v2`): rANS with static
 //! frequency tables, in blocks.
 //!
 //! # Items
