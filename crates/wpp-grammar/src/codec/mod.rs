@@ -10,10 +10,10 @@
 //! bounded by the input: at most [`MAX_SYMBOLS_PER_BYTE`] symbols per input byte, and the
 //! decoder's time and memory are linear in the input's length whatever the input declares.
 //!
-//! Version 1 ([`v1`]) is an adaptive binary range coder, compact but slow to
-//! decode; version 2 ([`v2`]), the one written, is a rANS coder with static
-//! tables that decodes tens of millions of symbols a second. Both write the header and the
-//! rules as [`format`] describes.
+//! Version 1 ([`v1`]) is an adaptive binary range coder, compact but slow to decode;
+//! version 2 ([`v2`]), the one written, is a rANS coder with static tables ([`rans`]) that
+//! decodes tens of millions of symbols a second. Both write the header and the rules as
+//! [`format`] describes.
 
 pub(crate) mod format;
 mod rans;
