@@ -86,18 +86,14 @@ const BUILDERS: &[&str] = &[
 fn phrase_params(builder: &str) -> Option<wpp_grammar::PhraseParams> {
     let spec = builder.strip_prefix("sequitur1+c")?;
     let (spec, threads) = match spec.strip_suffix('t') {
-        Some(s) => (s, true),
-        None => (spec, false),
+        Some(s) => (s, wpp_grammar::PhraseThreads::Both),
+        None => (spec, wpp_grammar::PhraseThreads::Neither),
     };
     let (average, window) = match spec.split_once('w') {
         Some((a, w)) => (a, Some(w.parse().ok()?)),
         None => (spec, None),
     };
-    let mut p = wpp_grammar::PhraseParams::average(average.parse().ok().filter(|&a| a > 0)?).with_threads(if threads {
-        wpp_grammar::PhraseThreads::Both
-    } else {
-        wpp_grammar::PhraseThreads::Neither
-    });
+    let mut p = wpp_grammar::PhraseParams::average(average.parse().ok().filter(|&a| a > 0)?).with_threads(threads);
     if let Some(w) = window {
         p.window = w;
     }
