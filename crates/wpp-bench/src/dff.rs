@@ -112,7 +112,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     for &n in &o.lengths {
         eprint!("wpp-bench dff: synthetic {n} ...\r");
         let t = Instant::now();
-        let mut b = wpp_profile::GrammarBuilder::for_paths(wpp_profile::Builder::Sequitur1, false);
+        let mut b = wpp_profile::GrammarBuilder::for_paths(wpp_profile::Builder::Sequitur1, wpp_profile::Prediction::Off);
         let mut terminals = 0u32;
         for s in synthetic_trace(n, o.seed) {
             terminals = terminals.max(s + 1);

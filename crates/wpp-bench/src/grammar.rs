@@ -86,14 +86,14 @@ const BUILDERS: &[&str] = &[
 fn phrase_params(builder: &str) -> Option<wpp_grammar::PhraseParams> {
     let spec = builder.strip_prefix("sequitur1+c")?;
     let (spec, threads) = match spec.strip_suffix('t') {
-        Some(s) => (s, true),
-        None => (spec, false),
+        Some(s) => (s, wpp_grammar::PhraseThreads::Both),
+        None => (spec, wpp_grammar::PhraseThreads::Neither),
     };
     let (average, window) = match spec.split_once('w') {
         Some((a, w)) => (a, Some(w.parse().ok()?)),
         None => (spec, None),
     };
-    let mut p = wpp_grammar::PhraseParams::average(average.parse().ok().filter(|&a| a > 0)?).threads(threads, threads);
+    let mut p = wpp_grammar::PhraseParams::average(average.parse().ok().filter(|&a| a > 0)?).with_threads(threads);
     if let Some(w) = window {
         p.window = w;
     }
@@ -131,14 +131,15 @@ fn build(input: &[u32], builder: &str) -> BuildRow {
         return BuildRow { builder: builder_name, seconds, peak_bytes: stats.memory_bytes, rules, symbols, encoded, phrases: Some(stats) };
     }
     let runs = builder.ends_with("+r");
-    let predict = builder.trim_end_matches("+r").ends_with("+p");
+    let prediction = if builder.trim_end_matches("+r").ends_with("+p") { wpp_record::Prediction::Rules } else { wpp_record::Prediction::Off };
     let kind = match builder.split('+').next().expect("a name") {
         "sequitur" => wpp_profile::Builder::Sequitur,
         "sequitur1" => wpp_profile::Builder::Sequitur1,
         _ => wpp_profile::Builder::RePair,
     };
     let t = Instant::now();
-    let mut b = wpp_record::GrammarBuilder::new(kind, predict).collapsing_runs(runs);
+    let b = wpp_record::GrammarBuilder::new(kind, prediction);
+    let mut b = if runs { b.collapsing_runs() } else { b };
     for &x in input {
         b.push(x).expect("a test trace fits a grammar");
     }

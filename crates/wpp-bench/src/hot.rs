@@ -78,7 +78,7 @@ fn measure(out: &mut impl Write, o: &Opts, name: &str, trace: &[u32], costs: &[u
             let brute = wpp_grammar::hot_subpaths_brute(&expanded, costs, &params);
             let s = t.elapsed().as_secs_f64();
             let mib = (crate::alloc::peak() - base) as f64 / (1 << 20) as f64;
-            let all: HashSet<&[u32]> = brute.iter().map(|h| h.symbols.as_slice()).collect();
+            let all: HashSet<&[wpp_grammar::Terminal]> = brute.iter().map(|h| h.symbols.as_slice()).collect();
             anyhow::ensure!(
                 dag.iter().all(|h| all.contains(h.symbols.as_slice())),
                 "{name}, L = {len}: the DAG search reported a subpath that is not minimal hot"

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::Args;
-use wpp_record::TraceStats;
+use wpp_record::{Prediction, TraceStats};
 use wpp_report::format::group;
 use wpp_runtime::{run_paths, run_plain};
 use wpp_wasm::{Mode, Options};
@@ -153,12 +153,12 @@ fn measure(engines: &Engines, dir: &Path, p: &Program, run: &Run, o: &Opts) -> a
         row.trace_bytes = Some(bytes);
         row.events = Some(events);
     }
-    for (m, predict) in [(Measure::Gram, false), (Measure::GramP, true)] {
+    for (m, prediction) in [(Measure::Gram, Prediction::Off), (Measure::GramP, Prediction::Rules)] {
         if !wanted(m) {
             continue;
         }
         let tmp = std::env::temp_dir().join(format!("wpp-bench-{}.wpp", std::process::id()));
-        let mut recorder = wpp_record::Recorder::from_bytes(dir.join(&p.wasm), wasm.clone())?.run_config(cfg.clone()).predict(predict);
+        let mut recorder = wpp_record::Recorder::from_bytes(dir.join(&p.wasm), wasm.clone())?.run_config(cfg.clone()).predict(prediction);
         if let Some(n) = o.build_threads {
             recorder = recorder.build_threads(n);
         }
@@ -168,7 +168,7 @@ fn measure(engines: &Engines, dir: &Path, p: &Program, run: &Run, o: &Opts) -> a
             Ok((rec.guest_time + rec.after_guest, (rec.guest_time, g.bytes as usize, (rec.events, rec.distinct as usize))))
         })?;
         let _ = std::fs::remove_file(&tmp);
-        if predict {
+        if prediction == Prediction::Rules {
             row.grammar_p = Some((guest, t));
         } else {
             row.grammar = Some((guest, t));

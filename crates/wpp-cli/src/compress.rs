@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use wpp_record::{Builder, SymbolFormat};
+use wpp_record::{Builder, Prediction, SymbolFormat};
 use wpp_report::format::group;
 
 use crate::builder_arg;
@@ -50,7 +50,8 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         Format::U32le => SymbolFormat::U32le,
         Format::Text => SymbolFormat::Text,
     };
-    let c = wpp_record::compress(input, &o.input, format, o.grammar, o.predict, &o.output)?;
+    let prediction = if o.predict { Prediction::Rules } else { Prediction::Off };
+    let c = wpp_record::compress(input, &o.input, format, o.grammar, prediction, &o.output)?;
     eprintln!(
         "wpp: {} symbols ({} distinct) in {:.2} s ({:.2} M/s); grammar {} rules, {} symbols, {} bytes -> {}",
         group(c.n_symbols),

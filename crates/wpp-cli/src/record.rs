@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use wpp_record::{Builder, Limits, PathSet, RecordMode, Recorder, Recording, StopHandle, StopReason};
+use wpp_record::{Builder, Limits, PathSet, Prediction, RecordMode, Recorder, Recording, StopHandle, StopReason};
 use wpp_report::format::group;
 use wpp_runtime::Outcome;
 
@@ -117,7 +117,7 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     };
     let mut recorder = Recorder::open(&o.program)?
         .mode(mode)
-        .predict(o.predict)
+        .predict(if o.predict { Prediction::Rules } else { Prediction::Off })
         .max_paths(o.max_paths)
         .ppp_everywhere(o.ppp_everywhere)
         .spool_memory(o.spool_memory)

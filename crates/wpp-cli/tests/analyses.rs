@@ -80,10 +80,8 @@ fn check_hot(wasm: &Path, profile: &Path, trace_profile: &Path, cost: &str, max_
         }
     };
     let params = HotParams { max_len, min_len, min_cost };
-    let brute: HashMap<Vec<(u32, u64)>, (u64, u64)> = hot_subpaths_brute(&seq, &costs, &params)
-        .into_iter()
-        .map(|h| (h.symbols.iter().map(|&s| paths[s as usize]).collect(), (h.frequency, h.cost)))
-        .collect();
+    let brute: HashMap<Vec<(u32, u64)>, (u64, u64)> =
+        hot_subpaths_brute(&seq, &costs, &params).into_iter().map(|h| (h.symbols.iter().map(|&s| paths[s.idx()]).collect(), (h.frequency, h.cost))).collect();
     let args = |p: &Path| {
         let mut c = wpp();
         c.arg("hot").arg(p).args(["--json", "--top", "0", "--cost", cost]);

@@ -92,7 +92,7 @@ fn check_rule_utility(g: &Grammar) -> Result<(), String> {
     let mut uses = vec![0u32; g.rules.len()];
     for s in g.rules.iter().flatten() {
         if let Sym::N(r) = *s {
-            uses[r as usize] += 1;
+            uses[r.idx()] += 1;
         }
     }
     match uses.iter().enumerate().skip(1).find(|&(_, &u)| u < 2) {

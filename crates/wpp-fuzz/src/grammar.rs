@@ -2,8 +2,8 @@
 //! symbol sequence made of the fuzzer's bytes. The checks are
 //! `wpp_test_support::grammar_checks`', the ones `wpp-grammar`'s property tests use.
 
-use wpp_grammar::{collapse_run_rules, decode_grammar, encode_grammar, encode_grammar_v1, Grammar, PhraseParams, Token};
-use wpp_profile::{Builder, GrammarBuilder};
+use wpp_grammar::{collapse_run_rules, decode_grammar, encode_grammar, encode_grammar_v1, Grammar, PhraseParams, PhraseThreads, Token};
+use wpp_profile::{Builder, GrammarBuilder, Prediction};
 use wpp_test_support::grammar_checks::{
     check_blocked_properties, check_decoded, check_phrases, check_repair, check_repair_blocks, check_run_front_end, check_sequitur, expansion_matches,
     numbered_by_first_use, tokens,
@@ -77,7 +77,8 @@ fn phrase_params(b: u8) -> PhraseParams {
         }
         _ => PhraseParams::average([2, 4, 16, 64][(b as usize >> 1) % 4]),
     };
-    params.threads(b & 0x40 != 0, b & 0x80 != 0)
+    // Bit 0x40: the top level on a thread; bit 0x80: the dictionary.
+    params.with_threads(PhraseThreads::ALL[(b >> 6) as usize])
 }
 
 /// Every builder on the sequence of `data` ([`sequence`]); the byte after the first
@@ -99,14 +100,15 @@ pub fn builders(data: &[u8]) {
     check_phrases(&input, phrase_params(knob)).unwrap_or_else(|e| fail("the phrase front end", e));
     let as_tokens = knob & 1 == 1;
     for b in Builder::ALL {
-        for predict in [false, true] {
-            let for_paths = if b == Builder::Sequitur1 && !predict { Front::Phrases } else { Front::Runs };
+        for prediction in [Prediction::Off, Prediction::Rules] {
+            let for_paths = if b == Builder::Sequitur1 && prediction == Prediction::Off { Front::Phrases } else { Front::Runs };
             for (gb, front) in [
-                (GrammarBuilder::new(b, predict), Front::Plain),
-                (GrammarBuilder::new(b, predict).collapsing_runs(true), Front::Runs),
-                (GrammarBuilder::for_paths(b, predict), for_paths),
+                (GrammarBuilder::new(b, prediction), Front::Plain),
+                (GrammarBuilder::new(b, prediction).collapsing_runs(), Front::Runs),
+                (GrammarBuilder::for_paths(b, prediction), for_paths),
             ] {
-                check_grammar_builder(&input, gb, b, front, as_tokens).unwrap_or_else(|e| fail(&format!("{} {front:?} (prediction {predict})", b.name()), e));
+                check_grammar_builder(&input, gb, b, front, as_tokens)
+                    .unwrap_or_else(|e| fail(&format!("{} {front:?} (prediction {prediction:?})", b.name()), e));
             }
         }
     }
@@ -154,7 +156,7 @@ fn check_grammar_builder(input: &[u32], mut gb: GrammarBuilder, b: Builder, fron
             let mut uses = vec![0usize; own.rules.len()];
             for s in own.rules.iter().flatten() {
                 if let wpp_grammar::Sym::N(x) = *s {
-                    uses[x as usize] += 1;
+                    uses[x.idx()] += 1;
                 }
             }
             for (r, body) in own.rules.iter().enumerate().skip(1) {

@@ -17,7 +17,9 @@ use std::sync::OnceLock;
 
 use wpp_grammar::{encode_grammar, encode_grammar_v1, encode_token};
 use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, FuncIdx, Function, PathEvent, PathId, Target};
-use wpp_profile::{section, Builder, Ending, GrammarBuilder, Meta, PathCount, PppFunction, PppPath, PppRecord, Profile, RecordMode, TocEntry, MAGIC};
+use wpp_profile::{
+    section, Builder, Ending, GrammarBuilder, Meta, PathCount, PppFunction, PppPath, PppRecord, Prediction, Profile, RecordMode, TocEntry, MAGIC,
+};
 use wpp_test_support::alloc::measure;
 use wpp_test_support::grammar_checks::{DECODER_HEAP_BASE, DECODER_HEAP_PER_BYTE};
 
@@ -409,7 +411,7 @@ fn make_fixtures() -> Vec<Fixture> {
         e.encode(&mut words);
     }
     let words: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let mut gb = GrammarBuilder::for_paths(Builder::Sequitur1, false);
+    let mut gb = GrammarBuilder::for_paths(Builder::Sequitur1, Prediction::Off);
     ids.iter().try_for_each(|&s| gb.push(s)).expect("few symbols");
     let grammar = gb.finish().expect("a grammar");
     let source = wpp_model::SourceMap {
@@ -444,7 +446,7 @@ fn make_fixtures() -> Vec<Fixture> {
     // A symbol trace compressed by `wpp compress`: no functions, terminals for values.
     let values: Vec<u32> = vec![7, 7, 7, 3, 9, 3, 9, 3, 9, 7, 1000, 7, 7];
     let mut terminals: Vec<u32> = Vec::new();
-    let mut gb = GrammarBuilder::for_paths(Builder::Sequitur1, false);
+    let mut gb = GrammarBuilder::for_paths(Builder::Sequitur1, Prediction::Off);
     for v in &values {
         let t = terminals.iter().position(|x| x == v).unwrap_or_else(|| {
             terminals.push(*v);

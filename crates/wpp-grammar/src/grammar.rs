@@ -1,14 +1,56 @@
-//! The grammar type: rules of symbols, expansion, and the invariant checks.
+//! The grammar type: rules of symbols, the typed indices of terminals and rules, expansion,
+//! and the invariant checks.
 
 use std::collections::HashMap;
+use std::fmt;
+
+macro_rules! index {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        ///
+        /// `Debug` and `Display` show the bare number.
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+        pub struct $name(pub u32);
+
+        impl $name {
+            /// The index as a `usize`, for indexing a slice.
+            #[inline]
+            pub fn idx(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(&self.0, f)
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Debug::fmt(&self.0, f)
+            }
+        }
+    };
+}
+
+index!(
+    /// A terminal of a grammar: one value of the sequence it derives. Terminals are dense
+    /// numbers the caller gives meaning to (a path, a token, a phrase).
+    Terminal
+);
+index!(
+    /// A rule of a grammar: its index in [`Grammar::rules`]; rule 0 is the start rule.
+    RuleId
+);
 
 /// A symbol on the right side of a rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Sym {
     /// A terminal: one symbol of the original sequence.
-    T(u32),
-    /// A reference to rule `N(i)`.
-    N(u32),
+    T(Terminal),
+    /// A reference to a rule.
+    N(RuleId),
 }
 
 /// A context-free grammar whose start rule (rule 0) derives exactly one sequence.
@@ -32,8 +74,8 @@ impl Grammar {
             let s = body[*pos];
             *pos += 1;
             match s {
-                Sym::T(t) => return Some(t),
-                Sym::N(r) => stack.push((r, 0)),
+                Sym::T(Terminal(t)) => return Some(t),
+                Sym::N(RuleId(r)) => stack.push((r, 0)),
             }
         })
     }
@@ -43,7 +85,7 @@ impl Grammar {
     /// array (the rule bodies apart cost a cache miss each time one is entered).
     pub fn for_each_terminal(&self, mut f: impl FnMut(u32)) {
         const RULE: u32 = 1 << 31;
-        if self.rules.iter().flatten().any(|s| matches!(*s, Sym::T(t) if t >= RULE)) {
+        if self.rules.iter().flatten().any(|s| matches!(*s, Sym::T(Terminal(t)) if t >= RULE)) {
             self.expand().for_each(f);
             return;
         }
@@ -52,8 +94,8 @@ impl Grammar {
         start.push(0);
         for body in &self.rules {
             syms.extend(body.iter().map(|s| match *s {
-                Sym::T(t) => t,
-                Sym::N(r) => RULE | r,
+                Sym::T(Terminal(t)) => t,
+                Sym::N(RuleId(r)) => RULE | r,
             }));
             start.push(syms.len() as u32);
         }
@@ -83,14 +125,14 @@ impl Grammar {
     /// reach follow, in their old order): the numbering [`crate::Sequitur`] produces and
     /// the grammar encoding stores for free. The derived sequence does not change.
     pub fn renumber_by_first_use(&mut self) {
-        let num = crate::format::canonical_numbering(&self.rules, 0..self.rules.len());
+        let num = crate::codec::format::canonical_numbering(&self.rules, 0..self.rules.len());
         let mut rules = vec![Vec::new(); self.rules.len()];
         for (r, body) in std::mem::take(&mut self.rules).into_iter().enumerate() {
             rules[num[r] as usize] = body;
         }
         for body in &mut rules {
             for s in body.iter_mut() {
-                if let Sym::N(x) = s {
+                if let Sym::N(RuleId(x)) = s {
                     *x = num[*x as usize];
                 }
             }
@@ -115,7 +157,7 @@ impl Grammar {
                 return Err(format!("rule {r} has {} symbols", body.len()));
             }
             for &s in body {
-                if let Sym::N(x) = s {
+                if let Sym::N(RuleId(x)) = s {
                     let x = x as usize;
                     if x == 0 || x >= self.rules.len() {
                         return Err(format!("rule {r} refers to rule {x}"));

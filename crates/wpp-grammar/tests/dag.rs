@@ -1,7 +1,7 @@
 //! DAG analyses against a walk of the fully expanded derivation tree.
 
 use proptest::prelude::*;
-use wpp_grammar::{Grammar, GrammarError, Sequitur, Sym};
+use wpp_grammar::{Grammar, GrammarError, RuleId, Sequitur, Sym, Terminal};
 
 /// The oracle: walks the derivation tree node by node (exponential in general, fine on
 /// small inputs) and counts rule visits, per-rule expansion lengths and depths.
@@ -27,7 +27,7 @@ fn walk(g: &Grammar) -> Walk {
             stack.push((rule, pos + 1, d));
             match body[pos] {
                 Sym::T(_) => len += 1,
-                Sym::N(c) => {
+                Sym::N(RuleId(c)) => {
                     depth = depth.max(d + 1);
                     stack.push((c, 0, d + 1));
                 }
@@ -40,7 +40,7 @@ fn walk(g: &Grammar) -> Walk {
     while let Some(r) = stack.pop() {
         w.visits[r as usize] += 1;
         for &s in &g.rules[r as usize] {
-            if let Sym::N(c) = s {
+            if let Sym::N(RuleId(c)) = s {
                 stack.push(c);
             }
         }
@@ -73,9 +73,9 @@ fn check(input: &[u32]) -> Result<(), TestCaseError> {
     let mut walked = Vec::new();
     g.for_each_terminal(|t| walked.push(t));
     prop_assert_eq!(&walked, &input.to_vec());
-    prop_assert_eq!(g.consecutive_pairs().into_iter().collect::<std::collections::HashMap<_, _>>(), pairs);
+    prop_assert_eq!(g.consecutive_pairs().into_iter().map(|((a, b), c)| ((a.0, b.0), c)).collect::<std::collections::HashMap<_, _>>(), pairs);
     let cost = |t: u32| 3 * t as u64 + 1;
-    let costs = g.rule_costs(cost);
+    let costs = g.rule_costs(|t| cost(t.0));
     prop_assert_eq!(costs[0], input.iter().map(|&t| cost(t)).sum::<u64>());
     for (r, _) in g.rules.iter().enumerate() {
         let mut sub = g.clone();
@@ -83,7 +83,7 @@ fn check(input: &[u32]) -> Result<(), TestCaseError> {
         // Expanding rule r on its own: make it the start rule of a copy.
         for body in &mut sub.rules {
             for s in body.iter_mut() {
-                if let Sym::N(c) = s {
+                if let Sym::N(RuleId(c)) = s {
                     if *c == 0 {
                         *c = r as u32;
                     } else if *c == r as u32 {
@@ -96,14 +96,14 @@ fn check(input: &[u32]) -> Result<(), TestCaseError> {
     }
     let order = g.topological_order().map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(order.len(), g.rules.len());
-    prop_assert_eq!(order.first().copied(), Some(0));
+    prop_assert_eq!(order.first().copied(), Some(RuleId(0)));
     let mut pos = vec![0usize; g.rules.len()];
     for (i, &r) in order.iter().enumerate() {
-        pos[r as usize] = i;
+        pos[r.idx()] = i;
     }
     for (r, body) in g.rules.iter().enumerate() {
         for &s in body {
-            if let Sym::N(c) = s {
+            if let Sym::N(RuleId(c)) = s {
                 prop_assert!(pos[r] < pos[c as usize], "rule {} used by {} comes first", c, r);
             }
         }
@@ -140,14 +140,14 @@ proptest! {
 #[test]
 fn validate_rejects_what_is_not_a_dag() {
     let g = |rules: Vec<Vec<Sym>>| Grammar { rules };
-    use Sym::{N, T};
-    assert_eq!(g(vec![vec![N(1)], vec![N(2), T(0)], vec![N(1), T(1)]]).validate(None), Err(GrammarError::Cycle { rule: 1 }));
-    assert_eq!(g(vec![vec![N(1)], vec![N(1), T(0)]]).validate(None), Err(GrammarError::Cycle { rule: 1 }));
-    assert_eq!(g(vec![vec![N(0)]]).validate(None), Err(GrammarError::BadReference { rule: 0, target: 0 }));
-    assert_eq!(g(vec![vec![N(2)], vec![T(0), T(0)]]).validate(None), Err(GrammarError::BadReference { rule: 0, target: 2 }));
-    assert_eq!(g(vec![vec![N(1), N(1)], vec![]]).validate(None), Err(GrammarError::EmptyRule { rule: 1 }));
-    assert_eq!(g(vec![vec![T(7)]]).validate(Some(7)), Err(GrammarError::BadTerminal { rule: 0, terminal: 7 }));
-    assert_eq!(g(vec![vec![T(7)]]).validate(Some(8)), Ok(()));
+    let (n, t) = (|r| Sym::N(RuleId(r)), |x| Sym::T(Terminal(x)));
+    assert_eq!(g(vec![vec![n(1)], vec![n(2), t(0)], vec![n(1), t(1)]]).validate(None), Err(GrammarError::Cycle { rule: RuleId(1) }));
+    assert_eq!(g(vec![vec![n(1)], vec![n(1), t(0)]]).validate(None), Err(GrammarError::Cycle { rule: RuleId(1) }));
+    assert_eq!(g(vec![vec![n(0)]]).validate(None), Err(GrammarError::BadReference { rule: RuleId(0), target: RuleId(0) }));
+    assert_eq!(g(vec![vec![n(2)], vec![t(0), t(0)]]).validate(None), Err(GrammarError::BadReference { rule: RuleId(0), target: RuleId(2) }));
+    assert_eq!(g(vec![vec![n(1), n(1)], vec![]]).validate(None), Err(GrammarError::EmptyRule { rule: RuleId(1) }));
+    assert_eq!(g(vec![vec![t(7)]]).validate(Some(7)), Err(GrammarError::BadTerminal { rule: RuleId(0), terminal: Terminal(7) }));
+    assert_eq!(g(vec![vec![t(7)]]).validate(Some(8)), Ok(()));
     assert_eq!(g(vec![vec![]]).validate(Some(0)), Ok(()));
 }
 
@@ -155,11 +155,11 @@ fn validate_rejects_what_is_not_a_dag() {
 /// symbols.
 #[test]
 fn huge_expansions_saturate() {
-    let mut rules = vec![vec![Sym::N(1), Sym::N(1)]];
+    let mut rules = vec![vec![Sym::N(RuleId(1)), Sym::N(RuleId(1))]];
     for r in 1..80u32 {
-        rules.push(vec![Sym::N(r + 1), Sym::N(r + 1)]);
+        rules.push(vec![Sym::N(RuleId(r + 1)), Sym::N(RuleId(r + 1))]);
     }
-    rules.push(vec![Sym::T(0), Sym::T(1)]);
+    rules.push(vec![Sym::T(Terminal(0)), Sym::T(Terminal(1))]);
     let g = Grammar { rules };
     g.validate(Some(2)).unwrap();
     assert_eq!(g.rule_lengths()[0], u64::MAX);

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use wpp_grammar::dff::{abstract_run, Frequencies, Junction, Problem, Solver, Step, Terminal, Transfer};
-use wpp_grammar::{Grammar, Sequitur, Sym};
+use wpp_grammar::{Grammar, RuleId, Sequitur, Sym};
 use wpp_test_support::Rng;
 
 type Matrix = Vec<Vec<u64>>;
@@ -58,15 +58,15 @@ fn fig2(g: &Grammar, p: &Problem, v: u32) -> (Vec<Matrix>, Vec<Matrix>) {
     let mut fr = vec![Vec::new(); g.rules.len()];
     let mut mr = vec![Vec::new(); g.rules.len()];
     let (mut first, mut last) = (vec![0u32; g.rules.len()], vec![0u32; g.rules.len()]);
-    for &r in order.iter().rev() {
+    for &RuleId(r) in order.iter().rev() {
         // ComputeNonterminal (with what happens between two symbols' paths: a transfer
         // between the last terminal of one and the first of the next).
         let mut f = vec![vec![0u64; dim]; dim];
         let mut m = identity(dim);
         let body = &g.rules[r as usize];
         let ends = |s: Sym, first: &[u32], last: &[u32]| match s {
-            Sym::T(t) => (t, t),
-            Sym::N(c) => (first[c as usize], last[c as usize]),
+            Sym::T(wpp_grammar::Terminal(t)) => (t, t),
+            Sym::N(RuleId(c)) => (first[c as usize], last[c as usize]),
         };
         if let (Some(&x), Some(&y)) = (body.first(), body.last()) {
             first[r as usize] = ends(x, &first, &last).0;
@@ -81,8 +81,8 @@ fn fig2(g: &Grammar, p: &Problem, v: u32) -> (Vec<Matrix>, Vec<Matrix>) {
                 }
             }
             let (fx, mx) = match s {
-                Sym::T(t) => (&ft[t as usize], &mt[t as usize]),
-                Sym::N(c) => (&fr[c as usize], &mr[c as usize]),
+                Sym::T(wpp_grammar::Terminal(t)) => (&ft[t as usize], &mt[t as usize]),
+                Sym::N(RuleId(c)) => (&fr[c as usize], &mr[c as usize]),
             };
             f = plus(&f, &mul(fx, &m));
             m = mul(mx, &m);
@@ -131,8 +131,8 @@ fn fig1() -> (Grammar, Problem) {
         junctions: Default::default(),
         points: 6,
     };
-    let (ta, tb, tc) = (Sym::T(0), Sym::T(1), Sym::T(2));
-    let grammar = Grammar { rules: vec![vec![ta, Sym::N(1), Sym::N(1), Sym::N(1), tb, tc], vec![tb, tb]] };
+    let (ta, tb, tc) = (Sym::T(wpp_grammar::Terminal(0)), Sym::T(wpp_grammar::Terminal(1)), Sym::T(wpp_grammar::Terminal(2)));
+    let grammar = Grammar { rules: vec![vec![ta, Sym::N(RuleId(1)), Sym::N(RuleId(1)), Sym::N(RuleId(1)), tb, tc], vec![tb, tb]] };
     (grammar, problem)
 }
 
@@ -320,14 +320,14 @@ fn an_unbalanced_run_is_refused() {
     // A path of the framed function with no frame open.
     let t = Terminal { framed: true, steps: vec![step(Some(0), &[0], &[])] };
     let p = Problem { facts: 1, frame_facts: 1, terminals: vec![t.clone()], points: 1, ..Problem::default() };
-    let g = Grammar { rules: vec![vec![Sym::T(0)]] };
+    let g = Grammar { rules: vec![vec![Sym::T(wpp_grammar::Terminal(0))]] };
     assert!(Solver::new(&g, &p).is_err());
     assert!(abstract_run([0], &p).is_err());
     // A return out of a frame never opened.
     let mut junctions = rustc_hash::FxHashMap::default();
     junctions.insert((0, 0), Junction { closes: true, ..Junction::default() });
     let p = Problem { facts: 1, frame_facts: 1, terminals: vec![t], points: 1, open_at_start: true, junctions, ..Problem::default() };
-    let g = Grammar { rules: vec![vec![Sym::T(0), Sym::T(0)]] };
+    let g = Grammar { rules: vec![vec![Sym::T(wpp_grammar::Terminal(0)), Sym::T(wpp_grammar::Terminal(0))]] };
     assert!(Solver::new(&g, &p).is_err());
     assert!(abstract_run([0, 0], &p).is_err());
 }

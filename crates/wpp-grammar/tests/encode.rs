@@ -7,7 +7,8 @@
 
 use proptest::prelude::*;
 use wpp_grammar::{
-    decode_grammar, encode_grammar, encode_grammar_v1, Grammar, GrammarDecodeError, Sequitur, Sym, GRAMMAR_FORMAT_VERSION, MAX_SYMBOLS_PER_BYTE,
+    decode_grammar, encode_grammar, encode_grammar_v1, Grammar, GrammarDecodeError, RuleId, Sequitur, Sym, Terminal, GRAMMAR_FORMAT_VERSION,
+    MAX_SYMBOLS_PER_BYTE,
 };
 use wpp_test_support::alloc::Counting;
 use wpp_test_support::grammar_checks::{check_decoded, decode_within_bounds, header, put_varint, validate, varint};
@@ -80,8 +81,10 @@ fn dag_grammar(max_terminals: u32) -> impl Strategy<Value = (Grammar, u32)> {
             for pos in 0..n {
                 let body = if pos == 0 { &start } else { &bodies[pos] };
                 let later = n - pos - 1;
-                rules[at[pos] as usize] =
-                    body.iter().map(|&(is_rule, v)| if is_rule && later > 0 { Sym::N(at[pos + 1 + v as usize % later]) } else { Sym::T(v % nt) }).collect();
+                rules[at[pos] as usize] = body
+                    .iter()
+                    .map(|&(is_rule, v)| if is_rule && later > 0 { Sym::N(RuleId(at[pos + 1 + v as usize % later])) } else { Sym::T(Terminal(v % nt)) })
+                    .collect();
             }
             (Grammar { rules }, nt)
         })
@@ -180,22 +183,23 @@ fn empty_start_rule() {
     round_trip(&build(&[]), 0).unwrap();
     round_trip(&Grammar { rules: vec![vec![]] }, 5).unwrap();
     // An empty start rule and rules nothing reaches.
-    let g = Grammar { rules: vec![vec![], vec![Sym::T(1), Sym::N(2)], vec![Sym::T(0)]] };
+    let g = Grammar { rules: vec![vec![], vec![Sym::T(Terminal(1)), Sym::N(RuleId(2))], vec![Sym::T(Terminal(0))]] };
     round_trip(&g, 2).unwrap();
 }
 
 #[test]
 fn single_symbols_and_unit_rules() {
     round_trip(&build(&[7]), 8).unwrap();
-    round_trip(&Grammar { rules: vec![vec![Sym::N(1)], vec![Sym::N(2)], vec![Sym::T(0)]] }, 1).unwrap();
-    round_trip(&Grammar { rules: vec![vec![Sym::N(1); 50], vec![Sym::T(3)]] }, 4).unwrap();
+    round_trip(&Grammar { rules: vec![vec![Sym::N(RuleId(1))], vec![Sym::N(RuleId(2))], vec![Sym::T(Terminal(0))]] }, 1).unwrap();
+    round_trip(&Grammar { rules: vec![vec![Sym::N(RuleId(1)); 50], vec![Sym::T(Terminal(3))]] }, 4).unwrap();
 }
 
 /// Chains of 20,000 rules, each using the next: the encoder and decoder hold no recursion.
 #[test]
 fn deep_chains() {
     let n = 20_000u32;
-    let chain: Vec<Vec<Sym>> = (0..n).map(|i| if i + 1 < n { vec![Sym::N(i + 1), Sym::T(i % 3)] } else { vec![Sym::T(0), Sym::T(1)] }).collect();
+    let chain: Vec<Vec<Sym>> =
+        (0..n).map(|i| if i + 1 < n { vec![Sym::N(RuleId(i + 1)), Sym::T(Terminal(i % 3))] } else { vec![Sym::T(Terminal(0)), Sym::T(Terminal(1))] }).collect();
     let g = Grammar { rules: chain.clone() };
     round_trip(&g, 3).unwrap();
     // The same chain numbered against the canonical order (rule i uses rule i - 1).
@@ -205,7 +209,7 @@ fn deep_chains() {
         rules[renumber(i as u32) as usize] = body
             .into_iter()
             .map(|s| match s {
-                Sym::N(x) => Sym::N(renumber(x)),
+                Sym::N(RuleId(x)) => Sym::N(RuleId(renumber(x))),
                 t => t,
             })
             .collect();
@@ -222,13 +226,18 @@ fn deep_chains() {
 #[test]
 fn distinct_terminals() {
     let n = 20_000;
-    round_trip(&Grammar { rules: vec![(0..n).map(Sym::T).collect()] }, n).unwrap();
+    round_trip(&Grammar { rules: vec![(0..n).map(|t| Sym::T(Terminal(t))).collect()] }, n).unwrap();
 }
 
 /// Terminals up to 2^32 - 2, the largest below a declared count of 2^32 - 1.
 fn huge_terminals() -> Grammar {
     let big = u32::MAX - 1;
-    Grammar { rules: vec![vec![Sym::T(big), Sym::N(1), Sym::T(0), Sym::N(1), Sym::T(big - 1), Sym::T(1 << 31)], vec![Sym::T(big), Sym::T(12345), Sym::T(big)]] }
+    Grammar {
+        rules: vec![
+            vec![Sym::T(Terminal(big)), Sym::N(RuleId(1)), Sym::T(Terminal(0)), Sym::N(RuleId(1)), Sym::T(Terminal(big - 1)), Sym::T(Terminal(1 << 31))],
+            vec![Sym::T(Terminal(big)), Sym::T(Terminal(12345)), Sym::T(Terminal(big))],
+        ],
+    }
 }
 
 #[test]
@@ -263,7 +272,7 @@ fn sequitur_numbering_is_implicit() {
     rules.swap(a as usize, b as usize);
     for body in &mut rules {
         for s in body {
-            if let Sym::N(x) = s {
+            if let Sym::N(RuleId(x)) = s {
                 *x = swap(*x);
             }
         }
@@ -279,7 +288,14 @@ fn sequitur_numbering_is_implicit() {
 fn format_is_stable() {
     let (a, b, c, d) = (0, 1, 2, 3);
     let g = build(&[a, b, c, a, b, d, a, b, c, a, b, d]);
-    assert_eq!(g.rules, vec![vec![Sym::N(1), Sym::N(1)], vec![Sym::N(2), Sym::T(c), Sym::N(2), Sym::T(d)], vec![Sym::T(a), Sym::T(b)]]);
+    assert_eq!(
+        g.rules,
+        vec![
+            vec![Sym::N(RuleId(1)), Sym::N(RuleId(1))],
+            vec![Sym::N(RuleId(2)), Sym::T(Terminal(c)), Sym::N(RuleId(2)), Sym::T(Terminal(d))],
+            vec![Sym::T(Terminal(a)), Sym::T(Terminal(b))]
+        ]
+    );
     let v1 = encode_grammar_v1(&g, 4);
     assert_eq!(v1, [1, 4, 3, 8, 0, 0, 100, 81, 169, 98, 242, 31, 202, 0]);
     assert_eq!(decode_grammar(&v1).unwrap(), g);
@@ -315,7 +331,7 @@ fn loop_traces_compress() {
 #[test]
 fn symbols_per_byte_bound() {
     let n = 200_000u32;
-    let g = Grammar { rules: vec![vec![Sym::N(1); n as usize - 1], vec![Sym::T(0)]] };
+    let g = Grammar { rules: vec![vec![Sym::N(RuleId(1)); n as usize - 1], vec![Sym::T(Terminal(0))]] };
     for (version, encode) in VERSIONS {
         let bytes = round_trip_in(version, encode, &g, 1).unwrap();
         assert_eq!(bytes.len() as u64, n as u64 / MAX_SYMBOLS_PER_BYTE);
@@ -467,7 +483,7 @@ fn v2_errors() {
     assert_eq!(decode(&with_control(&bytes, &empty_tables)), Err(Corrupt("a symbol is coded in a context whose frequency table is empty")));
     // A class stream that does not end in the coder's initial state: this grammar codes
     // nothing in it, so its state must stay as it began.
-    let g = Grammar { rules: vec![vec![Sym::T(0), Sym::T(1), Sym::T(2)]] };
+    let g = Grammar { rules: vec![vec![Sym::T(Terminal(0)), Sym::T(Terminal(1)), Sym::T(Terminal(2))]] };
     let mut bytes = encode_grammar(&g, 3);
     let (_, _, class) = v2_streams(&bytes);
     assert_eq!(bytes.len(), class + 8, "an empty class stream is its initial state");
@@ -478,25 +494,25 @@ fn v2_errors() {
 #[test]
 #[should_panic(expected = "reaches itself")]
 fn encoding_a_cycle_panics() {
-    encode_grammar(&Grammar { rules: vec![vec![Sym::N(1)], vec![Sym::T(0), Sym::N(2)], vec![Sym::N(1)]] }, 1);
+    encode_grammar(&Grammar { rules: vec![vec![Sym::N(RuleId(1))], vec![Sym::T(Terminal(0)), Sym::N(RuleId(2))], vec![Sym::N(RuleId(1))]] }, 1);
 }
 
 #[test]
 #[should_panic(expected = "reaches itself")]
 fn encoding_a_reference_to_the_start_rule_panics() {
-    encode_grammar(&Grammar { rules: vec![vec![Sym::T(0), Sym::N(1)], vec![Sym::N(0)]] }, 1);
+    encode_grammar(&Grammar { rules: vec![vec![Sym::T(Terminal(0)), Sym::N(RuleId(1))], vec![Sym::N(RuleId(0))]] }, 1);
 }
 
 #[test]
 #[should_panic(expected = "is empty")]
 fn encoding_an_empty_rule_panics() {
-    encode_grammar(&Grammar { rules: vec![vec![Sym::N(1)], vec![]] }, 1);
+    encode_grammar(&Grammar { rules: vec![vec![Sym::N(RuleId(1))], vec![]] }, 1);
 }
 
 #[test]
 #[should_panic(expected = "not below")]
 fn encoding_a_terminal_out_of_range_panics() {
-    encode_grammar(&Grammar { rules: vec![vec![Sym::T(3)]] }, 3);
+    encode_grammar(&Grammar { rules: vec![vec![Sym::T(Terminal(3))]] }, 3);
 }
 
 /// A loop-like input over 12 terminals.
@@ -516,7 +532,13 @@ fn samples() -> Vec<Vec<u8>> {
     let loops = loops();
     let sparse: Vec<u32> = (0..300u32).map(|i| (i % 23) * 0x0ABC_DEF1 % 0x7FFF_FF00).collect();
     let reversed = Grammar {
-        rules: vec![vec![Sym::N(3), Sym::N(2), Sym::N(3)], vec![Sym::T(0), Sym::T(1)], vec![Sym::N(1), Sym::T(2)], vec![Sym::N(2), Sym::N(1)], vec![Sym::T(4)]],
+        rules: vec![
+            vec![Sym::N(RuleId(3)), Sym::N(RuleId(2)), Sym::N(RuleId(3))],
+            vec![Sym::T(Terminal(0)), Sym::T(Terminal(1))],
+            vec![Sym::N(RuleId(1)), Sym::T(Terminal(2))],
+            vec![Sym::N(RuleId(2)), Sym::N(RuleId(1))],
+            vec![Sym::T(Terminal(4))],
+        ],
     };
     VERSIONS
         .iter()

@@ -10,13 +10,17 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use proptest::prelude::*;
-use wpp_grammar::{hot_subpaths, hot_subpaths_brute, repair, Grammar, HotParams, HotSubpath, PatternCounts, Sequitur, Sym};
+use wpp_grammar::{hot_subpaths, hot_subpaths_brute, repair, Grammar, HotParams, HotSubpath, PatternCounts, RuleId, Sequitur, Sym, Terminal};
 use wpp_test_support::strategies::arb_grammar;
 
 fn sequitur(input: &[u32]) -> Grammar {
     let mut s = Sequitur::with_lookahead();
     s.extend(input.iter().copied());
     s.finish()
+}
+
+fn terminals(xs: &[u32]) -> Vec<Terminal> {
+    xs.iter().map(|&x| Terminal(x)).collect()
 }
 
 /// Occurrences of `pat` in `seq`, overlapping ones included.
@@ -28,13 +32,13 @@ fn occurrences(seq: &[u32], pat: &[u32]) -> u64 {
 }
 
 /// The expansion of rule `r`.
-fn expansion(g: &Grammar, r: u32) -> Vec<u32> {
+fn expansion(g: &Grammar, r: u32) -> Vec<Terminal> {
     let mut out = Vec::new();
-    let mut stack = vec![Sym::N(r)];
+    let mut stack = vec![Sym::N(RuleId(r))];
     while let Some(s) = stack.pop() {
         match s {
             Sym::T(t) => out.push(t),
-            Sym::N(q) => stack.extend(g.rules[q as usize].iter().rev()),
+            Sym::N(RuleId(q)) => stack.extend(g.rules[q as usize].iter().rev()),
         }
     }
     out
@@ -48,7 +52,7 @@ fn expansion(g: &Grammar, r: u32) -> Vec<u32> {
 fn check_found_near(g: &Grammar, costs: &[u64], p: &HotParams, dag: &[HotSubpath]) -> Result<(), TestCaseError> {
     let (max_len, min_len) = (p.max_len.max(1), p.min_len.max(1));
     let freq = g.rule_frequencies();
-    let reported: HashSet<&[u32]> = dag.iter().map(|h| h.symbols.as_slice()).collect();
+    let reported: HashSet<&[Terminal]> = dag.iter().map(|h| h.symbols.as_slice()).collect();
     let lens: BTreeSet<usize> = dag.iter().map(|h| h.symbols.len()).collect();
     for (r, &f) in freq.iter().enumerate() {
         if f == 0 {
@@ -59,7 +63,7 @@ fn check_found_near(g: &Grammar, costs: &[u64], p: &HotParams, dag: &[HotSubpath
         let hot_end = |s: usize| {
             let mut sum = 0u128;
             (s..exp.len().min(s + max_len)).find(|&e| {
-                sum += costs[exp[e] as usize] as u128;
+                sum += costs[exp[e].idx()] as u128;
                 e + 1 - s >= min_len && sum * f as u128 >= p.min_cost as u128
             })
         };
@@ -98,7 +102,7 @@ fn check_hot(g: &Grammar, costs: &[u64], p: &HotParams) -> Result<usize, TestCas
     let seq: Vec<u32> = g.expand().collect();
     let dag = hot_subpaths(g, costs, p);
     check_found_near(g, costs, p, &dag)?;
-    let brute: HashMap<Vec<u32>, HotSubpath> = hot_subpaths_brute(&seq, costs, p).into_iter().map(|h| (h.symbols.clone(), h)).collect();
+    let brute: HashMap<Vec<Terminal>, HotSubpath> = hot_subpaths_brute(&seq, costs, p).into_iter().map(|h| (h.symbols.clone(), h)).collect();
     for h in &dag {
         let b = brute.get(&h.symbols);
         prop_assert!(b.is_some(), "{:?} reported but is not a minimal hot subpath of {:?} ({:?})", h, seq, p);
@@ -114,18 +118,20 @@ fn check_hot(g: &Grammar, costs: &[u64], p: &HotParams) -> Result<usize, TestCas
 /// path, length 2..3, cost ≥ 6: the algorithm reports ab and bc.
 #[test]
 fn larus_figure_5() {
-    let (a, b, c) = (Sym::T(0), Sym::T(1), Sym::T(2));
-    let g = Grammar { rules: vec![vec![Sym::N(1), Sym::N(1), Sym::N(1)], vec![Sym::N(2), Sym::N(3)], vec![a, b], vec![b, c]] };
+    let (a, b, c) = (Sym::T(Terminal(0)), Sym::T(Terminal(1)), Sym::T(Terminal(2)));
+    let g = Grammar {
+        rules: vec![vec![Sym::N(RuleId(1)), Sym::N(RuleId(1)), Sym::N(RuleId(1))], vec![Sym::N(RuleId(2)), Sym::N(RuleId(3))], vec![a, b], vec![b, c]],
+    };
     assert_eq!(g.expand().collect::<Vec<_>>(), [0, 1, 1, 2, 0, 1, 1, 2, 0, 1, 1, 2]);
     let p = HotParams { max_len: 3, min_len: 2, min_cost: 6 };
     let hot = hot_subpaths(&g, &[1, 1, 1], &p);
-    let got: Vec<(Vec<u32>, u64, u64)> = hot.iter().map(|h| (h.symbols.clone(), h.frequency, h.cost)).collect();
-    assert_eq!(got, [(vec![0, 1], 3, 6), (vec![1, 2], 3, 6)]);
+    let got: Vec<(Vec<Terminal>, u64, u64)> = hot.iter().map(|h| (h.symbols.clone(), h.frequency, h.cost)).collect();
+    assert_eq!(got, [(terminals(&[0, 1]), 3, 6), (terminals(&[1, 2]), 3, 6)]);
     // All minimal hot subpaths: also bb, and cab (ca alone occurs twice: cost 4).
     let seq: Vec<u32> = g.expand().collect();
-    let mut all: Vec<Vec<u32>> = hot_subpaths_brute(&seq, &[1, 1, 1], &p).into_iter().map(|h| h.symbols).collect();
+    let mut all: Vec<Vec<Terminal>> = hot_subpaths_brute(&seq, &[1, 1, 1], &p).into_iter().map(|h| h.symbols).collect();
     all.sort();
-    assert_eq!(all, [vec![0, 1], vec![1, 1], vec![1, 2], vec![2, 0, 1]]);
+    assert_eq!(all, [terminals(&[0, 1]), terminals(&[1, 1]), terminals(&[1, 2]), terminals(&[2, 0, 1])]);
     // bb is hot by A alone (3 × 2), and ab, reported, starts just before it.
     check_hot(&g, &[1, 1, 1], &p).unwrap();
 }
@@ -141,7 +147,7 @@ fn costliest_can_be_missed() {
     let p = HotParams { max_len: 1, min_len: 1, min_cost: 4 };
     let costs = [1; 5];
     let all = hot_subpaths_brute(&input, &costs, &p);
-    assert_eq!(all[0].symbols, [0]);
+    assert_eq!(all[0].symbols, [Terminal(0)]);
     assert_eq!(hot_subpaths(&g, &costs, &p), []);
     check_hot(&g, &costs, &p).unwrap();
 }
@@ -160,7 +166,7 @@ fn finds_a_hot_loop() {
     let hot = hot_subpaths(&g, &costs, &p);
     assert!(!hot.is_empty(), "no hot subpath in a loop of 200 iterations");
     for h in &hot {
-        assert!(h.symbols.iter().all(|s| (1..=5).contains(s)), "{h:?} is not in the loop");
+        assert!(h.symbols.iter().all(|s| (1..=5).contains(&s.0)), "{h:?} is not in the loop");
         assert!(h.frequency >= 100);
     }
 }
@@ -169,12 +175,12 @@ fn finds_a_hot_loop() {
 fn pattern_counts_on_a_small_grammar() {
     let input = [0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 0, 0, 0];
     let g = sequitur(&input);
-    let pats = vec![vec![0, 1], vec![0, 1, 0], vec![1, 2, 0], vec![0, 0], vec![2], vec![3], vec![0, 0, 0, 0]];
-    let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats);
+    let pats = [vec![0, 1], vec![0, 1, 0], vec![1, 2, 0], vec![0, 0], vec![2], vec![3], vec![0, 0, 0, 0]];
+    let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats.iter().map(|p| terminals(p)).collect::<Vec<_>>());
     for (i, p) in pats.iter().enumerate() {
         assert_eq!(c.pattern(i), occurrences(&input, p), "{p:?}");
     }
-    assert_eq!(c.prefixes(&[0, 1, 0]), [8, 4, 2]);
+    assert_eq!(c.prefixes(&terminals(&[0, 1, 0])), [8, 4, 2]);
 }
 
 /// A match that runs far into a long rule right of a boundary (past the symbols the
@@ -186,12 +192,12 @@ fn pattern_counts_deep_into_a_long_rule() {
     let g = sequitur(&input);
     let mut pat: Vec<u32> = block[90..].to_vec();
     pat.extend(&block[..60]);
-    let pats = vec![pat.clone(), block.clone(), input[5..205].to_vec()];
-    let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats);
+    let pats = [pat.clone(), block.clone(), input[5..205].to_vec()];
+    let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats.iter().map(|p| terminals(p)).collect::<Vec<_>>());
     assert_eq!(c.pattern(0), 3);
     assert_eq!(c.pattern(1), 4);
     assert_eq!(c.pattern(2), 2);
-    let by_len = c.prefixes(&pat);
+    let by_len = c.prefixes(&terminals(&pat));
     for k in 1..=pat.len() {
         assert_eq!(by_len[k - 1], occurrences(&input, &pat[..k]), "prefix of {k}");
     }
@@ -217,10 +223,10 @@ proptest! {
                 pats.push(seq[at..(at + len).min(seq.len())].to_vec());
             }
         }
-        let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats);
+        let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats.iter().map(|p| terminals(p)).collect::<Vec<_>>());
         for (i, p) in pats.iter().enumerate() {
             prop_assert_eq!(c.pattern(i), occurrences(&seq, p), "pattern {:?} in {:?} of {:?}", p, seq, g);
-            let by_len = c.prefixes(p);
+            let by_len = c.prefixes(&terminals(p));
             for k in 1..=p.len() {
                 prop_assert_eq!(by_len[k - 1], occurrences(&seq, &p[..k]));
             }
@@ -236,10 +242,10 @@ proptest! {
             let at = at % input.len();
             input[at..(at + len).min(input.len())].to_vec()
         }).collect();
-        let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats);
+        let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats.iter().map(|p| terminals(p)).collect::<Vec<_>>());
         for (i, p) in pats.iter().enumerate() {
             prop_assert_eq!(c.pattern(i), occurrences(&input, p), "pattern {:?}", p);
-            let by_len = c.prefixes(p);
+            let by_len = c.prefixes(&terminals(p));
             for k in [1, 2, p.len() / 2, p.len()] {
                 if (1..=p.len()).contains(&k) {
                     prop_assert_eq!(by_len[k - 1], occurrences(&input, &p[..k]));

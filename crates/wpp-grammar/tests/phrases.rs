@@ -2,7 +2,7 @@
 //! derives exactly the input, is valid, and has its rules numbered by first use.
 
 use proptest::prelude::*;
-use wpp_grammar::PhraseParams;
+use wpp_grammar::{PhraseParams, PhraseThreads};
 use wpp_test_support::grammar_checks::check_phrases;
 
 fn check(input: &[u32], params: PhraseParams) -> Result<(), TestCaseError> {
@@ -12,14 +12,8 @@ fn check(input: &[u32], params: PhraseParams) -> Result<(), TestCaseError> {
 /// Phrase parameters from tiny (a boundary after nearly every token) to the defaults.
 fn params() -> impl Strategy<Value = PhraseParams> {
     prop_oneof![
-        (0usize..4, 1usize..4, 0usize..6, 1u32..6, any::<bool>(), any::<bool>()).prop_map(|(w, min, extra, divisor, a, b)| PhraseParams {
-            window: 1 << w,
-            min,
-            max: min + extra,
-            divisor,
-            thread_top: a,
-            thread_dictionary: b,
-        }),
+        (0usize..4, 1usize..4, 0usize..6, 1u32..6, prop::sample::select(PhraseThreads::ALL.to_vec()))
+            .prop_map(|(w, min, extra, divisor, threads)| { PhraseParams { window: 1 << w, min, max: min + extra, divisor, threads } }),
         prop::sample::select(vec![2usize, 4, 16, 32, 64]).prop_map(PhraseParams::average),
     ]
 }
@@ -80,6 +74,6 @@ fn long_repetitive_input() {
     }
     for avg in [16, 32, 64] {
         check(&input, PhraseParams::average(avg)).unwrap();
-        check(&input, PhraseParams::average(avg).threads(true, true)).unwrap();
+        check(&input, PhraseParams::average(avg).with_threads(PhraseThreads::Both)).unwrap();
     }
 }

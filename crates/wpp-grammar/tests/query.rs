@@ -1,7 +1,7 @@
 //! DAG queries against scans of the expanded sequence.
 
 use proptest::prelude::*;
-use wpp_grammar::{contexts, contexts_brute, first_and_last, runs_before, Grammar, Sequitur};
+use wpp_grammar::{contexts, contexts_brute, first_and_last, runs_before, Grammar, Sequitur, Terminal};
 use wpp_test_support::strategies::arb_grammar;
 
 fn check(g: &Grammar, k: usize) -> Result<(), TestCaseError> {
@@ -9,11 +9,11 @@ fn check(g: &Grammar, k: usize) -> Result<(), TestCaseError> {
     for t in 0..6u32 {
         let first = seq.iter().position(|&x| x == t).map(|p| p as u64);
         let last = seq.iter().rposition(|&x| x == t).map(|p| p as u64);
-        prop_assert_eq!(first_and_last(g, t), first.zip(last), "terminal {} in {:?}", t, seq);
-        prop_assert_eq!(contexts(g, t, k), contexts_brute(&seq, t, k), "contexts of {} (k = {}) in {:?} of {:?}", t, k, seq, g);
+        prop_assert_eq!(first_and_last(g, Terminal(t)), first.zip(last), "terminal {} in {:?}", t, seq);
+        prop_assert_eq!(contexts(g, Terminal(t), k), contexts_brute(&seq, Terminal(t), k), "contexts of {} (k = {}) in {:?} of {:?}", t, k, seq, g);
         for q in 0..6u32 {
             let brute = (0..seq.len()).any(|i| seq[i] == t && seq[i + 1..].contains(&q));
-            prop_assert_eq!(runs_before(g, t, q), brute);
+            prop_assert_eq!(runs_before(g, Terminal(t), Terminal(q)), brute);
         }
     }
     Ok(())
@@ -28,11 +28,11 @@ fn contexts_of_a_loop() {
     }
     s.extend([0, 3]);
     let g = s.finish();
-    assert_eq!(contexts(&g, 1, 1), [((vec![0], vec![2]), 50)]);
-    let c = contexts(&g, 0, 1);
-    assert_eq!(c, [((vec![2], vec![1]), 49), ((vec![], vec![1]), 1), ((vec![2], vec![3]), 1)]);
-    assert!(runs_before(&g, 1, 3) && !runs_before(&g, 3, 1));
-    assert_eq!(first_and_last(&g, 3), Some((151, 151)));
+    let [a, b, c, d] = [0, 1, 2, 3].map(Terminal);
+    assert_eq!(contexts(&g, b, 1), [((vec![a], vec![c]), 50)]);
+    assert_eq!(contexts(&g, a, 1), [((vec![c], vec![b]), 49), ((vec![], vec![b]), 1), ((vec![c], vec![d]), 1)]);
+    assert!(runs_before(&g, b, d) && !runs_before(&g, d, b));
+    assert_eq!(first_and_last(&g, d), Some((151, 151)));
 }
 
 proptest! {

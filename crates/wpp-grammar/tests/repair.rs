@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use proptest::prelude::*;
-use wpp_grammar::{repair, repair_with_stats, Grammar, RePairBlocks, Sequitur, Sym};
+use wpp_grammar::{repair, repair_with_stats, Grammar, RePairBlocks, RuleId, Sequitur, Sym, Terminal};
 use wpp_test_support::grammar_checks::{build_repair_blocks as build_blocks, check_repair, check_repair_blocks, expansion_matches};
 
 fn check(input: &[u32]) -> Result<Grammar, String> {
@@ -60,7 +60,7 @@ fn pair_counts(seq: &[Sym]) -> HashMap<Pair, usize> {
 fn brute_repair(input: &[u32]) -> Grammar {
     let high = ((input.len() as f64).sqrt().ceil() as usize).max(2);
     let list_of = |count: usize| count.min(high);
-    let mut seq: Vec<Sym> = input.iter().map(|&t| Sym::T(t)).collect();
+    let mut seq: Vec<Sym> = input.iter().map(|&t| Sym::T(Terminal(t))).collect();
     // Queued pairs: count and entry time.
     let mut queue: HashMap<Pair, (usize, u64)> = HashMap::new();
     let mut clock = 0u64;
@@ -77,7 +77,7 @@ fn brute_repair(input: &[u32]) -> Grammar {
     let mut rules: Vec<[Sym; 2]> = Vec::new();
     while let Some((&pair, _)) = queue.iter().max_by_key(|(_, &(count, entered))| (count, std::cmp::Reverse(entered))) {
         queue.remove(&pair);
-        let new = Sym::N(rules.len() as u32);
+        let new = Sym::N(RuleId(rules.len() as u32));
         rules.push([pair.0, pair.1]);
         // One pass, left to right, an occurrence at a time.
         let mut made: Vec<Pair> = Vec::new();
@@ -141,7 +141,7 @@ fn finalize(rules: &[[Sym; 2]], start: &[Sym]) -> Grammar {
     let mut reached = vec![false; rules.len()];
     let mut todo: Vec<Sym> = start.to_vec();
     while let Some(s) = todo.pop() {
-        if let Sym::N(r) = s {
+        if let Sym::N(RuleId(r)) = s {
             uses[r as usize] += 1;
             if !reached[r as usize] {
                 reached[r as usize] = true;
@@ -152,7 +152,7 @@ fn finalize(rules: &[[Sym; 2]], start: &[Sym]) -> Grammar {
     fn inline(body: &[Sym], rules: &[[Sym; 2]], uses: &[usize], out: &mut Vec<Sym>) {
         for &s in body {
             match s {
-                Sym::N(r) if uses[r as usize] < 2 => inline(&rules[r as usize], rules, uses, out),
+                Sym::N(RuleId(r)) if uses[r as usize] < 2 => inline(&rules[r as usize], rules, uses, out),
                 s => out.push(s),
             }
         }
@@ -168,12 +168,12 @@ fn finalize(rules: &[[Sym; 2]], start: &[Sym]) -> Grammar {
             Some(r) => inline(&rules[r as usize], rules, &uses, &mut body),
         }
         for s in &mut body {
-            if let Sym::N(r) = *s {
+            if let Sym::N(RuleId(r)) = *s {
                 let n = *number.entry(r).or_insert_with(|| {
                     old_of_new.push(Some(r));
                     old_of_new.len() as u32 - 1
                 });
-                *s = Sym::N(n);
+                *s = Sym::N(RuleId(n));
             }
         }
         out.push(body);
@@ -326,7 +326,7 @@ fn tallam_gupta_example() {
     let (b, c, w, x, y, z) = (1, 2, 3, 4, 5, 6);
     let input = [w, b, c, w, b, c, x, b, c, x, b, c, y, b, c, y, b, c, z, b, c, z, b, c];
     let g = check(&input).unwrap();
-    let (n, t) = (Sym::N, Sym::T);
+    let (n, t) = (|r| Sym::N(RuleId(r)), |x| Sym::T(Terminal(x)));
     let expected = Grammar {
         rules: vec![
             vec![n(1), n(1), n(2), n(2), n(3), n(3), n(4), n(4)],
@@ -343,7 +343,7 @@ fn tallam_gupta_example() {
 /// Runs are paired left to right without overlap.
 #[test]
 fn runs_pair_without_overlap() {
-    let (n, t) = (Sym::N, Sym::T);
+    let (n, t) = (|r| Sym::N(RuleId(r)), |x| Sym::T(Terminal(x)));
     // `aaa` holds one non-overlapping `aa`: nothing to replace.
     assert_eq!(check(&[7, 7, 7]).unwrap(), Grammar { rules: vec![vec![t(7), t(7), t(7)]] });
     // `aaaa` → `AA`, then `AA` occurs once.
@@ -396,7 +396,7 @@ fn pathological_inputs() {
     let g = check(&distinct).unwrap();
     assert_eq!(g.rules.len(), 1);
     assert_eq!(check(&[]).unwrap(), Grammar { rules: vec![vec![]] });
-    assert_eq!(check(&[42]).unwrap(), Grammar { rules: vec![vec![Sym::T(42)]] });
+    assert_eq!(check(&[42]).unwrap(), Grammar { rules: vec![vec![Sym::T(Terminal(42))]] });
 
     for input in [&run[..10_000], &abab[..10_000], &abc[..9_999], &runs[..], &shortened[..], &nested[..], &distinct[..], &[], &[42]] {
         for len in [1, 2, 3, 7, 64, 1000] {
@@ -432,7 +432,7 @@ fn size_versus_sequitur() {
 /// the properties `grammar_checks::check_blocked_properties` checks, not full digram uniqueness.
 #[test]
 fn blocks_keep_a_digram_of_another_block() {
-    let (n, t) = (Sym::N, Sym::T);
+    let (n, t) = (|r| Sym::N(RuleId(r)), |x| Sym::T(Terminal(x)));
     let input = [0, 1, 0, 1, 0, 1];
     let g = check_blocks(&input, 4).unwrap();
     assert_eq!(g, Grammar { rules: vec![vec![n(1), n(1), t(0), t(1)], vec![t(0), t(1)]] });

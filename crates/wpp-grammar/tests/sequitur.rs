@@ -2,7 +2,7 @@
 //! input exactly, and after every build the grammar has SEQUITUR's two properties.
 
 use proptest::prelude::*;
-use wpp_grammar::{Grammar, Sequitur, Sym};
+use wpp_grammar::{Grammar, RuleId, Sequitur, Sym, Terminal};
 use wpp_test_support::grammar_checks::check_sequitur;
 
 /// Rule prediction off, or on with this chunk size.
@@ -89,9 +89,9 @@ fn larus_example() {
     let (a, b, c, d) = (0, 1, 2, 3);
     let g = check(&[a, b, c, a, b, d, a, b, c, a, b, d]).unwrap();
     // Rules are numbered in order of first use: 1 is D, 2 is A.
-    assert_eq!(g.rules[0], vec![Sym::N(1), Sym::N(1)]);
-    assert_eq!(g.rules[1], vec![Sym::N(2), Sym::T(c), Sym::N(2), Sym::T(d)]);
-    assert_eq!(g.rules[2], vec![Sym::T(a), Sym::T(b)]);
+    assert_eq!(g.rules[0], vec![Sym::N(RuleId(1)), Sym::N(RuleId(1))]);
+    assert_eq!(g.rules[1], vec![Sym::N(RuleId(2)), Sym::T(Terminal(c)), Sym::N(RuleId(2)), Sym::T(Terminal(d))]);
+    assert_eq!(g.rules[2], vec![Sym::T(Terminal(a)), Sym::T(Terminal(b))]);
     assert_eq!(g.rules.len(), 3);
 }
 
@@ -103,15 +103,15 @@ fn larus_lookahead_example() {
     let input = [1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1];
     let plain = check_one(&input, false).unwrap();
     // First use: 1 is A, 2 is B.
-    assert_eq!(plain.rules[0], vec![Sym::N(1), Sym::N(2), Sym::T(2), Sym::N(2), Sym::N(1)]);
-    assert_eq!(plain.rules[1], vec![Sym::T(1), Sym::T(1)]);
-    assert_eq!(plain.rules[2], vec![Sym::N(1), Sym::T(1)]);
+    assert_eq!(plain.rules[0], vec![Sym::N(RuleId(1)), Sym::N(RuleId(2)), Sym::T(Terminal(2)), Sym::N(RuleId(2)), Sym::N(RuleId(1))]);
+    assert_eq!(plain.rules[1], vec![Sym::T(Terminal(1)), Sym::T(Terminal(1))]);
+    assert_eq!(plain.rules[2], vec![Sym::N(RuleId(1)), Sym::T(Terminal(1))]);
     assert_eq!(plain.rules.len(), 3);
     let one = check_one(&input, true).unwrap();
     // First use: 1 is C, 2 is A.
-    assert_eq!(one.rules[0], vec![Sym::N(1), Sym::T(2), Sym::N(1)]);
-    assert_eq!(one.rules[1], vec![Sym::N(2), Sym::N(2), Sym::T(1)]);
-    assert_eq!(one.rules[2], vec![Sym::T(1), Sym::T(1)]);
+    assert_eq!(one.rules[0], vec![Sym::N(RuleId(1)), Sym::T(Terminal(2)), Sym::N(RuleId(1))]);
+    assert_eq!(one.rules[1], vec![Sym::N(RuleId(2)), Sym::N(RuleId(2)), Sym::T(Terminal(1))]);
+    assert_eq!(one.rules[2], vec![Sym::T(Terminal(1)), Sym::T(Terminal(1))]);
     assert_eq!(one.rules.len(), 3);
 }
 

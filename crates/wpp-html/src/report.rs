@@ -194,7 +194,7 @@ pub fn build(input: Input, opts: &Options, extras: crate::Extras, progress: &mut
             }
         }
         progress.stage("counting consecutive paths", None);
-        pairs = Some(dag.grammar.consecutive_pairs().into_iter().map(|((a, b), c)| ((dag.paths[a as usize], dag.paths[b as usize]), c)).collect());
+        pairs = Some(dag.grammar.consecutive_pairs().into_iter().map(|((a, b), c)| ((dag.paths[a.idx()], dag.paths[b.idx()]), c)).collect());
     } else {
         no_flame = Some("the profile holds path counts only (record with --mode grammar or --mode trace for the calls)".into());
     }

@@ -3,7 +3,7 @@
 //! profile all build through [`GrammarBuilder::for_paths`], so that one run always gives
 //! one grammar.
 
-use wpp_grammar::{Grammar, GrammarFull, PhraseParams, Phrases, RunLength, RunTerminals, Sequitur, Token};
+use wpp_grammar::{Grammar, GrammarFull, PhraseParams, PhraseThreads, Phrases, RunLength, RunTerminals, Sequitur, Token};
 
 use crate::Builder;
 
@@ -34,10 +34,27 @@ struct Runs {
 /// Re-Pair works on blocks of this many symbols, so its memory stays bounded.
 pub const REPAIR_BLOCK: usize = 1 << 24;
 
+/// Whether the online builders (SEQUITUR, SEQUITUR(1)) predict rules: input that repeats
+/// the expansion of a rule that recently ended the start rule is appended as that rule
+/// ([`Sequitur::predicting`]): faster, larger grammars. Re-Pair ignores it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Prediction {
+    /// Every symbol is appended on its own.
+    #[default]
+    Off,
+    /// Repeats of recent rules are appended as the rule.
+    Rules,
+}
+
 impl GrammarBuilder {
-    /// A builder; the online ones with rule prediction if `predict`.
-    pub fn new(b: Builder, predict: bool) -> Self {
-        let online = |s: Sequitur| Inner::Online(if predict { s.predicting() } else { s });
+    /// A builder; the online ones predicting rules as `prediction` says.
+    pub fn new(b: Builder, prediction: Prediction) -> Self {
+        let online = |s: Sequitur| {
+            Inner::Online(match prediction {
+                Prediction::Off => s,
+                Prediction::Rules => s.predicting(),
+            })
+        };
         let inner = match b {
             Builder::Sequitur => online(Sequitur::new()),
             Builder::Sequitur1 => online(Sequitur::with_lookahead()),
@@ -48,16 +65,18 @@ impl GrammarBuilder {
 
     /// The builder for path traces: SEQUITUR(1) without prediction behind the run-length
     /// and phrase front ends; the others behind the run-length front end.
-    pub fn for_paths(b: Builder, predict: bool) -> Self {
-        match (b, predict) {
-            (Builder::Sequitur1, false) => GrammarBuilder { inner: Inner::Phrases(Box::new(Phrases::new(PhraseParams::average(PHRASE_TOKENS)))), runs: None },
-            _ => GrammarBuilder::new(b, predict).collapsing_runs(true),
+    pub fn for_paths(b: Builder, prediction: Prediction) -> Self {
+        match (b, prediction) {
+            (Builder::Sequitur1, Prediction::Off) => {
+                GrammarBuilder { inner: Inner::Phrases(Box::new(Phrases::new(PhraseParams::average(PHRASE_TOKENS)))), runs: None }
+            }
+            _ => GrammarBuilder::new(b, prediction).collapsing_runs(),
         }
     }
 
-    /// With the run-length front end if `yes` (phrases have their own).
-    pub fn collapsing_runs(mut self, yes: bool) -> Self {
-        self.runs = yes.then(|| Runs { collapse: RunLength::default(), terminals: RunTerminals::new() });
+    /// With the run-length front end (phrases have their own).
+    pub fn collapsing_runs(mut self) -> Self {
+        self.runs = Some(Runs { collapse: RunLength::default(), terminals: RunTerminals::new() });
         self
     }
 
@@ -103,7 +122,7 @@ impl GrammarBuilder {
     /// builders on threads of their own when `threads >= 2`. The grammar is the same.
     pub fn use_threads(&mut self, threads: usize) {
         if let (Inner::Phrases(p), true) = (&mut self.inner, threads >= 2) {
-            p.use_threads(true, true);
+            p.use_threads(PhraseThreads::Both);
         }
     }
 

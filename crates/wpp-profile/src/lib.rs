@@ -69,7 +69,7 @@ mod read;
 mod write;
 
 pub use atomic::{remove_unfinished, write_atomically, AtomicFile};
-pub use build::{GrammarBuilder, REPAIR_BLOCK};
+pub use build::{GrammarBuilder, Prediction, REPAIR_BLOCK};
 pub use error::Error;
 pub use read::{Profile, TraceReader};
 pub use wpp_grammar::GrammarFull;

@@ -9,7 +9,7 @@ use wpp_grammar::Grammar;
 use wpp_profile::{section, Builder, Ending, Meta, RecordMode, Writer};
 
 use crate::Error;
-use wpp_profile::GrammarBuilder;
+use wpp_profile::{GrammarBuilder, Prediction};
 
 /// How a symbol trace is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,9 +33,9 @@ pub struct Compressed {
 /// into a grammar with `builder` and writes it as a profile to `output`. Symbols are
 /// renumbered densely in order of first appearance; the profile keeps each terminal's
 /// input value, so expanding it gives the input back.
-pub fn compress(input: impl Read, name: &Path, format: SymbolFormat, builder: Builder, predict: bool, output: &Path) -> Result<Compressed, Error> {
+pub fn compress(input: impl Read, name: &Path, format: SymbolFormat, builder: Builder, prediction: Prediction, output: &Path) -> Result<Compressed, Error> {
     let t = Instant::now();
-    let mut b = GrammarBuilder::for_paths(builder, predict);
+    let mut b = GrammarBuilder::for_paths(builder, prediction);
     let mut dense: FxHashMap<u32, u32> = FxHashMap::default();
     let mut terminals: Vec<u32> = Vec::new();
     let mut n = 0u64;

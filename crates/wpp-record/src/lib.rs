@@ -76,7 +76,7 @@ pub use error::Error;
 pub use set::{ppp_record, PathSet, Selection, SetFunction, SetPath};
 pub use sink::{BuildProgress, BuiltGrammar, GrammarSink, SymbolTable, Tokenizer, TraceSink, TraceStats, WrittenTrace};
 pub use spool::Spool;
-pub use wpp_profile::{Builder, GrammarBuilder, GrammarFull, RecordMode};
+pub use wpp_profile::{Builder, GrammarBuilder, GrammarFull, Prediction, RecordMode};
 
 /// A module and how to record it.
 pub struct Recorder {
@@ -85,7 +85,7 @@ pub struct Recorder {
     wasm: Vec<u8>,
     program: wpp_wasm::Program,
     mode: RecordMode,
-    predict: bool,
+    prediction: Prediction,
     set: Option<(PathBuf, PathSet)>,
     ppp_everywhere: bool,
     max_paths: u64,
@@ -155,7 +155,7 @@ impl Recorder {
             wasm,
             program,
             mode: RecordMode::Grammar(Builder::Sequitur1),
-            predict: false,
+            prediction: Prediction::Off,
             set: None,
             ppp_everywhere: false,
             max_paths: u64::MAX,
@@ -173,10 +173,10 @@ impl Recorder {
         self
     }
 
-    /// Grammar mode with SEQUITUR: append input that repeats a recent rule as that rule
-    /// (faster, larger grammars).
-    pub fn predict(mut self, predict: bool) -> Self {
-        self.predict = predict;
+    /// Grammar mode with SEQUITUR: whether to append input that repeats a recent rule as
+    /// that rule (faster, larger grammars) [default: off].
+    pub fn predict(mut self, prediction: Prediction) -> Self {
+        self.prediction = prediction;
         self
     }
 
@@ -298,7 +298,7 @@ impl Recorder {
         let (run, counts, mut writer) = match self.mode {
             RecordMode::Grammar(builder) => {
                 let spool = Spool::new(output, self.spool_memory);
-                let sink = GrammarSink::new(&inst.numberings, builder, self.predict, spool);
+                let sink = GrammarSink::new(&inst.numberings, builder, self.prediction, spool);
                 let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink).map_err(run_error)?;
                 guest_end = Instant::now();
                 if sink.is_truncated() {

@@ -12,7 +12,7 @@ use wpp_grammar::{Grammar, Token, Tokens};
 
 use crate::spool::Spool;
 use wpp_model::{EventDecoder, FuncIdx, PathEvent, PathId};
-use wpp_profile::{section, Builder, GrammarBuilder, Writer};
+use wpp_profile::{section, Builder, GrammarBuilder, Prediction, Writer};
 use wpp_runtime::{EventSink, PathCounts, SinkError};
 
 /// Decodes events and counts each path: in a dense array per function when its path count
@@ -335,14 +335,14 @@ pub struct BuildProgress {
 }
 
 impl GrammarSink {
-    /// A sink numbering paths of `numberings`, building with `builder` (with rule
-    /// prediction if `predict`) behind its front ends ([`GrammarBuilder::for_paths`]), spooling through `spool`.
-    pub fn new(numberings: &wpp_paths::ProgramNumbering, builder: Builder, predict: bool, spool: Spool) -> Self {
+    /// A sink numbering paths of `numberings`, building with `builder` (predicting rules as
+    /// `prediction` says) behind its front ends ([`GrammarBuilder::for_paths`]), spooling through `spool`.
+    pub fn new(numberings: &wpp_paths::ProgramNumbering, builder: Builder, prediction: Prediction, spool: Spool) -> Self {
         GrammarSink {
             tokens: Tokenizer::for_numberings(numberings),
             spool,
             spooled_events: 0,
-            builder: GrammarBuilder::for_paths(builder, predict),
+            builder: GrammarBuilder::for_paths(builder, prediction),
             block: Vec::new(),
             block_pos: 0,
             counts: Vec::new(),

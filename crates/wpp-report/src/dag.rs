@@ -38,7 +38,7 @@ impl Dag {
             let mut paths = Vec::new();
             let mut index: FxHashMap<PathEvent, u32> = FxHashMap::default();
             // As `wpp record` builds by default, so that both give one run one grammar.
-            let mut s = wpp_profile::GrammarBuilder::for_paths(wpp_profile::Builder::Sequitur1, false);
+            let mut s = wpp_profile::GrammarBuilder::for_paths(wpp_profile::Builder::Sequitur1, wpp_profile::Prediction::Off);
             let mut full = None;
             profile.for_each_event(|e| {
                 let t = *index.entry(e).or_insert_with(|| {

@@ -80,8 +80,8 @@ pub fn export(p: &Profile) -> Result<Export<'_>, Error> {
                 .map(|body| {
                     body.iter()
                         .map(|s| match *s {
-                            Sym::T(t) => SymRow::T(t),
-                            Sym::N(r) => SymRow::R(r),
+                            Sym::T(t) => SymRow::T(t.0),
+                            Sym::N(r) => SymRow::R(r.0),
                         })
                         .collect()
                 })

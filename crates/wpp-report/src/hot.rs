@@ -66,7 +66,7 @@ pub fn hot_subpaths(dag: &Dag, cost: Cost, params: &HotParams, top: Top) -> HotS
             frequency: h.frequency,
             cost: h.cost,
             length: h.symbols.len(),
-            paths: h.symbols.iter().map(|&t| described.entry(t).or_insert_with(|| dag.describe(t)).clone()).collect(),
+            paths: h.symbols.iter().map(|&t| described.entry(t.0).or_insert_with(|| dag.describe(t.0)).clone()).collect(),
         })
         .collect();
     HotSubpaths { subpaths, truncation }

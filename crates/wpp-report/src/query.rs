@@ -49,7 +49,7 @@ pub struct Contexts {
 /// How often the paths `specs` (`FUNCTION:PATH_ID`) ran consecutively, in this order.
 pub fn freq(dag: &Dag, specs: &[String]) -> Result<Freq, Error> {
     let parsed: Vec<_> = specs.iter().map(|p| dag.parse_path(p)).collect::<Result<_, _>>()?;
-    let frequency = match parsed.iter().map(|x| x.1).collect::<Option<Vec<u32>>>() {
+    let frequency = match parsed.iter().map(|x| x.1.map(wpp_grammar::Terminal)).collect::<Option<Vec<_>>>() {
         Some(seq) => wpp_grammar::PatternCounts::count(&dag.grammar, &dag.grammar.rule_frequencies(), &[seq]).pattern(0),
         None => 0,
     };
@@ -59,8 +59,8 @@ pub fn freq(dag: &Dag, specs: &[String]) -> Result<Freq, Error> {
 /// Whether path `p` ever ran before an execution of path `q`.
 pub fn before(dag: &Dag, p: &str, q: &str) -> Result<Before, Error> {
     let (tp, tq) = (dag.parse_path(p)?.1, dag.parse_path(q)?.1);
-    let first_p = tp.and_then(|t| wpp_grammar::first_and_last(&dag.grammar, t)).map(|(f, _)| f);
-    let last_q = tq.and_then(|t| wpp_grammar::first_and_last(&dag.grammar, t)).map(|(_, l)| l);
+    let first_p = tp.and_then(|t| wpp_grammar::first_and_last(&dag.grammar, wpp_grammar::Terminal(t))).map(|(f, _)| f);
+    let last_q = tq.and_then(|t| wpp_grammar::first_and_last(&dag.grammar, wpp_grammar::Terminal(t))).map(|(_, l)| l);
     Ok(Before { before: matches!((first_p, last_q), (Some(f), Some(l)) if f < l), first_p, last_q })
 }
 
@@ -68,7 +68,7 @@ pub fn before(dag: &Dag, p: &str, q: &str) -> Result<Before, Error> {
 /// first; the first `top` contexts described.
 pub fn contexts(dag: &Dag, p: &str, k: usize, top: Top) -> Result<Contexts, Error> {
     let t = dag.parse_path(p)?.1;
-    let mut found = t.map(|t| wpp_grammar::contexts(&dag.grammar, t, k)).unwrap_or_default();
+    let mut found = t.map(|t| wpp_grammar::contexts(&dag.grammar, wpp_grammar::Terminal(t), k)).unwrap_or_default();
     let executions = found.iter().map(|c| c.1).sum();
     let mut truncation = Truncation::default();
     truncation.cut("contexts", &mut found, top);
@@ -76,8 +76,8 @@ pub fn contexts(dag: &Dag, p: &str, k: usize, top: Top) -> Result<Contexts, Erro
         .iter()
         .map(|((b, a), count)| ContextRow {
             count: *count,
-            before: b.iter().map(|&t| dag.describe(t)).collect(),
-            after: a.iter().map(|&t| dag.describe(t)).collect(),
+            before: b.iter().map(|&t| dag.describe(t.0)).collect(),
+            after: a.iter().map(|&t| dag.describe(t.0)).collect(),
         })
         .collect();
     Ok(Contexts { path: p.to_string(), executions, contexts, truncation })

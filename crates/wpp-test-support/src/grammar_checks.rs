@@ -17,8 +17,8 @@
 //!   declares, decoded in heap memory linear in the input ([`decode_within_bounds`]).
 
 use wpp_grammar::{
-    collapse_run_rules, decode_grammar, encode_token, Grammar, GrammarDecodeError, PhraseParams, Phrases, RePairBlocks, RunLength, RunTerminals, Sequitur, Sym,
-    Token, Tokens, MAX_SYMBOLS_PER_BYTE,
+    collapse_run_rules, decode_grammar, encode_token, Grammar, GrammarDecodeError, PhraseParams, Phrases, RePairBlocks, RuleId, RunLength, RunTerminals,
+    Sequitur, Sym, Terminal, Token, Tokens, MAX_SYMBOLS_PER_BYTE,
 };
 
 use crate::alloc::{measure, AllocStats};
@@ -85,7 +85,7 @@ pub fn check_blocked_properties(g: &Grammar) -> Result<(), String> {
             return Err(format!("rule {r} has {} symbols", body.len()));
         }
         for &s in body {
-            if let Sym::N(x) = s {
+            if let Sym::N(RuleId(x)) = s {
                 if x == 0 || x as usize >= g.rules.len() {
                     return Err(format!("rule {r} refers to rule {x}"));
                 }
@@ -257,9 +257,9 @@ pub fn validate(g: &Grammar, n_terminals: u32) -> Result<Vec<usize>, String> {
         }
         for &s in body {
             match s {
-                Sym::T(t) if t >= n_terminals => return Err(format!("rule {r} holds terminal {t} >= {n_terminals}")),
-                Sym::N(x) if x == 0 || x as usize >= n => return Err(format!("rule {r} refers to rule {x}")),
-                Sym::N(x) => indegree[x as usize] += 1,
+                Sym::T(Terminal(t)) if t >= n_terminals => return Err(format!("rule {r} holds terminal {t} >= {n_terminals}")),
+                Sym::N(RuleId(x)) if x == 0 || x as usize >= n => return Err(format!("rule {r} refers to rule {x}")),
+                Sym::N(RuleId(x)) => indegree[x as usize] += 1,
                 Sym::T(_) => {}
             }
         }
@@ -269,7 +269,7 @@ pub fn validate(g: &Grammar, n_terminals: u32) -> Result<Vec<usize>, String> {
     while let Some(r) = ready.pop() {
         order.push(r);
         for &s in &g.rules[r] {
-            if let Sym::N(x) = s {
+            if let Sym::N(RuleId(x)) = s {
                 indegree[x as usize] -= 1;
                 if indegree[x as usize] == 0 {
                     ready.push(x as usize);
@@ -291,7 +291,7 @@ pub fn expansion_len(g: &Grammar, order: &[usize]) -> u64 {
             .iter()
             .map(|&s| match s {
                 Sym::T(_) => 1,
-                Sym::N(x) => len[x as usize],
+                Sym::N(RuleId(x)) => len[x as usize],
             })
             .fold(0u64, u64::saturating_add);
     }

@@ -54,7 +54,7 @@ mod cfgs {
 #[cfg(feature = "grammar")]
 mod grammars {
     use proptest::prelude::*;
-    use wpp_grammar::{Grammar, Sym};
+    use wpp_grammar::{Grammar, RuleId, Sym, Terminal};
 
     /// A random valid grammar: rule i refers only to rules above i, so it is acyclic.
     pub fn arb_grammar() -> impl Strategy<Value = Grammar> {
@@ -69,9 +69,9 @@ mod grammars {
                             .map(|&(kind, v)| {
                                 let i = i as u32;
                                 if kind < 40 && i + 1 < n {
-                                    Sym::N(i + 1 + v % (n - i - 1))
+                                    Sym::N(RuleId(i + 1 + v % (n - i - 1)))
                                 } else {
-                                    Sym::T(v % n_terms)
+                                    Sym::T(Terminal(v % n_terms))
                                 }
                             })
                             .collect()

@@ -3,7 +3,7 @@
 //! pair by the TWPP partition's classification (`wpp_twpp::partition::link`), so that
 //! the same path can be followed one way here and another way there.
 
-use wpp_grammar::{Grammar, Sym};
+use wpp_grammar::{Grammar, Sym, Terminal};
 use wpp_model::{BlockIdx, FuncMap};
 use wpp_report::Dag;
 use wpp_twpp::partition::{block_ends, link, BlockEnd, Link};
@@ -63,7 +63,7 @@ impl Run {
             ends.insert(f.index, block_ends(cfg, numbering));
         }
         let mut junctions = Vec::with_capacity(pairs.len());
-        for (&(t1, t2), &count) in &pairs {
+        for (&(Terminal(t1), Terminal(t2)), &count) in &pairs {
             let (e1, e2) = (dag.paths[t1 as usize], dag.paths[t2 as usize]);
             let last = *path_blocks[t1 as usize].last().expect("a path has a block");
             let first = path_blocks[t2 as usize][0];
@@ -83,8 +83,8 @@ fn first_terminal(g: &Grammar) -> Option<u32> {
     let mut r = 0usize;
     loop {
         match *g.rules.get(r)?.first()? {
-            Sym::T(t) => return Some(t),
-            Sym::N(c) => r = c as usize,
+            Sym::T(t) => return Some(t.0),
+            Sym::N(c) => r = c.idx(),
         }
     }
 }

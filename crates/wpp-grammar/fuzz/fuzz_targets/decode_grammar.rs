@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use wpp_grammar::{decode_grammar, encode_grammar, Grammar, Sym, MAX_SYMBOLS_PER_BYTE};
+use wpp_grammar::{decode_grammar, encode_grammar, Grammar, RuleId, Sym, Terminal, MAX_SYMBOLS_PER_BYTE};
 
 /// The declared number of terminals: the LEB128 number after the version byte.
 fn declared_terminals(bytes: &[u8]) -> u64 {
@@ -29,8 +29,8 @@ fn check_valid(g: &Grammar, n_terminals: u64) {
         assert!(r == 0 || !body.is_empty(), "rule {r} is empty");
         for &s in body {
             match s {
-                Sym::T(t) => assert!((t as u64) < n_terminals, "terminal {t} out of range"),
-                Sym::N(x) => {
+                Sym::T(Terminal(t)) => assert!((t as u64) < n_terminals, "terminal {t} out of range"),
+                Sym::N(RuleId(x)) => {
                     assert!(x != 0 && (x as usize) < n, "reference to rule {x}");
                     indegree[x as usize] += 1;
                 }
@@ -42,7 +42,7 @@ fn check_valid(g: &Grammar, n_terminals: u64) {
     while let Some(r) = ready.pop() {
         seen += 1;
         for &s in &g.rules[r] {
-            if let Sym::N(x) = s {
+            if let Sym::N(RuleId(x)) = s {
                 indegree[x as usize] -= 1;
                 if indegree[x as usize] == 0 {
                     ready.push(x as usize);

@@ -1,4 +1,4 @@
-//! The entropy coder of format version 2 (`encode_v2`): rANS with static
+//! The entropy coder of format version 2 (`v2`): rANS with static
 //! frequency tables, in blocks.
 //!
 //! # Items
@@ -48,7 +48,7 @@
 //! and if they sum to less, the first symbol with the largest frequency gains the
 //! difference.
 
-use crate::format::{bits_for, GrammarDecodeError, Result};
+use super::format::{bits_for, GrammarDecodeError, Result};
 
 /// Items in a block.
 pub(crate) const BLOCK_ITEMS: usize = 1 << 16;

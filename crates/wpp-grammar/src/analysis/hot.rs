@@ -32,7 +32,7 @@ use std::collections::VecDeque;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::{Grammar, PatternCounts, Sym};
+use crate::{Grammar, PatternCounts, RuleId, Sym, Terminal};
 
 /// What makes a subpath hot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,7 +48,7 @@ pub struct HotParams {
 /// A minimal hot subpath.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct HotSubpath {
-    pub symbols: Vec<u32>,
+    pub symbols: Vec<Terminal>,
     /// Occurrences in the expansion.
     pub frequency: u64,
     /// `frequency` × the sum of the symbols' costs, saturating.
@@ -103,13 +103,13 @@ pub fn hot_subpaths(g: &Grammar, costs: &[u64], p: &HotParams) -> Vec<HotSubpath
     let freq = g.rule_frequencies_in(&order);
     let candidates = larus_candidates(g, costs, &freq, max_len, min_len, p.min_cost, true);
     let counts = PatternCounts::count_in(g, &order, &freq, &candidates);
-    let mut seen: FxHashSet<&[u32]> = FxHashSet::default();
+    let mut seen: FxHashSet<&[Terminal]> = FxHashSet::default();
     let mut out = Vec::new();
     for c in &candidates {
         let by_len = counts.prefixes(c);
         let mut sum: u128 = 0;
         for (j, &s) in c.iter().enumerate() {
-            sum += costs[s as usize] as u128;
+            sum += costs[s.idx()] as u128;
             let len = j + 1;
             let cost = u64::try_from(sum * by_len[j] as u128).unwrap_or(u64::MAX);
             if len >= min_len && cost >= p.min_cost {
@@ -126,30 +126,30 @@ pub fn hot_subpaths(g: &Grammar, costs: &[u64], p: &HotParams) -> Vec<HotSubpath
 
 /// Per rule, what its parents need from the scan (Larus's prefix and suffix strings).
 struct Scanned {
-    prefix: Vec<u32>,
+    prefix: Vec<Terminal>,
     /// Whether `prefix` is the rule's whole expansion.
     covers: bool,
-    suffix: Vec<u32>,
+    suffix: Vec<Terminal>,
 }
 
 /// Pass 1: Larus's post-order scan; returns the distinct candidate strings.
 /// With `shortcut`, rules where no window can be hot are skipped (same result, checked by
 /// a test).
-fn larus_candidates(g: &Grammar, costs: &[u64], freq: &[u64], max_len: usize, min_len: usize, min_cost: u64, shortcut: bool) -> Vec<Vec<u32>> {
+fn larus_candidates(g: &Grammar, costs: &[u64], freq: &[u64], max_len: usize, min_len: usize, min_cost: u64, shortcut: bool) -> Vec<Vec<Terminal>> {
     let n = g.rules.len();
     // Post-order from the start rule, with an explicit stack; a rule's strings are dropped
     // once every reference to it has been scanned.
     let mut refs = vec![0u32; n];
     for body in &g.rules {
         for s in body {
-            if let Sym::N(r) = *s {
+            if let Sym::N(RuleId(r)) = *s {
                 refs[r as usize] += 1;
             }
         }
     }
     let mut done: Vec<Option<Scanned>> = (0..n).map(|_| None).collect();
     let mut visited = vec![false; n];
-    let mut found: FxHashSet<Vec<u32>> = FxHashSet::default();
+    let mut found: FxHashSet<Vec<Terminal>> = FxHashSet::default();
     let mut candidates = Vec::new();
     let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
     visited[0] = true;
@@ -161,7 +161,7 @@ fn larus_candidates(g: &Grammar, costs: &[u64], freq: &[u64], max_len: usize, mi
         if *pos < body.len() {
             let s = body[*pos];
             *pos += 1;
-            if let Sym::N(q) = s {
+            if let Sym::N(RuleId(q)) = s {
                 if !visited[q as usize] {
                     visited[q as usize] = true;
                     stack.push((q, 0));
@@ -176,7 +176,7 @@ fn larus_candidates(g: &Grammar, costs: &[u64], freq: &[u64], max_len: usize, mi
             // No window here can be hot. Nor in any rule that uses this one: a rule is at
             // most as frequent as the rules it uses. So nothing here is needed later.
             for s in body {
-                if let Sym::N(q) = *s {
+                if let Sym::N(RuleId(q)) = *s {
                     refs[q as usize] -= 1;
                     if refs[q as usize] == 0 {
                         done[q as usize] = None;
@@ -188,7 +188,7 @@ fn larus_candidates(g: &Grammar, costs: &[u64], freq: &[u64], max_len: usize, mi
         let mut prefix = Vec::new();
         let mut open = true;
         window.clear();
-        let mut append = |x: u32, prefix: &mut Vec<u32>, open: &mut bool, window: &mut Window| {
+        let mut append = |x: Terminal, prefix: &mut Vec<Terminal>, open: &mut bool, window: &mut Window| {
             if *open {
                 if prefix.len() < max_len {
                     prefix.push(x);
@@ -196,9 +196,9 @@ fn larus_candidates(g: &Grammar, costs: &[u64], freq: &[u64], max_len: usize, mi
                     *open = false;
                 }
             }
-            window.push(x, costs[x as usize], max_len);
+            window.push(x, costs[x.idx()], max_len);
             if window.len() >= min_len && window.cost_times(f) >= min_cost {
-                let hot: Vec<u32> = window.symbols.iter().copied().collect();
+                let hot: Vec<Terminal> = window.symbols.iter().copied().collect();
                 if *open {
                     prefix.truncate(prefix.len() - hot.len());
                     *open = false;
@@ -212,7 +212,7 @@ fn larus_candidates(g: &Grammar, costs: &[u64], freq: &[u64], max_len: usize, mi
         for &s in body {
             match s {
                 Sym::T(x) => append(x, &mut prefix, &mut open, &mut window),
-                Sym::N(q) => {
+                Sym::N(RuleId(q)) => {
                     let child = done[q as usize].as_ref().expect("post-order: children are scanned first");
                     for &x in &child.prefix {
                         append(x, &mut prefix, &mut open, &mut window);
@@ -221,7 +221,7 @@ fn larus_candidates(g: &Grammar, costs: &[u64], freq: &[u64], max_len: usize, mi
                         open = false;
                         window.clear();
                         for &x in &child.suffix {
-                            window.push(x, costs[x as usize], max_len);
+                            window.push(x, costs[x.idx()], max_len);
                         }
                     }
                     refs[q as usize] -= 1;
@@ -239,7 +239,7 @@ fn larus_candidates(g: &Grammar, costs: &[u64], freq: &[u64], max_len: usize, mi
 /// The string being scanned: its last `max_len` symbols and their cost sum.
 #[derive(Default)]
 struct Window {
-    symbols: VecDeque<u32>,
+    symbols: VecDeque<Terminal>,
     costs: VecDeque<u64>,
     sum: u128,
 }
@@ -255,7 +255,7 @@ impl Window {
         self.symbols.len()
     }
 
-    fn push(&mut self, x: u32, cost: u64, max_len: usize) {
+    fn push(&mut self, x: Terminal, cost: u64, max_len: usize) {
         if self.symbols.len() == max_len {
             self.symbols.pop_front();
             self.sum -= self.costs.pop_front().unwrap_or(0) as u128;
@@ -285,7 +285,7 @@ pub fn hot_subpaths_brute(seq: &[u32], costs: &[u64], p: &HotParams) -> Vec<HotS
     let mut out: Vec<HotSubpath> = counts
         .iter()
         .filter(|(s, _)| hot(s) && !(min_len..s.len()).any(|k| hot(&s[..k])))
-        .map(|(s, &frequency)| HotSubpath { symbols: s.to_vec(), frequency, cost: cost_of(costs, s, frequency) })
+        .map(|(s, &frequency)| HotSubpath { symbols: s.iter().map(|&x| Terminal(x)).collect(), frequency, cost: cost_of(costs, s, frequency) })
         .collect();
     sort(&mut out);
     out

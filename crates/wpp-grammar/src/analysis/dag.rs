@@ -5,19 +5,19 @@
 //! All of them assume a valid grammar ([`Grammar::validate`]); grammars from a builder
 //! or from a checked decoder are valid.
 
-use crate::{Grammar, Sym};
+use crate::{Grammar, RuleId, Sym, Terminal};
 
 /// What is wrong with a grammar that is not a DAG with a start rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GrammarError {
     /// A rule other than the start rule has an empty right side.
-    EmptyRule { rule: u32 },
+    EmptyRule { rule: RuleId },
     /// A reference to a rule that does not exist, or to the start rule.
-    BadReference { rule: u32, target: u32 },
+    BadReference { rule: RuleId, target: RuleId },
     /// A terminal at or above the declared number of terminals.
-    BadTerminal { rule: u32, terminal: u32 },
+    BadTerminal { rule: RuleId, terminal: Terminal },
     /// A rule derives itself, so its expansion would be infinite.
-    Cycle { rule: u32 },
+    Cycle { rule: RuleId },
 }
 
 impl std::fmt::Display for GrammarError {
@@ -55,14 +55,14 @@ impl Grammar {
     pub fn validate(&self, n_terminals: Option<u32>) -> Result<(), GrammarError> {
         let n = self.rules.len() as u64;
         for (r, body) in self.rules.iter().enumerate() {
-            let rule = r as u32;
+            let rule = RuleId(r as u32);
             if r > 0 && body.is_empty() {
                 return Err(GrammarError::EmptyRule { rule });
             }
             for &s in body {
                 match s {
-                    Sym::N(t) if t == 0 || t as u64 >= n => return Err(GrammarError::BadReference { rule, target: t }),
-                    Sym::T(t) if n_terminals.is_some_and(|k| t >= k) => return Err(GrammarError::BadTerminal { rule, terminal: t }),
+                    Sym::N(target) if target.0 == 0 || target.0 as u64 >= n => return Err(GrammarError::BadReference { rule, target }),
+                    Sym::T(terminal) if n_terminals.is_some_and(|k| terminal.0 >= k) => return Err(GrammarError::BadTerminal { rule, terminal }),
                     _ => {}
                 }
             }
@@ -73,30 +73,30 @@ impl Grammar {
     /// Every rule, each before the rules it uses (rule 0 first). Rules nothing reaches
     /// from rule 0 come after those it reaches. Fails on a cycle; references must be in
     /// range.
-    pub fn topological_order(&self) -> Result<Vec<u32>, GrammarError> {
+    pub fn topological_order(&self) -> Result<Vec<RuleId>, GrammarError> {
         // Kahn's algorithm on in-degrees: no recursion, and a cycle leaves rules unvisited.
         let n = self.rules.len();
         let mut indegree = vec![0u32; n];
         for body in &self.rules {
             for &s in body {
-                if let Sym::N(t) = s {
+                if let Sym::N(RuleId(t)) = s {
                     indegree[t as usize] += 1;
                 }
             }
         }
-        let mut order: Vec<u32> = (0..n as u32).filter(|&r| indegree[r as usize] == 0).collect();
+        let mut order: Vec<RuleId> = (0..n as u32).filter(|&r| indegree[r as usize] == 0).map(RuleId).collect();
         // Rule 0 first when it is a root (it always is in a valid grammar).
-        if let Some(p) = order.iter().position(|&r| r == 0) {
+        if let Some(p) = order.iter().position(|&r| r == RuleId(0)) {
             order[..=p].rotate_right(1);
         }
         let mut i = 0;
         while i < order.len() {
-            let r = order[i] as usize;
+            let r = order[i].idx();
             i += 1;
             for &s in &self.rules[r] {
                 if let Sym::N(t) = s {
-                    indegree[t as usize] -= 1;
-                    if indegree[t as usize] == 0 {
+                    indegree[t.idx()] -= 1;
+                    if indegree[t.idx()] == 0 {
                         order.push(t);
                     }
                 }
@@ -104,12 +104,12 @@ impl Grammar {
         }
         if order.len() < n {
             let rule = (0..n as u32).find(|&r| indegree[r as usize] > 0).unwrap_or(0);
-            return Err(GrammarError::Cycle { rule });
+            return Err(GrammarError::Cycle { rule: RuleId(rule) });
         }
         Ok(order)
     }
 
-    fn order(&self) -> Vec<u32> {
+    fn order(&self) -> Vec<RuleId> {
         self.topological_order().expect("a valid grammar is acyclic")
     }
 
@@ -119,18 +119,18 @@ impl Grammar {
     }
 
     /// Per rule, the sum of `cost(t)` over the terminals of its expansion (saturating).
-    pub fn rule_costs(&self, cost: impl Fn(u32) -> u64) -> Vec<u64> {
+    pub fn rule_costs(&self, cost: impl Fn(Terminal) -> u64) -> Vec<u64> {
         let mut out = vec![0u64; self.rules.len()];
         for &r in self.order().iter().rev() {
             let mut sum = 0u64;
-            for &s in &self.rules[r as usize] {
+            for &s in &self.rules[r.idx()] {
                 let c = match s {
                     Sym::T(t) => cost(t),
-                    Sym::N(c) => out[c as usize],
+                    Sym::N(c) => out[c.idx()],
                 };
                 sum = sum.saturating_add(c);
             }
-            out[r as usize] = sum;
+            out[r.idx()] = sum;
         }
         out
     }
@@ -142,70 +142,23 @@ impl Grammar {
     }
 
     /// [`Grammar::rule_frequencies`] with the topological order already at hand.
-    pub fn rule_frequencies_in(&self, order: &[u32]) -> Vec<u64> {
+    pub fn rule_frequencies_in(&self, order: &[RuleId]) -> Vec<u64> {
         let mut freq = vec![0u64; self.rules.len()];
         if let Some(f) = freq.first_mut() {
             *f = 1;
         }
         for &r in order {
-            let f = freq[r as usize];
+            let f = freq[r.idx()];
             if f == 0 {
                 continue;
             }
-            for &s in &self.rules[r as usize] {
-                if let Sym::N(c) = s {
+            for &s in &self.rules[r.idx()] {
+                if let Sym::N(RuleId(c)) = s {
                     freq[c as usize] = freq[c as usize].saturating_add(f);
                 }
             }
         }
         freq
-    }
-
-    /// Every pair of consecutive terminals of the derived sequence with its count: each
-    /// adjacent pair lies across exactly one boundary between two symbols of one rule body,
-    /// counted as often as the rule occurs.
-    pub fn consecutive_pairs(&self) -> rustc_hash::FxHashMap<(u32, u32), u64> {
-        let mut pairs = rustc_hash::FxHashMap::default();
-        let Ok(order) = self.topological_order() else { return pairs };
-        let freq = self.rule_frequencies_in(&order);
-        let n = self.rules.len();
-        let (mut first, mut last) = (vec![u32::MAX; n], vec![u32::MAX; n]);
-        for &r in order.iter().rev() {
-            let body = &self.rules[r as usize];
-            let ends = |s: Option<&Sym>, fst: bool| match s {
-                Some(Sym::T(t)) => *t,
-                Some(Sym::N(c)) => {
-                    if fst {
-                        first[*c as usize]
-                    } else {
-                        last[*c as usize]
-                    }
-                }
-                None => u32::MAX,
-            };
-            let (f, l) = (ends(body.first(), true), ends(body.last(), false));
-            first[r as usize] = f;
-            last[r as usize] = l;
-        }
-        for (r, body) in self.rules.iter().enumerate() {
-            if freq[r] == 0 {
-                continue;
-            }
-            for w in body.windows(2) {
-                let a = match w[0] {
-                    Sym::T(t) => t,
-                    Sym::N(c) => last[c as usize],
-                };
-                let b = match w[1] {
-                    Sym::T(t) => t,
-                    Sym::N(c) => first[c as usize],
-                };
-                if a != u32::MAX && b != u32::MAX {
-                    *pairs.entry((a, b)).or_insert(0) += freq[r];
-                }
-            }
-        }
-        pairs
     }
 
     /// How often each terminal below `n_terminals` occurs in the derived sequence.
@@ -214,7 +167,7 @@ impl Grammar {
         let mut counts = vec![0u64; n_terminals as usize];
         for (r, body) in self.rules.iter().enumerate() {
             for &s in body {
-                if let Sym::T(t) = s {
+                if let Sym::T(Terminal(t)) = s {
                     if let Some(c) = counts.get_mut(t as usize) {
                         *c = c.saturating_add(freq[r]);
                     }
@@ -229,10 +182,10 @@ impl Grammar {
     pub fn rule_depths(&self) -> Vec<usize> {
         let mut depth = vec![0usize; self.rules.len()];
         for &r in self.order().iter().rev() {
-            depth[r as usize] = self.rules[r as usize]
+            depth[r.idx()] = self.rules[r.idx()]
                 .iter()
                 .filter_map(|s| match s {
-                    Sym::N(c) => Some(depth[*c as usize] + 1),
+                    Sym::N(RuleId(c)) => Some(depth[*c as usize] + 1),
                     Sym::T(_) => None,
                 })
                 .max()
@@ -246,7 +199,7 @@ impl Grammar {
         let mut seen = rustc_hash::FxHashSet::default();
         for body in &self.rules {
             for &s in body {
-                if let Sym::T(t) = s {
+                if let Sym::T(Terminal(t)) = s {
                     seen.insert(t);
                 }
             }

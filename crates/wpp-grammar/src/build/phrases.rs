@@ -24,7 +24,7 @@
 //!    numbered by first use ([`Grammar::renumber_by_first_use`]).
 //!
 //! The two builders are independent once the phrases are known, so either can run on a
-//! thread of its own ([`PhraseParams::threads`]).
+//! thread of its own ([`PhraseThreads`]).
 //!
 //! The grammar derives the sequence exactly and is valid, but it lacks SEQUITUR's
 //! properties across phrase boundaries: a digram inside a phrase and the same digram
@@ -35,7 +35,7 @@ use std::thread::JoinHandle;
 
 use rustc_hash::FxHashMap;
 
-use crate::{Grammar, GrammarFull, RunLength, RunTerminals, Sequitur, Sym, Token, MAX_TERMINAL};
+use crate::{Grammar, GrammarFull, RuleId, RunLength, RunTerminals, Sequitur, Sym, Terminal, Token, MAX_TERMINAL};
 
 /// How phrases are cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,10 +48,37 @@ pub struct PhraseParams {
     pub max: usize,
     /// A phrase of at least `min` tokens ends after a token with probability `1 / divisor`.
     pub divisor: u32,
-    /// Run the top-level builder on a thread of its own.
-    pub thread_top: bool,
-    /// Run the dictionary builder on a thread of its own.
-    pub thread_dictionary: bool,
+    /// Which builders run on threads of their own.
+    pub threads: PhraseThreads,
+}
+
+/// Which of the two SEQUITUR(1) builders behind the phrase front end run on a thread of
+/// their own: the top level, which reads phrase ids, and the dictionary, which reads the
+/// bodies of distinct phrases. The grammar is the same either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PhraseThreads {
+    /// Both run in the thread that pushes the symbols.
+    #[default]
+    Neither,
+    /// The top level on a thread of its own.
+    Top,
+    /// The dictionary on a thread of its own.
+    Dictionary,
+    /// Each on a thread of its own.
+    Both,
+}
+
+impl PhraseThreads {
+    /// Every choice.
+    pub const ALL: [PhraseThreads; 4] = [PhraseThreads::Neither, PhraseThreads::Top, PhraseThreads::Dictionary, PhraseThreads::Both];
+
+    fn top(self) -> bool {
+        matches!(self, PhraseThreads::Top | PhraseThreads::Both)
+    }
+
+    fn dictionary(self) -> bool {
+        matches!(self, PhraseThreads::Dictionary | PhraseThreads::Both)
+    }
 }
 
 impl PhraseParams {
@@ -61,14 +88,12 @@ impl PhraseParams {
     pub fn average(average: usize) -> Self {
         let average = average.max(1);
         let min = (average / 4).max(1);
-        PhraseParams { window: 1, min, max: 4 * average, divisor: (average - min + 1) as u32, thread_top: false, thread_dictionary: false }
+        PhraseParams { window: 1, min, max: 4 * average, divisor: (average - min + 1) as u32, threads: PhraseThreads::Neither }
     }
 
-    /// With the top-level builder (`top`) and the dictionary builder (`dictionary`) each
-    /// on a thread of its own if asked.
-    pub fn threads(mut self, top: bool, dictionary: bool) -> Self {
-        self.thread_top = top;
-        self.thread_dictionary = dictionary;
+    /// With the builders `threads` names on threads of their own.
+    pub fn with_threads(mut self, threads: PhraseThreads) -> Self {
+        self.threads = threads;
         self
     }
 }
@@ -242,21 +267,21 @@ impl Phrases {
             ids: FxHashMap::default(),
             contents: Vec::new(),
             starts: vec![0],
-            top: Stage::new(params.thread_top),
-            dictionary: Stage::new(params.thread_dictionary),
+            top: Stage::new(params.threads.top()),
+            dictionary: Stage::new(params.threads.dictionary()),
             stats: PhraseStats::default(),
         }
     }
 
-    /// From now on, runs the top-level builder, the dictionary builder or both on
-    /// threads of their own (as [`PhraseParams::threads`] does from the start): for the
-    /// rest of a sequence once more cores are free. The grammar is the same.
-    pub fn use_threads(&mut self, top: bool, dictionary: bool) {
+    /// From now on, runs the builders `threads` names on threads of their own (as
+    /// [`PhraseParams::threads`] does from the start): for the rest of a sequence once more
+    /// cores are free. A builder already on a thread stays there. The grammar is the same.
+    pub fn use_threads(&mut self, threads: PhraseThreads) {
         let placeholder = || Stage::Here(Sequitur::new());
-        if top {
+        if threads.top() {
             self.top = std::mem::replace(&mut self.top, placeholder()).into_thread();
         }
-        if dictionary {
+        if threads.dictionary() {
             self.dictionary = std::mem::replace(&mut self.dictionary, placeholder()).into_thread();
         }
     }
@@ -409,7 +434,7 @@ fn assemble(top: Grammar, dictionary: Grammar, n_phrases: usize) -> Grammar {
     // Dictionary rule j > 0 becomes rule n_top + j - 1; phrase rules follow.
     let dict_sym = |s: Sym| match s {
         Sym::T(t) => Sym::T(t),
-        Sym::N(j) => Sym::N(n_top as u32 + j - 1),
+        Sym::N(RuleId(j)) => Sym::N(RuleId(n_top as u32 + j - 1)),
     };
     let mut rules: Vec<Vec<Sym>> = top.rules;
     let mut dict = dictionary.rules.into_iter();
@@ -420,12 +445,12 @@ fn assemble(top: Grammar, dictionary: Grammar, n_phrases: usize) -> Grammar {
     for s in start {
         match s {
             // Separators are above every token terminal.
-            Sym::T(t) if MAX_TERMINAL - t < n_phrases as u32 => {
+            Sym::T(Terminal(t)) if MAX_TERMINAL - t < n_phrases as u32 => {
                 debug_assert_eq!((MAX_TERMINAL - t) as usize, stands_for.len(), "separators come in phrase order");
                 if body.len() == 1 {
                     stands_for.push(body.pop().expect("one symbol"));
                 } else {
-                    stands_for.push(Sym::N(rules.len() as u32));
+                    stands_for.push(Sym::N(RuleId(rules.len() as u32)));
                     rules.push(std::mem::take(&mut body));
                 }
             }
@@ -435,7 +460,7 @@ fn assemble(top: Grammar, dictionary: Grammar, n_phrases: usize) -> Grammar {
     assert_eq!(stands_for.len(), n_phrases, "one separator per phrase");
     for rule in &mut rules[..n_top] {
         for s in rule.iter_mut() {
-            if let Sym::T(p) = *s {
+            if let Sym::T(Terminal(p)) = *s {
                 *s = stands_for[p as usize];
             }
         }
@@ -450,7 +475,7 @@ pub(crate) fn inline_single_use(g: Grammar) -> Grammar {
     let mut uses = vec![0u32; n];
     for body in &g.rules {
         for &s in body {
-            if let Sym::N(r) = s {
+            if let Sym::N(RuleId(r)) = s {
                 uses[r as usize] = uses[r as usize].saturating_add(1);
             }
         }
@@ -479,8 +504,8 @@ pub(crate) fn inline_single_use(g: Grammar) -> Grammar {
             };
             *pos += 1;
             match s {
-                Sym::N(x) if number[x as usize] == u32::MAX => stack.push((x, 0)),
-                Sym::N(x) => body.push(Sym::N(number[x as usize])),
+                Sym::N(RuleId(x)) if number[x as usize] == u32::MAX => stack.push((x, 0)),
+                Sym::N(RuleId(x)) => body.push(Sym::N(RuleId(number[x as usize]))),
                 t => body.push(t),
             }
         }
@@ -515,7 +540,7 @@ mod tests {
     fn empty_and_tiny_inputs() {
         for input in [&[][..], &[5], &[5, 5], &[1, 2], &[1, 2, 1, 2]] {
             check(input, PhraseParams::average(16));
-            check(input, PhraseParams { window: 1, min: 1, max: 1, divisor: 1, thread_top: false, thread_dictionary: false });
+            check(input, PhraseParams { window: 1, min: 1, max: 1, divisor: 1, threads: PhraseThreads::Neither });
         }
         let (g, _) = build(&[], PhraseParams::average(16));
         assert_eq!(g.rules, vec![Vec::<Sym>::new()]);
@@ -524,7 +549,7 @@ mod tests {
     #[test]
     fn repeated_phrases_are_numbered_once() {
         // Phrases of exactly two tokens: [0 1] [2 3] [0 1] [2 3] [0 1].
-        let params = PhraseParams { window: 1, min: 2, max: 2, divisor: u32::MAX, thread_top: false, thread_dictionary: false };
+        let params = PhraseParams { window: 1, min: 2, max: 2, divisor: u32::MAX, threads: PhraseThreads::Neither };
         let input = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1];
         let stats = check(&input, params);
         assert_eq!((stats.tokens, stats.phrases, stats.distinct, stats.dictionary_tokens), (10, 5, 2, 4));
@@ -534,7 +559,7 @@ mod tests {
     fn phrases_without_boundaries_end_where_the_hash_was_smallest() {
         // A loop of 7 tokens none of whose contexts makes a boundary: every phrase but the
         // first and the last is one iteration, from the same place.
-        let params = PhraseParams { window: 2, min: 1, max: 10, divisor: u32::MAX, thread_top: false, thread_dictionary: false };
+        let params = PhraseParams { window: 2, min: 1, max: 10, divisor: u32::MAX, threads: PhraseThreads::Neither };
         let input: Vec<u32> = (0..700).map(|i| i % 7).collect();
         let stats = check(&input, params);
         assert!(stats.distinct <= 3, "{stats:?}");
@@ -550,7 +575,7 @@ mod tests {
 
     #[test]
     fn hash_collisions_probe_on() {
-        let mut p = Phrases::new(PhraseParams { window: 1, min: 1, max: 1, divisor: 1, thread_top: false, thread_dictionary: false });
+        let mut p = Phrases::new(PhraseParams { window: 1, min: 1, max: 1, divisor: 1, threads: PhraseThreads::Neither });
         let cut = |p: &mut Phrases, symbol: u32| {
             let t = p.terminals.terminal(Token { symbol, run: 1 }).unwrap();
             p.current.push(t);
@@ -577,12 +602,12 @@ mod tests {
     fn threads_from_midway_give_the_same_grammar() {
         let input: Vec<u32> = (0..40_000u32).map(|i| (i * 7 + i / 13) % 23 + (i / 1000) % 5).collect();
         let (expected, _) = build(&input, PhraseParams::average(8));
-        for (top, dictionary) in [(true, false), (false, true), (true, true)] {
+        for threads in [PhraseThreads::Top, PhraseThreads::Dictionary, PhraseThreads::Both] {
             let mut p = Phrases::new(PhraseParams::average(8));
             p.extend(input[..15_000].iter().copied()).unwrap();
-            p.use_threads(top, dictionary);
+            p.use_threads(threads);
             p.extend(input[15_000..].iter().copied()).unwrap();
-            assert_eq!(p.finish().unwrap(), expected, "threads from midway: top {top}, dictionary {dictionary}");
+            assert_eq!(p.finish().unwrap(), expected, "threads from midway: {threads:?}");
         }
     }
 
@@ -590,8 +615,8 @@ mod tests {
     fn threads_give_the_same_grammar() {
         let input: Vec<u32> = (0..200_000u64).map(|i| ((i * i / 7 + i / 13) % 40) as u32).collect();
         let one = build(&input, PhraseParams::average(16));
-        for (a, b) in [(true, false), (false, true), (true, true)] {
-            let other = build(&input, PhraseParams::average(16).threads(a, b));
+        for threads in [PhraseThreads::Top, PhraseThreads::Dictionary, PhraseThreads::Both] {
+            let other = build(&input, PhraseParams::average(16).with_threads(threads));
             assert_eq!(one.0, other.0);
         }
         check(&input, PhraseParams::average(16));
@@ -599,10 +624,22 @@ mod tests {
 
     #[test]
     fn single_use_rules_are_inlined() {
-        let g =
-            Grammar { rules: vec![vec![Sym::N(1), Sym::N(2), Sym::N(2)], vec![Sym::T(0), Sym::N(3)], vec![Sym::T(1), Sym::T(2)], vec![Sym::T(3), Sym::T(4)]] };
+        let g = Grammar {
+            rules: vec![
+                vec![Sym::N(RuleId(1)), Sym::N(RuleId(2)), Sym::N(RuleId(2))],
+                vec![Sym::T(Terminal(0)), Sym::N(RuleId(3))],
+                vec![Sym::T(Terminal(1)), Sym::T(Terminal(2))],
+                vec![Sym::T(Terminal(3)), Sym::T(Terminal(4))],
+            ],
+        };
         let h = inline_single_use(g.clone());
-        assert_eq!(h.rules, vec![vec![Sym::T(0), Sym::T(3), Sym::T(4), Sym::N(1), Sym::N(1)], vec![Sym::T(1), Sym::T(2)]]);
+        assert_eq!(
+            h.rules,
+            vec![
+                vec![Sym::T(Terminal(0)), Sym::T(Terminal(3)), Sym::T(Terminal(4)), Sym::N(RuleId(1)), Sym::N(RuleId(1))],
+                vec![Sym::T(Terminal(1)), Sym::T(Terminal(2))]
+            ]
+        );
         assert!(h.expand().eq(g.expand()));
     }
 }

@@ -5,7 +5,7 @@
 //! [`crate::encode_grammar_v1`] writes it.
 //!
 //! The model follows the structure of path traces. Rules are written in definition order
-//! (see [`crate::format`]), so the decoder always knows the expansion so far and a
+//! (see [`super::format`]), so the decoder always knows the expansion so far and a
 //! reference names only a rule already complete. Each reference (terminal or rule) is
 //! coded as the first terminal of its expansion, predicted from the terminal before it
 //! (a path is followed by few distinct paths), and then as one of the symbols whose
@@ -14,7 +14,7 @@
 //!
 //! # Format, version 1
 //!
-//! The header and numbering are those of [`crate::format`]; the coded grammar is a
+//! The header and numbering are those of [`super::format`]; the coded grammar is a
 //! range-coded stream, and, with an explicit numbering, the rule numbers are coded at its
 //! end as direct numbers.
 //!
@@ -100,10 +100,10 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::format::{
+use super::format::{
     assert_encodable, bits_for, check_explicit_numbering, numbering_of, pad, renumber, renumber_canonical, GrammarDecodeError, Header, Numbering, Result, NONE,
 };
-use crate::{Grammar, Sym};
+use crate::{Grammar, RuleId, Sym, Terminal};
 
 // --- range coder ---
 
@@ -448,7 +448,7 @@ impl Model {
             self.values.push(value);
             self.next = value as u64 + 1;
             self.succ.push(Succ { tree: FreqTree::new(ESCAPE_INIT, SUCC_AGE), items: vec![NONE] });
-            self.class.push(Class { tree: FreqTree::new(CLASS_INIT, CLASS_AGE), items: vec![Sym::T(value)] });
+            self.class.push(Class { tree: FreqTree::new(CLASS_INIT, CLASS_AGE), items: vec![Sym::T(Terminal(value))] });
             self.global.push(TERMINAL_INC);
             self.global.add(0, ESCAPE_INC);
             t
@@ -472,7 +472,7 @@ impl Model {
     /// Appends rule `r` to `CLASS[t]`; returns its leaf.
     fn add_rule(&mut self, t: u32, r: u32) -> usize {
         let class = &mut self.class[t as usize];
-        class.items.push(Sym::N(r));
+        class.items.push(Sym::N(RuleId(r)));
         class.tree.push(CLASS_INIT)
     }
 }
@@ -536,7 +536,7 @@ pub(crate) fn encode(g: &Grammar, n_terminals: u32) -> Vec<u8> {
             }
             *pos += 1;
             let s = body[p];
-            if let Sym::N(x) = s {
+            if let Sym::N(RuleId(x)) = s {
                 let x = x as usize;
                 if !begun[x] {
                     m.new_rule(&mut rc, start, p, prev, true);
@@ -549,15 +549,15 @@ pub(crate) fn encode(g: &Grammar, n_terminals: u32) -> Vec<u8> {
             }
             m.new_rule(&mut rc, start, p, prev, false);
             let (f, l, leaf) = match s {
-                Sym::T(t) => match m.local.get(&t) {
+                Sym::T(Terminal(t)) => match m.local.get(&t) {
                     Some(&f) => (Some(f), Some(f), 0),
                     None => (None, None, 0),
                 },
-                Sym::N(x) => (Some(first[x as usize]), Some(last[x as usize]), class_leaf[x as usize]),
+                Sym::N(RuleId(x)) => (Some(first[x as usize]), Some(last[x as usize]), class_leaf[x as usize]),
             };
             let want = match (s, f) {
                 (_, Some(local)) => Want::Seen { local, succ_leaf: succ_leaf.get(&(ctx, local)).copied() },
-                (Sym::T(t), None) => Want::New(t),
+                (Sym::T(Terminal(t)), None) => Want::New(t),
                 (Sym::N(_), None) => unreachable!("a defined rule has a first terminal"),
             };
             let (f, new_leaf) = m.terminal(&mut rc, ctx as usize, want).expect("encoding cannot fail");
@@ -632,7 +632,7 @@ pub(crate) fn decode(bytes: &[u8], header: &Header) -> Result<Grammar> {
                     return Err(GrammarDecodeError::Corrupt("more rules than declared"));
                 }
                 let x = rules.len();
-                rules[r].push(Sym::N(x as u32));
+                rules[r].push(Sym::N(RuleId(x as u32)));
                 rules.push(Vec::new());
                 first.push(NONE);
                 last.push(NONE);
@@ -643,7 +643,7 @@ pub(crate) fn decode(bytes: &[u8], header: &Header) -> Result<Grammar> {
             let s = m.choice(&mut rc, f, 0)?;
             let l = match s {
                 Sym::T(_) => f,
-                Sym::N(x) => last[x as usize],
+                Sym::N(RuleId(x)) => last[x as usize],
             };
             rules[r].push(s);
             if first[r] == NONE {

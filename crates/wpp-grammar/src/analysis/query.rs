@@ -4,12 +4,12 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::occur::Cursor;
-use crate::{Grammar, Sym};
+use super::occur::Cursor;
+use crate::{Grammar, RuleId, Sym, Terminal};
 
 /// The positions (0-based) of the first and the last occurrence of terminal `t` in the
 /// expansion, or `None` if it never occurs. One pass over the DAG.
-pub fn first_and_last(g: &Grammar, t: u32) -> Option<(u64, u64)> {
+pub fn first_and_last(g: &Grammar, t: Terminal) -> Option<(u64, u64)> {
     let order = g.topological_order().ok()?;
     let n = g.rules.len();
     // Filled in the same children-first pass.
@@ -17,14 +17,14 @@ pub fn first_and_last(g: &Grammar, t: u32) -> Option<(u64, u64)> {
     let mut first: Vec<Option<u64>> = vec![None; n];
     let mut last: Vec<Option<u64>> = vec![None; n];
     // Children before parents.
-    for &r in order.iter().rev() {
+    for &RuleId(r) in order.iter().rev() {
         let body = &g.rules[r as usize];
         let mut at = 0u64;
         let (mut f, mut l) = (None, None);
         for &s in body {
             let (sf, sl, len) = match s {
                 Sym::T(x) => ((x == t).then_some(0), (x == t).then_some(0), 1),
-                Sym::N(q) => (first[q as usize], last[q as usize], lengths[q as usize]),
+                Sym::N(RuleId(q)) => (first[q as usize], last[q as usize], lengths[q as usize]),
             };
             if f.is_none() {
                 f = sf.map(|p| at.saturating_add(p));
@@ -42,7 +42,7 @@ pub fn first_and_last(g: &Grammar, t: u32) -> Option<(u64, u64)> {
 }
 
 /// Whether terminal `p` occurs somewhere before an occurrence of terminal `q`.
-pub fn runs_before(g: &Grammar, p: u32, q: u32) -> bool {
+pub fn runs_before(g: &Grammar, p: Terminal, q: Terminal) -> bool {
     match (first_and_last(g, p), first_and_last(g, q)) {
         (Some((fp, _)), Some((_, lq))) => fp < lq,
         _ => false,
@@ -51,34 +51,34 @@ pub fn runs_before(g: &Grammar, p: u32, q: u32) -> bool {
 
 /// A context: up to `k` symbols before an occurrence and up to `k` after it (fewer at the
 /// ends of the sequence).
-pub type Context = (Vec<u32>, Vec<u32>);
+pub type Context = (Vec<Terminal>, Vec<Terminal>);
 
 /// The contexts of every occurrence of terminal `t`, aggregated: each distinct context with
 /// the number of occurrences it surrounds, most frequent first. Computed top-down on the
 /// DAG: a rule's occurrences get their outer contexts from its parents', and only where a
 /// rule's own expansion is too short to supply the `k` symbols on a side.
-pub fn contexts(g: &Grammar, t: u32, k: usize) -> Vec<(Context, u64)> {
+pub fn contexts(g: &Grammar, t: Terminal, k: usize) -> Vec<(Context, u64)> {
     let Ok(order) = g.topological_order() else { return Vec::new() };
     let freq = g.rule_frequencies();
     let n = g.rules.len();
     // Which rules contain `t` somewhere in their expansion.
     let mut has = vec![false; n];
-    for &r in order.iter().rev() {
+    for &RuleId(r) in order.iter().rev() {
         has[r as usize] = g.rules[r as usize].iter().any(|&s| match s {
             Sym::T(x) => x == t,
-            Sym::N(q) => has[q as usize],
+            Sym::N(RuleId(q)) => has[q as usize],
         });
     }
     let mut cursor = Cursor::default();
     // `k` symbols of the expansion of `body[..i]` read backwards (nearest first), and of
     // `body[i + 1..]` forwards.
-    let mut inner = |body: &[Sym], i: usize| -> (Vec<u32>, Vec<u32>) {
+    let mut inner = |body: &[Sym], i: usize| -> Context {
         let mut left = Vec::new();
         for &s in body[..i].iter().rev() {
             cursor.start_backward(g, s);
             while left.len() < k {
                 match cursor.next_backward(g) {
-                    Some(x) => left.push(x),
+                    Some(x) => left.push(Terminal(x)),
                     None => break,
                 }
             }
@@ -89,7 +89,7 @@ pub fn contexts(g: &Grammar, t: u32, k: usize) -> Vec<(Context, u64)> {
             cursor.start_forward(g, s);
             while right.len() < k {
                 match cursor.next_forward(g) {
-                    Some(x) => right.push(x),
+                    Some(x) => right.push(Terminal(x)),
                     None => break,
                 }
             }
@@ -100,7 +100,7 @@ pub fn contexts(g: &Grammar, t: u32, k: usize) -> Vec<(Context, u64)> {
     let mut outer: Vec<FxHashMap<Context, u64>> = vec![FxHashMap::default(); n];
     outer[0].insert((Vec::new(), Vec::new()), 1);
     let mut result: FxHashMap<Context, u64> = FxHashMap::default();
-    for &r in &order {
+    for &RuleId(r) in &order {
         if !has[r as usize] || freq[r as usize] == 0 {
             continue;
         }
@@ -109,7 +109,7 @@ pub fn contexts(g: &Grammar, t: u32, k: usize) -> Vec<(Context, u64)> {
         for (i, &s) in body.iter().enumerate() {
             let into = match s {
                 Sym::T(x) if x == t => &mut result,
-                Sym::N(q) if has[q as usize] => &mut outer[q as usize],
+                Sym::N(RuleId(q)) if has[q as usize] => &mut outer[q as usize],
                 _ => continue,
             };
             let (left, right) = inner(body, i);
@@ -140,12 +140,12 @@ pub fn contexts(g: &Grammar, t: u32, k: usize) -> Vec<(Context, u64)> {
 }
 
 /// The oracle for [`contexts`]: a scan of the expanded sequence.
-pub fn contexts_brute(seq: &[u32], t: u32, k: usize) -> Vec<(Context, u64)> {
+pub fn contexts_brute(seq: &[u32], t: Terminal, k: usize) -> Vec<(Context, u64)> {
     let mut m: FxHashMap<Context, u64> = FxHashMap::default();
     for (i, &x) in seq.iter().enumerate() {
-        if x == t {
-            let left = seq[i.saturating_sub(k)..i].to_vec();
-            let right = seq[i + 1..(i + 1 + k).min(seq.len())].to_vec();
+        if x == t.0 {
+            let left = seq[i.saturating_sub(k)..i].iter().map(|&x| Terminal(x)).collect();
+            let right = seq[i + 1..(i + 1 + k).min(seq.len())].iter().map(|&x| Terminal(x)).collect();
             *m.entry((left, right)).or_insert(0) += 1;
         }
     }

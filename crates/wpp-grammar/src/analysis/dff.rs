@@ -50,7 +50,7 @@
 
 use std::ops::Range;
 
-use crate::{Grammar, GrammarError, Sym};
+use crate::{Grammar, GrammarError, RuleId, Sym};
 
 /// A GEN/KILL transfer function: the facts it generates and the facts it kills (neither
 /// preserved nor generated), each sorted and the two disjoint. The default is the
@@ -438,7 +438,7 @@ impl Acc {
 pub struct Solver<'a> {
     grammar: &'a Grammar,
     problem: &'a Problem,
-    order: Vec<u32>,
+    order: Vec<RuleId>,
     freq: Vec<u64>,
     /// Per terminal, its count in the run.
     terminal_count: Vec<u64>,
@@ -465,7 +465,7 @@ impl<'a> Solver<'a> {
         let mut terminal_count = vec![0u64; nt];
         for (r, body) in grammar.rules.iter().enumerate() {
             for &s in body {
-                if let Sym::T(t) = s {
+                if let Sym::T(crate::Terminal(t)) = s {
                     let c = terminal_count.get_mut(t as usize).ok_or(DffError::NoTerminal(t))?;
                     *c = c.saturating_add(freq[r]);
                 }
@@ -482,14 +482,14 @@ impl<'a> Solver<'a> {
         let mut rule_points = vec![false; n];
         let mut rule_levels = vec![0u32; n];
         let mut acc = Acc { pops: 0, frame: Dense::new(problem.frame_facts), pushed: Vec::new(), global: Dense::new(problem.facts) };
-        for &r in order.iter().rev() {
+        for &RuleId(r) in order.iter().rev() {
             let mut points = false;
             let mut levels = 0u32;
             let mut prev = u32::MAX;
             for &s in &grammar.rules[r as usize] {
                 let (fst, lst) = match s {
-                    Sym::T(t) => (t, t),
-                    Sym::N(c) => (first[c as usize], last[c as usize]),
+                    Sym::T(crate::Terminal(t)) => (t, t),
+                    Sym::N(RuleId(c)) => (first[c as usize], last[c as usize]),
                 };
                 if prev != u32::MAX {
                     if !junction_summary.is_empty() {
@@ -502,8 +502,8 @@ impl<'a> Solver<'a> {
                 }
                 prev = lst;
                 let (sum, p, l) = match s {
-                    Sym::T(t) => (&terminal_summary[t as usize], terminal_points[t as usize], terminal_levels[t as usize]),
-                    Sym::N(c) => (&rule_summary[c as usize], rule_points[c as usize], rule_levels[c as usize]),
+                    Sym::T(crate::Terminal(t)) => (&terminal_summary[t as usize], terminal_points[t as usize], terminal_levels[t as usize]),
+                    Sym::N(RuleId(c)) => (&rule_summary[c as usize], rule_points[c as usize], rule_levels[c as usize]),
                 };
                 if p {
                     points = true;
@@ -546,8 +546,8 @@ impl<'a> Solver<'a> {
 
     /// The summary of rule `r` (its transition function on the frames and on program-wide
     /// facts).
-    pub fn rule_summary(&self, r: u32) -> &Summary {
-        &self.rule_summary[r as usize]
+    pub fn rule_summary(&self, r: RuleId) -> &Summary {
+        &self.rule_summary[r.idx()]
     }
 
     /// Frequencies of every fact at every point, computed in passes over at most `chunk`
@@ -599,14 +599,14 @@ impl<'a> Solver<'a> {
         let off = range.start;
         let levels_of = |s: Sym| -> usize {
             match s {
-                Sym::T(t) => {
+                Sym::T(crate::Terminal(t)) => {
                     if framed {
                         self.terminal_levels[t as usize] as usize
                     } else {
                         usize::from(self.terminal_points[t as usize])
                     }
                 }
-                Sym::N(r) => {
+                Sym::N(RuleId(r)) => {
                     if framed {
                         self.rule_levels[r as usize] as usize
                     } else {
@@ -619,7 +619,7 @@ impl<'a> Solver<'a> {
         let mut rule_in: Vec<Vec<u64>> = vec![Vec::new(); self.grammar.rules.len()];
         let mut term_in: Vec<Vec<u64>> = vec![Vec::new(); p.terminals.len()];
         let (mut alive, mut peak) = (0usize, 0usize);
-        if levels_of(Sym::N(0)) > 0 {
+        if levels_of(Sym::N(RuleId(0))) > 0 {
             let mut v = vec![0u64; width];
             let start = if framed { &p.frame_entry } else { &p.initial };
             for &d in in_range(start, &range) {
@@ -628,7 +628,7 @@ impl<'a> Solver<'a> {
             alive += v.len();
             rule_in[0] = v;
         }
-        for &r in &self.order {
+        for &RuleId(r) in &self.order {
             if !self.rule_points[r as usize] {
                 continue;
             }
@@ -646,8 +646,8 @@ impl<'a> Solver<'a> {
             let mut prev = u32::MAX;
             for &s in &self.grammar.rules[r as usize] {
                 let (fst, lst) = match s {
-                    Sym::T(t) => (t, t),
-                    Sym::N(c) => (self.first[c as usize], self.last[c as usize]),
+                    Sym::T(crate::Terminal(t)) => (t, t),
+                    Sym::N(RuleId(c)) => (self.first[c as usize], self.last[c as usize]),
                 };
                 if prev != u32::MAX && !self.junction_summary.is_empty() {
                     if let Some(j) = self.junction_summary.get(&(prev, fst)) {
@@ -658,8 +658,8 @@ impl<'a> Solver<'a> {
                 let nl = levels_of(s);
                 if nl > 0 {
                     let dest = match s {
-                        Sym::T(t) => &mut term_in[t as usize],
-                        Sym::N(c) => &mut rule_in[c as usize],
+                        Sym::T(crate::Terminal(t)) => &mut term_in[t as usize],
+                        Sym::N(RuleId(c)) => &mut rule_in[c as usize],
                     };
                     if dest.is_empty() {
                         *dest = vec![0u64; nl * width];
@@ -672,8 +672,8 @@ impl<'a> Solver<'a> {
                     }
                 }
                 let sum = match s {
-                    Sym::T(t) => &self.terminal_summary[t as usize],
-                    Sym::N(c) => &self.rule_summary[c as usize],
+                    Sym::T(crate::Terminal(t)) => &self.terminal_summary[t as usize],
+                    Sym::N(RuleId(c)) => &self.rule_summary[c as usize],
                 };
                 if !sum.is_identity() {
                     advance(&mut running, sum, framed, &range, f);

@@ -11,7 +11,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::{Grammar, Sym, MAX_TERMINAL};
+use crate::{Grammar, RuleId, Sym, Terminal, MAX_TERMINAL};
 
 /// More distinct symbols, runs or phrases arrived than a grammar builder has terminals for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -224,18 +224,18 @@ impl RunTerminals {
         let mut doubling: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
         let mut power = |g: &mut Grammar, a: u32, j: u32| -> Sym {
             if j == 0 {
-                return Sym::T(a);
+                return Sym::T(Terminal(a));
             }
             let d = doubling.entry(a).or_default();
             while d.len() < j as usize {
                 let half = match d.last() {
-                    Some(&r) => Sym::N(r),
-                    None => Sym::T(a),
+                    Some(&r) => Sym::N(RuleId(r)),
+                    None => Sym::T(Terminal(a)),
                 };
                 d.push(g.rules.len() as u32);
                 g.rules.push(vec![half, half]);
             }
-            Sym::N(d[j as usize - 1])
+            Sym::N(RuleId(d[j as usize - 1]))
         };
         let mut stands_for = Vec::with_capacity(self.meaning.len());
         for &Token { symbol: a, run: k } in &self.meaning {
@@ -245,12 +245,12 @@ impl RunTerminals {
                 continue;
             }
             let body: Vec<Sym> = (0..=top).rev().filter(|j| k >> j & 1 == 1).map(|j| power(&mut g, a, j)).collect();
-            stands_for.push(Sym::N(g.rules.len() as u32));
+            stands_for.push(Sym::N(RuleId(g.rules.len() as u32)));
             g.rules.push(body);
         }
         for rule in &mut g.rules[..built] {
             for s in rule.iter_mut() {
-                if let Sym::T(t) = *s {
+                if let Sym::T(Terminal(t)) = *s {
                     *s = stands_for[t as usize];
                 }
             }
@@ -273,13 +273,13 @@ pub fn collapse_run_rules(g: &Grammar) -> Result<(Grammar, Vec<Token>), crate::G
     }
     // Per rule, the run it derives, if it derives one.
     let mut run: Vec<Option<Token>> = vec![None; g.rules.len()];
-    for r in g.topological_order()?.into_iter().rev() {
+    for RuleId(r) in g.topological_order()?.into_iter().rev() {
         let mut acc: Option<Token> = None;
         let mut is_run = true;
         for s in &g.rules[r as usize] {
             let piece = match *s {
-                Sym::T(a) => Some(Token { symbol: a, run: 1 }),
-                Sym::N(x) => run[x as usize],
+                Sym::T(Terminal(a)) => Some(Token { symbol: a, run: 1 }),
+                Sym::N(RuleId(x)) => run[x as usize],
             };
             match (piece, &mut acc) {
                 (Some(p), None) => acc = Some(p),
@@ -313,10 +313,10 @@ pub fn collapse_run_rules(g: &Grammar) -> Result<(Grammar, Vec<Token>), crate::G
             g.rules[r]
                 .iter()
                 .map(|s| match *s {
-                    Sym::T(a) => Sym::T(term(Token { symbol: a, run: 1 })),
-                    Sym::N(x) => match run[x as usize] {
-                        Some(t) => Sym::T(term(t)),
-                        None => Sym::N(index[x as usize].expect("kept")),
+                    Sym::T(Terminal(a)) => Sym::T(Terminal(term(Token { symbol: a, run: 1 }))),
+                    Sym::N(RuleId(x)) => match run[x as usize] {
+                        Some(t) => Sym::T(Terminal(term(t))),
+                        None => Sym::N(RuleId(index[x as usize].expect("kept"))),
                     },
                 })
                 .collect()
@@ -369,7 +369,7 @@ mod tests {
         let seq = [Token { symbol: 0, run: 5 }, Token { symbol: 1, run: 1 }, Token { symbol: 0, run: 4 }, Token { symbol: 0, run: 5 }];
         let terms: Vec<u32> = seq.iter().map(|&t| rt.terminal(t).unwrap()).collect();
         assert_eq!(terms, [0, 1, 2, 0]);
-        let g = Grammar { rules: vec![terms.iter().map(|&t| Sym::T(t)).collect()] };
+        let g = Grammar { rules: vec![terms.iter().map(|&t| Sym::T(Terminal(t))).collect()] };
         let g = rt.resolve(g);
         let expected: Vec<u32> = [0; 5].into_iter().chain([1]).chain([0; 4]).chain([0; 5]).collect();
         assert_eq!(g.expand().collect::<Vec<_>>(), expected);
@@ -384,13 +384,13 @@ mod tests {
         let mut rt = RunTerminals::new();
         let seq = [Token { symbol: 0, run: 5 }, Token { symbol: 1, run: 1 }, Token { symbol: 0, run: 4 }, Token { symbol: 0, run: 5 }];
         let terms: Vec<u32> = seq.iter().map(|&t| rt.terminal(t).unwrap()).collect();
-        let g = rt.resolve(Grammar { rules: vec![terms.iter().map(|&t| Sym::T(t)).collect()] });
+        let g = rt.resolve(Grammar { rules: vec![terms.iter().map(|&t| Sym::T(Terminal(t))).collect()] });
         let (c, meaning) = collapse_run_rules(&g).unwrap();
         assert_eq!(c.rules.len(), 1);
         let back: Vec<Token> = c.rules[0]
             .iter()
             .map(|s| match s {
-                Sym::T(t) => meaning[*t as usize],
+                Sym::T(Terminal(t)) => meaning[*t as usize],
                 Sym::N(_) => panic!("a rule left"),
             })
             .collect();

@@ -1,6 +1,6 @@
 //! What every version of the grammar format shares: the header, the definition order of
 //! the rules, their numbering, the errors, and the helpers both coders use. The coders are
-//! `encode_v1` and `encode_v2`; `encode` is the public face.
+//! `v1` and `v2`; the module above them is the public face.
 //!
 //! # Header
 //!
@@ -48,7 +48,7 @@
 //! `n_rules - 1` (0 when there is one rule); the numbers must be a permutation of
 //! `0..n_rules` that maps rule 0 to 0.
 
-use crate::{Grammar, Sym};
+use crate::{Grammar, RuleId, Sym, Terminal};
 
 /// The format version [`crate::encode_grammar`] writes, the first byte of every encoding.
 pub const GRAMMAR_FORMAT_VERSION: u8 = 2;
@@ -172,8 +172,8 @@ pub(crate) fn assert_encodable(g: &Grammar, n_terminals: u32) {
         assert!(r == 0 || !body.is_empty(), "rule {r} is empty");
         for &s in body {
             match s {
-                Sym::T(t) => assert!(t < n_terminals, "rule {r} holds terminal {t}, not below {n_terminals}"),
-                Sym::N(x) => assert!((x as usize) < n_rules, "rule {r} refers to rule {x}, which does not exist"),
+                Sym::T(Terminal(t)) => assert!(t < n_terminals, "rule {r} holds terminal {t}, not below {n_terminals}"),
+                Sym::N(RuleId(x)) => assert!((x as usize) < n_rules, "rule {r} refers to rule {x}, which does not exist"),
             }
         }
     }
@@ -196,7 +196,7 @@ pub(crate) fn renumber(rules: Vec<Vec<Sym>>, num: &[u32]) -> Grammar {
     let mut out = vec![Vec::new(); rules.len()];
     for (d, mut body) in rules.into_iter().enumerate() {
         for s in &mut body {
-            if let Sym::N(x) = s {
+            if let Sym::N(RuleId(x)) = s {
                 *x = num[*x as usize];
             }
         }
@@ -224,7 +224,7 @@ pub(crate) fn renumber_canonical(mut rules: Vec<Vec<Sym>>) -> Grammar {
             let r = order[head];
             head += 1;
             for s in &mut rules[r] {
-                if let Sym::N(x) = s {
+                if let Sym::N(RuleId(x)) = s {
                     let d = *x as usize;
                     if num[d] == NONE {
                         num[d] = order.len() as u32;
@@ -295,7 +295,7 @@ pub(crate) fn canonical_numbering(rules: &[Vec<Sym>], roots: impl Iterator<Item 
             let r = queue[head];
             head += 1;
             for s in &rules[r] {
-                if let Sym::N(x) = *s {
+                if let Sym::N(RuleId(x)) = *s {
                     if num[x as usize] == NONE {
                         num[x as usize] = queue.len() as u32;
                         queue.push(x as usize);

@@ -17,7 +17,7 @@ use std::collections::hash_map::Entry;
 
 use rustc_hash::FxHashMap;
 
-use crate::{Grammar, Sym};
+use crate::{Grammar, RuleId, Sym, Terminal};
 
 const NIL: u32 = u32::MAX;
 const RULE_BASE: u32 = 1 << 31;
@@ -266,7 +266,7 @@ impl Sequitur {
             while n != g {
                 let v = self.val(n);
                 body.push(if v < RULE_BASE {
-                    Sym::T(v)
+                    Sym::T(Terminal(v))
                 } else {
                     let target = v - RULE_BASE;
                     let next = number.len() as u32;
@@ -274,7 +274,7 @@ impl Sequitur {
                         order.push(target);
                         next
                     });
-                    Sym::N(id)
+                    Sym::N(RuleId(id))
                 });
                 n = self.next(n);
             }

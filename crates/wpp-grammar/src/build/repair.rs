@@ -52,7 +52,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::{Grammar, Sym};
+use crate::{Grammar, RuleId, Sym, Terminal};
 
 /// "No position / no record" and, in the symbol array, a hole.
 const NIL: u32 = u32::MAX;
@@ -119,7 +119,7 @@ pub struct RePairStats {
 pub struct RePairBlocks {
     block_len: usize,
     buf: Vec<u32>,
-    /// Binary rules over all blocks; `Sym::N(i)` refers to `rules[i]`.
+    /// Binary rules over all blocks; `Sym::N(RuleId(i))` refers to `rules[i]`.
     rules: Vec<[Sym; 2]>,
     /// Rule bodies to rule numbers, for merging.
     bodies: FxHashMap<[Sym; 2], u32>,
@@ -221,17 +221,17 @@ impl RePairBlocks {
         let mut global: Vec<u32> = Vec::with_capacity(out.rules.len());
         let mut injective = true;
         for &[a, b] in &out.rules {
-            let decode = |x: u32| if x < first { alphabet[x as usize] } else { Sym::N(global[(x - first) as usize]) };
+            let decode = |x: u32| if x < first { alphabet[x as usize] } else { Sym::N(RuleId(global[(x - first) as usize])) };
             let body = [decode(a), decode(b)];
             let r = self.intern(body);
             // Symbols of the pass are the alphabet and the earlier new rules.
-            if ids.insert(Sym::N(r), NIL).is_some() {
+            if ids.insert(Sym::N(RuleId(r)), NIL).is_some() {
                 injective = false;
             }
             global.push(r);
         }
         self.start.clear();
-        self.start.extend(out.start.iter().map(|&x| if x < first { alphabet[x as usize] } else { Sym::N(global[(x - first) as usize]) }));
+        self.start.extend(out.start.iter().map(|&x| if x < first { alphabet[x as usize] } else { Sym::N(RuleId(global[(x - first) as usize])) }));
         self.start.shrink_to_fit();
         injective
     }
@@ -249,7 +249,7 @@ impl RePairBlocks {
         let mut global: Vec<u32> = Vec::with_capacity(binary.rules.len());
         let map = |s: Sym, global: &[u32]| match s {
             Sym::T(_) => s,
-            Sym::N(r) => Sym::N(global[r as usize]),
+            Sym::N(RuleId(r)) => Sym::N(RuleId(global[r as usize])),
         };
         for &[a, b] in &binary.rules {
             let body = [map(a, &global), map(b, &global)];
@@ -270,7 +270,7 @@ impl RePairBlocks {
     }
 }
 
-/// A Re-Pair result before rule utility: binary rules (`Sym::N(i)` is `rules[i]`; each
+/// A Re-Pair result before rule utility: binary rules (`Sym::N(RuleId(i))` is `rules[i]`; each
 /// body refers only to earlier rules) and the final sequence.
 struct Binary {
     rules: Vec<[Sym; 2]>,
@@ -312,11 +312,11 @@ fn repair_terminals(seq: &[u32]) -> Binary {
     let out = RePair::run(ids, first);
     let decode = |x: u32| {
         if x >= first {
-            Sym::N(x - first)
+            Sym::N(RuleId(x - first))
         } else if fits {
-            Sym::T(x)
+            Sym::T(Terminal(x))
         } else {
-            Sym::T(alphabet[x as usize])
+            Sym::T(Terminal(alphabet[x as usize]))
         }
     };
     let rules = out.rules.iter().map(|&[a, b]| [decode(a), decode(b)]).collect();
@@ -797,7 +797,7 @@ fn finalize(rules: &[[Sym; 2]], start: &[Sym]) -> (Grammar, usize) {
     let mut uses = vec![0u32; n];
     let mut stack: Vec<u32> = Vec::new();
     for &s in start {
-        if let Sym::N(r) = s {
+        if let Sym::N(RuleId(r)) = s {
             uses[r as usize] += 1;
             if uses[r as usize] == 1 {
                 stack.push(r);
@@ -806,7 +806,7 @@ fn finalize(rules: &[[Sym; 2]], start: &[Sym]) -> (Grammar, usize) {
     }
     while let Some(r) = stack.pop() {
         for s in rules[r as usize] {
-            if let Sym::N(c) = s {
+            if let Sym::N(RuleId(c)) = s {
                 uses[c as usize] += 1;
                 if uses[c as usize] == 1 {
                     stack.push(c);
@@ -831,13 +831,13 @@ fn finalize(rules: &[[Sym; 2]], start: &[Sym]) -> (Grammar, usize) {
         while let Some(s) = work.pop() {
             match s {
                 Sym::T(_) => body.push(s),
-                Sym::N(r) if uses[r as usize] < 2 => work.extend(rules[r as usize].iter().rev()),
-                Sym::N(r) => {
+                Sym::N(RuleId(r)) if uses[r as usize] < 2 => work.extend(rules[r as usize].iter().rev()),
+                Sym::N(RuleId(r)) => {
                     if number[r as usize] == NIL {
                         order.push(r);
                         number[r as usize] = order.len() as u32;
                     }
-                    body.push(Sym::N(number[r as usize]));
+                    body.push(Sym::N(RuleId(number[r as usize])));
                 }
             }
         }

@@ -20,7 +20,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::{Grammar, Sym};
+use crate::{Grammar, RuleId, Sym, Terminal};
 
 /// Symbols of each rule's expansion kept at hand for reading right of a boundary.
 const HEAD_MAX: usize = 32;
@@ -42,16 +42,16 @@ impl PatternCounts {
     /// Occurrences of each prefix of each pattern in `g`'s expansion (`freq` from
     /// [`Grammar::rule_frequencies`]). Counts saturate at `u64::MAX`.
     /// A grammar with a cycle (not valid) counts nothing.
-    pub fn count(g: &Grammar, freq: &[u64], patterns: &[Vec<u32>]) -> Self {
+    pub fn count(g: &Grammar, freq: &[u64], patterns: &[Vec<Terminal>]) -> Self {
         Self::count_in(g, &g.topological_order().unwrap_or_default(), freq, patterns)
     }
 
     /// [`PatternCounts::count`] with the grammar's topological order at hand.
-    pub fn count_in(g: &Grammar, order: &[u32], freq: &[u64], patterns: &[Vec<u32>]) -> Self {
+    pub fn count_in(g: &Grammar, order: &[RuleId], freq: &[u64], patterns: &[Vec<Terminal>]) -> Self {
         let mut t = PatternCounts { children: FxHashMap::default(), depth: vec![0], counts: vec![0], ends: Vec::new() };
         for p in patterns {
             let mut n = 0;
-            for &s in p {
+            for &Terminal(s) in p {
                 n = t.child_or_insert(n, s);
             }
             t.ends.push(n);
@@ -64,9 +64,9 @@ impl PatternCounts {
         // An occurrence crossing a boundary holds the digram (last symbol left of it, first
         // symbol right of it): boundaries whose digram is in no pattern are skipped
         // without expanding anything.
-        let digrams: FxHashSet<(u32, u32)> = patterns.iter().flat_map(|p| p.windows(2).map(|w| (w[0], w[1]))).collect();
+        let digrams: FxHashSet<(u32, u32)> = patterns.iter().flat_map(|p| p.windows(2).map(|w| (w[0].0, w[1].0))).collect();
         let mut in_pattern: Vec<bool> = Vec::new();
-        for &x in patterns.iter().flatten() {
+        for &Terminal(x) in patterns.iter().flatten() {
             if in_pattern.len() <= x as usize {
                 in_pattern.resize(x as usize + 1, false);
             }
@@ -83,8 +83,8 @@ impl PatternCounts {
         // The last terminal of each rule's expansion (its first is the first of its head).
         let mut last = vec![u32::MAX; n];
         let last_of = |s: Sym, last: &[u32]| match s {
-            Sym::T(x) => x,
-            Sym::N(q) => last[q as usize],
+            Sym::T(Terminal(x)) => x,
+            Sym::N(RuleId(q)) => last[q as usize],
         };
         let mut end_state = vec![0 as NodeId; n];
         // Per rule, its first symbols (at most `head_len`) in `heads`: the right side of a
@@ -93,7 +93,7 @@ impl PatternCounts {
         let mut heads: Vec<u32> = Vec::new();
         let mut head_at: Vec<(u32, u32)> = vec![(0, 0); n];
         let mut fwd = Cursor::default();
-        for &r in order.iter().rev() {
+        for &RuleId(r) in order.iter().rev() {
             let r = r as usize;
             let body = &g.rules[r];
             let f = freq[r];
@@ -102,7 +102,7 @@ impl PatternCounts {
             for (i, &s) in body.iter().enumerate() {
                 // Read the symbol.
                 let s_len = match s {
-                    Sym::T(x) => {
+                    Sym::T(Terminal(x)) => {
                         state = t.advance(&fail, state, x);
                         if f > 0 {
                             if let Some(&c) = t.children.get(&(0, x)) {
@@ -111,11 +111,11 @@ impl PatternCounts {
                         }
                         1
                     }
-                    Sym::N(q) if lengths[q as usize] >= max_len as u64 => {
+                    Sym::N(RuleId(q)) if lengths[q as usize] >= max_len as u64 => {
                         state = end_state[q as usize];
                         lengths[q as usize]
                     }
-                    Sym::N(q) => {
+                    Sym::N(RuleId(q)) => {
                         // A rule that ends in a symbol of no pattern leaves the automaton
                         // at the root.
                         if in_pattern.get(last[q as usize] as usize).copied().unwrap_or(false) {
@@ -134,8 +134,8 @@ impl PatternCounts {
                     continue;
                 }
                 let first_right = match body[i + 1] {
-                    Sym::T(x) => x,
-                    Sym::N(q) => heads[head_at[q as usize].0 as usize],
+                    Sym::T(Terminal(x)) => x,
+                    Sym::N(RuleId(q)) => heads[head_at[q as usize].0 as usize],
                 };
                 if !digrams.contains(&(last_of(s, &last), first_right)) {
                     continue;
@@ -190,8 +190,8 @@ impl PatternCounts {
                                 let s = body[next_sym];
                                 next_sym += 1;
                                 match s {
-                                    Sym::T(x) => right.push(x),
-                                    Sym::N(q) => {
+                                    Sym::T(Terminal(x)) => right.push(x),
+                                    Sym::N(RuleId(q)) => {
                                         let (a, l) = head_at[q as usize];
                                         right.extend_from_slice(&heads[a as usize..(a + l) as usize]);
                                         if lengths[q as usize] > l as u64 {
@@ -230,8 +230,8 @@ impl PatternCounts {
                     break;
                 }
                 match s {
-                    Sym::T(x) => heads.push(x),
-                    Sym::N(q) => {
+                    Sym::T(Terminal(x)) => heads.push(x),
+                    Sym::N(RuleId(q)) => {
                         let (a, l) = head_at[q as usize];
                         let take = (l as usize).min(head_len - (heads.len() - start as usize));
                         heads.extend_from_within(a as usize..a as usize + take);
@@ -297,10 +297,10 @@ impl PatternCounts {
 
     /// Occurrences of each prefix of `seq` (which must be a prefix of a pattern), by length:
     /// element `j` is the count of `seq[..=j]`.
-    pub fn prefixes(&self, seq: &[u32]) -> Vec<u64> {
+    pub fn prefixes(&self, seq: &[Terminal]) -> Vec<u64> {
         let mut n = 0;
         seq.iter()
-            .map(|&s| {
+            .map(|&Terminal(s)| {
                 n = self.children[&(n, s)];
                 self.counts[n as usize]
             })
@@ -321,8 +321,8 @@ impl Cursor {
         self.stack.clear();
         self.pending = None;
         match s {
-            Sym::T(x) => self.pending = Some(x),
-            Sym::N(r) => self.stack.push((r, 0)),
+            Sym::T(Terminal(x)) => self.pending = Some(x),
+            Sym::N(RuleId(r)) => self.stack.push((r, 0)),
         }
     }
 
@@ -340,8 +340,8 @@ impl Cursor {
             let s = body[*pos];
             *pos += 1;
             match s {
-                Sym::T(x) => return Some(x),
-                Sym::N(q) => self.stack.push((q, 0)),
+                Sym::T(Terminal(x)) => return Some(x),
+                Sym::N(RuleId(q)) => self.stack.push((q, 0)),
             }
         }
     }
@@ -350,8 +350,8 @@ impl Cursor {
         self.stack.clear();
         self.pending = None;
         match s {
-            Sym::T(x) => self.pending = Some(x),
-            Sym::N(r) => self.stack.push((r, g.rules[r as usize].len())),
+            Sym::T(Terminal(x)) => self.pending = Some(x),
+            Sym::N(RuleId(r)) => self.stack.push((r, g.rules[r as usize].len())),
         }
     }
 
@@ -367,8 +367,8 @@ impl Cursor {
             }
             *pos -= 1;
             match g.rules[*r as usize][*pos] {
-                Sym::T(x) => return Some(x),
-                Sym::N(q) => self.stack.push((q, g.rules[q as usize].len())),
+                Sym::T(Terminal(x)) => return Some(x),
+                Sym::N(RuleId(q)) => self.stack.push((q, g.rules[q as usize].len())),
             }
         }
     }

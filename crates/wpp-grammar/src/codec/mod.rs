@@ -10,13 +10,18 @@
 //! bounded by the input: at most [`MAX_SYMBOLS_PER_BYTE`] symbols per input byte, and the
 //! decoder's time and memory are linear in the input's length whatever the input declares.
 //!
-//! Version 1 ([`crate::encode_v1`]) is an adaptive binary range coder, compact but slow to
-//! decode; version 2 ([`crate::encode_v2`]), the one written, is a rANS coder with static
-//! tables that decodes tens of millions of symbols a second. Both write the header and the
-//! rules as [`crate::format`] describes.
+//! Version 1 ([`v1`]) is an adaptive binary range coder, compact but slow to decode;
+//! version 2 ([`v2`]), the one written, is a rANS coder with static tables ([`rans`]) that
+//! decodes tens of millions of symbols a second. Both write the header and the rules as
+//! [`format`] describes.
 
-use crate::format::{GrammarDecodeError, Header, GRAMMAR_FORMAT_VERSION};
-use crate::{encode_v1, encode_v2, Grammar};
+pub(crate) mod format;
+mod rans;
+mod v1;
+mod v2;
+
+use crate::Grammar;
+use format::{GrammarDecodeError, Header, GRAMMAR_FORMAT_VERSION};
 
 /// Encodes `g`, a grammar over terminals `0..n_terminals`, in format version
 /// [`GRAMMAR_FORMAT_VERSION`].
@@ -26,7 +31,7 @@ use crate::{encode_v1, encode_v2, Grammar};
 /// If `g` is not valid: a rule other than rule 0 is empty, a reference is out of range or
 /// reaches the rule it is in (rule 0 included), or a terminal is not below `n_terminals`.
 pub fn encode_grammar(g: &Grammar, n_terminals: u32) -> Vec<u8> {
-    encode_v2::encode(g, n_terminals)
+    v2::encode(g, n_terminals)
 }
 
 /// Encodes `g` in format version 1, which [`decode_grammar`] still reads: for profiles and
@@ -36,7 +41,7 @@ pub fn encode_grammar(g: &Grammar, n_terminals: u32) -> Vec<u8> {
 ///
 /// As [`encode_grammar`].
 pub fn encode_grammar_v1(g: &Grammar, n_terminals: u32) -> Vec<u8> {
-    encode_v1::encode(g, n_terminals)
+    v1::encode(g, n_terminals)
 }
 
 /// Decodes a grammar written by [`encode_grammar`] or [`encode_grammar_v1`]. Any input gives
@@ -48,7 +53,7 @@ pub fn decode_grammar(bytes: &[u8]) -> std::result::Result<Grammar, GrammarDecod
     }
     let Some(header) = Header::read(bytes)? else { return Ok(Grammar::default()) };
     match version {
-        1 => encode_v1::decode(bytes, &header),
-        _ => encode_v2::decode(bytes, &header),
+        1 => v1::decode(bytes, &header),
+        _ => v2::decode(bytes, &header),
     }
 }

@@ -1,0 +1,17 @@
+//! The builders, which turn a sequence into a [`Grammar`](crate::Grammar), and the front
+//! ends that take work off them.
+//!
+//! * `sequitur`: SEQUITUR and SEQUITUR(1), online, with optional rule prediction;
+//! * `repair`: Re-Pair, offline, whole or in bounded blocks;
+//! * `runs`: runs of one symbol collapsed into tokens, and tokens as builder terminals;
+//! * `phrases`: content-defined phrases of tokens, built by two SEQUITUR(1) builders.
+
+mod phrases;
+mod repair;
+mod runs;
+mod sequitur;
+
+pub use phrases::{PhraseParams, PhraseStats, PhraseThreads, Phrases};
+pub use repair::{repair, repair_with_stats, RePairBlocks, RePairStats};
+pub use runs::{collapse_run_rules, encode_token, GrammarFull, RunLength, RunTerminals, Token, TokenError, Tokens};
+pub use sequitur::{Sequitur, MAX_TERMINAL};
