@@ -208,6 +208,44 @@ fn query_json_is_complete() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+/// A function called 60 times whose loop runs 1 to 37 times: 37 distinct traces.
+const MANY_TRACES: &str = r#"
+(module
+  (func $count (param $n i32) (result i32)
+    (local $i i32)
+    (loop $l
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $l (i32.lt_u (local.get $i) (local.get $n))))
+    (local.get $i))
+  (func (export "_start")
+    (local $k i32) (local $acc i32)
+    (loop $l
+      (local.set $acc (i32.add (local.get $acc)
+        (call $count (i32.add (i32.rem_u (local.get $k) (i32.const 37)) (i32.const 1)))))
+      (local.set $k (i32.add (local.get $k) (i32.const 1)))
+      (br_if $l (i32.lt_u (local.get $k) (i32.const 60))))))
+"#;
+
+#[test]
+fn trace_json_is_complete() {
+    let d = scratch("json-trace");
+    let wasm = d.join("traces.wasm");
+    std::fs::write(&wasm, wat::parse_str(MANY_TRACES).unwrap()).unwrap();
+    let profile = d.join("traces.wpp");
+    ok(wpp().arg("record").arg("-o").arg(&profile).arg(&wasm));
+    let twpp = d.join("traces.twpp");
+    ok(wpp().args(["twpp", "build"]).arg(&profile).arg("-o").arg(&twpp));
+    let all = check_limits(&["trace", "PROFILE", "--func", "0"], &twpp, &[("traces", "traces")]);
+    assert_eq!(total(&all, "traces"), 37);
+    let invocations: u64 = rows(&all, "traces").iter().map(|t| t["invocations"].as_u64().unwrap()).sum();
+    assert_eq!(all["invocations"].as_u64().unwrap(), invocations);
+    assert_eq!(invocations, 60);
+    // One invocation's trace: the list holds that one, and its total says so.
+    let call = json_with(&["trace", "PROFILE", "--func", "0", "--call", "38"], &twpp, &[]);
+    assert_eq!((rows(&call, "traces").len(), total(&call, "traces"), &call["truncated"]), (1, 1, &Value::Bool(false)));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 #[test]
 fn ppp_report_json_is_complete() {
     let d = scratch("json-ppp");
