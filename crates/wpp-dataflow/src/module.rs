@@ -59,6 +59,11 @@ impl Module {
         self.lines.as_ref().and_then(|l| l.line_at(at)).map(|(file, line)| format!("{file}:{line}"))
     }
 
+    /// The source file and line of the instruction at `at`, when the module has DWARF.
+    pub fn line_of(&self, at: u32) -> Option<(&str, u32)> {
+        self.lines.as_ref()?.line_at(at)
+    }
+
     /// Whether the module has source lines.
     pub fn has_lines(&self) -> bool {
         self.lines.is_some()

@@ -122,6 +122,11 @@ impl Analysis {
                 }
             }
         }
+        if loads.is_empty() {
+            if let Some(e) = self.names_no_load(select) {
+                return Err(e);
+            }
+        }
         let untracked = loads.iter().filter(|(_, a)| a.base == Base::Unknown).count();
         let mut engine = self.engine()?;
         let mut rows = Vec::new();
@@ -143,6 +148,64 @@ impl Analysis {
         let mut truncation = Truncation::default();
         truncation.cut("loads", &mut rows, top);
         Ok(RedundancyReport { loads: rows, untracked_loads: untracked, truncation })
+    }
+
+    /// Why a place that selected no load names nothing, with what the module has instead:
+    /// the loads nearest a byte offset, or the lines with loads of the file named (or the
+    /// files with loads). `None` for a function, which may simply have no loads.
+    fn names_no_load(&self, select: LoadSelect) -> Option<Error> {
+        let module = self.module.path.display();
+        let profile = &self.twpp.profile;
+        let loads: Vec<(FuncIdx, u32)> = (self.module.effects.iter())
+            .flat_map(|(f, fx)| fx.blocks.iter().flatten().filter_map(move |a| matches!(a, Action::Load { .. }).then(|| (f, a.at()))))
+            .collect();
+        match select {
+            LoadSelect::Func(_) => None,
+            LoadSelect::At(x) => {
+                let below = loads.iter().filter(|l| l.1 < x).max_by_key(|l| l.1);
+                let above = loads.iter().filter(|l| l.1 > x).min_by_key(|l| l.1);
+                let near: Vec<String> = below.into_iter().chain(above).map(|&(f, at)| format!("{at:#x} in {}", profile.meta.func_name(f))).collect();
+                let hint = if near.is_empty() { "the module has no loads".to_string() } else { format!("the nearest loads are at {}", near.join(" and ")) };
+                Some(Error::Place(format!("{module}: no load at byte offset {x:#x}; {hint}")))
+            }
+            LoadSelect::Line { func, file, line } => {
+                if !self.module.has_lines() {
+                    return Some(Error::Place(format!("{module}: no source lines (the module has no DWARF); name a load by its byte offset")));
+                }
+                let in_func = |f: FuncIdx| func.is_none_or(|g| g == f);
+                let same_file = |name: &str| name == file || name.ends_with(&format!("/{file}"));
+                let mut lines: Vec<u32> = Vec::new();
+                let mut files: Vec<&str> = Vec::new();
+                for &(_, at) in loads.iter().filter(|l| in_func(l.0)) {
+                    if let Some((name, l)) = self.module.line_of(at) {
+                        if same_file(name) {
+                            lines.push(l);
+                        } else {
+                            files.push(name);
+                        }
+                    }
+                }
+                let scope = func.map(|f| format!(" in function {}", profile.meta.func_name(f))).unwrap_or_default();
+                if lines.is_empty() {
+                    files.sort_unstable();
+                    files.dedup();
+                    let shown: Vec<&str> = files.iter().take(12).copied().collect();
+                    let more = if files.len() > shown.len() { format!(" and {} more", files.len() - shown.len()) } else { String::new() };
+                    let hint = if files.is_empty() { "no load has a source line".to_string() } else { format!("files with loads: {}{more}", shown.join(", ")) };
+                    return Some(Error::Place(format!("{module}: no load{scope} is in a file named {file}; {hint}")));
+                }
+                lines.sort_unstable();
+                lines.dedup();
+                // The lines nearest the one asked for, in order.
+                let mut near = lines.clone();
+                near.sort_by_key(|&l| (l.abs_diff(line), l));
+                near.truncate(12);
+                near.sort_unstable();
+                let more = if lines.len() > near.len() { format!(" (the nearest {} of {})", near.len(), lines.len()) } else { String::new() };
+                let shown: Vec<String> = near.iter().map(u32::to_string).collect();
+                Some(Error::Place(format!("{module}: no load{scope} is on line {line} of {file}; its lines with loads{more}: {}", shown.join(", "))))
+            }
+        }
     }
 
     /// Which definitions of `var` reached the point before the instruction at `at` (in

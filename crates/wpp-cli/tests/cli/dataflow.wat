@@ -11,6 +11,7 @@
 ;; RUN: dataflow redundancy %t.twpp --module %s --func main
 ;; RUN: dataflow redundancy %t.twpp --module %s --load 0x78
 ;; RUN: dataflow redundancy %t.twpp --module %s --load 0x5f
+;; RUN: dataflow redundancy %t.twpp --module %s --load 0x12345678
 ;; RUN: dataflow reaching %t.twpp --module %s --at 0x87 --global 0
 ;; RUN: dataflow reaching %t.twpp --module %s --at 0x87 --local 2
 ;; RUN: dff %t.wpp --module %s --func main

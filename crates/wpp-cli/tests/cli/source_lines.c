@@ -1,12 +1,9 @@
-// Source lines from DWARF: a C program built with `clang -g`, so reports show source
-// lines instead of byte offsets and the data flow commands take FILE:LINE. A loop over
-// an array whose body calls a function with a branch of its own (a store for odd
-// elements), and Zhang & Gupta's Fig. 9 on the global `x`: loaded every iteration (line
-// 38), stored where the element is at least 3 (line 40) and loaded again on the others
-// (line 42), which is redundant every time (the first is not, after `step` stored to
-// `odd[i]`, which may be `x` as far as the analysis can tell). The expected output is that
-// of clang 14 with wasi-libc: another compiler lays the module out differently.
-//
+// Source lines from DWARF (`clang -g`): reports show source lines, data flow commands take FILE:LINE.
+// A loop over an array calling a function with a branch (a store for odd elements), and Zhang &
+// Gupta's Fig. 9 on the global `x`: loaded every iteration (line 38), stored where the element is
+// at least 3 (line 40), loaded again on the others (line 42), redundant every time (the first is
+// not, after `step` stored to `odd[i]`, which may be `x`). Places that name no load are errors.
+// The expected output is clang 14's with wasi-libc: another compiler lays the module out otherwise.
 // RUN: record -o %t.wpp %s
 // RUN: paths %t.wpp --top 6
 // RUN: paths %t.wpp --func step
@@ -14,6 +11,9 @@
 // RUN: twpp build %t.wpp -o %t.twpp
 // RUN: trace %t.twpp --func step --top 2
 // RUN: dataflow redundancy %t.twpp --module %s --load source_lines.c:42
+// RUN: dataflow redundancy %t.twpp --module %s --load source_lines.c:999
+// RUN: dataflow redundancy %t.twpp --module %s --load nosuch.c:7
+// RUN: dataflow redundancy %t.twpp --module %s --func step --load source_lines.c:42
 // RUN: dataflow redundancy %t.twpp --module %s --func __original_main --top 2
 // RUN: dataflow reaching %t.twpp --module %s --func __original_main --at source_lines.c:42 --local 2
 // RUN: dff %t.wpp --module %s --func __original_main --at source_lines.c:38
