@@ -57,6 +57,11 @@ pub fn write_report<E: std::error::Error + 'static>(
     dataflow: Option<Dataflow<'_, E>>,
     progress: &mut dyn Progress,
 ) -> Result<Written, PipelineError<E>> {
+    // A page that cannot be written is refused before the work, not after it.
+    if request.output.is_dir() {
+        let source = std::io::Error::new(std::io::ErrorKind::IsADirectory, "it is a directory");
+        return Err(PipelineError::Write { path: request.output.to_owned(), source });
+    }
     progress.stage("reading the profile", None);
     let input = Input::of(Profile::open(request.profile).map_err(Error::from)?, progress)?;
     let mut extras = crate::Extras::default();

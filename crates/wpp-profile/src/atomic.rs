@@ -39,8 +39,12 @@ pub struct AtomicFile {
 impl AtomicFile {
     /// A temporary file named `.NAME.XXXXXX.tmp` in `path`'s directory (so that the final
     /// rename never crosses file systems), with the permissions a file created the
-    /// ordinary way gets (0666 before the umask).
+    /// ordinary way gets (0666 before the umask). A directory at `path` is refused here,
+    /// before anything is written, rather than when the rename fails at the end.
     pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
+        if path.is_dir() {
+            return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "it is a directory"));
+        }
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),

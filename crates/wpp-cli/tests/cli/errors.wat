@@ -1,7 +1,8 @@
 ;; Bad input: a missing file, a file that is not a module (errors.input, some notes), a
 ;; profile of the wrong kind for the command, names and paths that name nothing, values
 ;; out of range, and arguments the parser refuses. Each error is one line on stderr, with
-;; exit status 2. Also `--version`.
+;; exit status 2. An output that is a directory is refused before any work (exit 1). Also
+;; `--version`.
 ;;
 ;; RUN: --version
 ;; RUN: stats %t.missing.wpp
@@ -15,6 +16,8 @@
 ;; RUN: expand %t.paths.wpp
 ;; RUN: twpp build %t.paths.wpp -o %t.paths.twpp
 ;; RUN: record -o %t.wpp %s
+;; RUN: twpp build %t.wpp -o .
+;; RUN: report %t.wpp -o . --dot %t.no-dot
 ;; RUN: query %t.wpp freq nosuch:1
 ;; RUN: query %t.wpp freq 1:999999
 ;; RUN: query %t.wpp freq 1
