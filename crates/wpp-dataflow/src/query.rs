@@ -157,7 +157,7 @@ impl Analysis {
         let module = self.module.path.display();
         let profile = &self.twpp.profile;
         let loads: Vec<(FuncIdx, u32)> = (self.module.effects.iter())
-            .flat_map(|(f, fx)| fx.blocks.iter().flatten().filter_map(move |a| matches!(a, Action::Load { .. }).then(|| (f, a.at()))))
+            .flat_map(|(f, fx)| fx.blocks.iter().flatten().filter(|a| matches!(a, Action::Load { .. })).map(move |a| (f, a.at())))
             .collect();
         match select {
             LoadSelect::Func(_) => None,
