@@ -36,7 +36,15 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     let events = report.executions;
     let where_ = if p.source.is_some() { "source lines" } else { "blocks (byte offsets)" };
-    writeln!(out, "{:>14} {:>6}  {:<32} {:>10} {:>7}  {where_}", "count", "%", "function", "path", "instrs")?;
+    // With --func the share is of the function's executions, and the header says so.
+    let share_of = match func {
+        Some(f) => {
+            writeln!(out, "paths of {}: {} executions; % is of these", p.meta.func_name(f), group(events))?;
+            "% fn"
+        }
+        None => "%",
+    };
+    writeln!(out, "{:>14} {:>6}  {:<32} {:>10} {:>7}  {where_}", "count", share_of, "function", "path", "instrs")?;
     for r in &report.paths {
         let count = r.count.unwrap_or(0);
         let share = if events > 0 { 100.0 * count as f64 / events as f64 } else { 0.0 };
