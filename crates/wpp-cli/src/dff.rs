@@ -4,20 +4,10 @@
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
-use wpp_dataflow::dff::{Dff, ProblemKind};
+use clap::Args;
+use wpp_dataflow::dff::Dff;
 use wpp_report::dataflow::{DffReport, FactRow, Place};
 use wpp_report::format::group;
-
-#[derive(Clone, Copy, ValueEnum)]
-enum ProblemArg {
-    /// Definitions of the function's locals (per invocation), of globals and of memory at
-    /// constant addresses (program-wide) that reach each block.
-    ReachingDefinitions,
-    /// Loads at a constant or global-based address whose bytes were already loaded or
-    /// stored there (an intersection problem, solved through its dual).
-    AvailableLoads,
-}
 
 /// Data flow frequencies: how often each fact held at each point over the whole run,
 /// computed exactly on the profile's grammar (Scholz & Mehofer), in time proportional to
@@ -52,7 +42,7 @@ pub struct Opts {
     #[arg(long, value_name = "M.wasm")]
     module: PathBuf,
     #[arg(long, value_enum, default_value = "reaching-definitions")]
-    problem: ProblemArg,
+    problem: crate::Problem,
     /// The function whose points to show (name or index).
     #[arg(long, value_name = "F", required_unless_present = "at")]
     func: Option<String>,
@@ -74,12 +64,8 @@ struct Out {
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
-    let kind = match o.problem {
-        ProblemArg::ReachingDefinitions => ProblemKind::ReachingDefinitions,
-        ProblemArg::AvailableLoads => ProblemKind::AvailableLoads,
-    };
     let (dag, module) = wpp_dataflow::dff::open(&o.file, &o.module)?;
-    let report = Dff::new(&dag, &module)?.answer(kind, o.func.as_deref(), o.at.as_deref(), o.output.top())?;
+    let report = Dff::new(&dag, &module)?.answer(o.problem.into(), o.func.as_deref(), o.at.as_deref(), o.output.top())?;
     let out = Out { module: o.module.display().to_string(), profile: o.file.display().to_string(), report };
     if o.output.json {
         return crate::print_json(&out);

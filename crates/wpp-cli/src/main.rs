@@ -155,6 +155,26 @@ pub(crate) struct Json {
     pub json: bool,
 }
 
+/// `--problem`: a data flow problem of `wpp dff` and `wpp report --dataflow`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub(crate) enum Problem {
+    /// Definitions of the function's locals (per invocation), of globals and of memory at
+    /// constant addresses (program-wide) that reach each block.
+    ReachingDefinitions,
+    /// Loads at a constant or global-based address whose bytes were already loaded or
+    /// stored there (an intersection problem, solved through its dual).
+    AvailableLoads,
+}
+
+impl From<Problem> for wpp_dataflow::dff::ProblemKind {
+    fn from(p: Problem) -> Self {
+        match p {
+            Problem::ReachingDefinitions => Self::ReachingDefinitions,
+            Problem::AvailableLoads => Self::AvailableLoads,
+        }
+    }
+}
+
 /// Writes `v` as pretty JSON and a newline.
 pub(crate) fn print_json(v: &impl serde::Serialize) -> anyhow::Result<()> {
     // Buffered: stdout alone is line-buffered, a write call per line of the output.

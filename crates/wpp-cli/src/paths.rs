@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use wpp_profile::Profile;
 use wpp_report::format::{group, truncate};
+use wpp_report::PathRow;
 
 /// Print the path profile: how often each acyclic path ran, hottest first.
 ///
@@ -35,7 +36,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     }
     let mut out = std::io::stdout().lock();
     let events = report.executions;
-    let where_ = if p.source.is_some() { "source lines" } else { "blocks (byte offsets)" };
+    let where_ = PathRow::places_header(p.source.is_some());
     // With --func the share is of the function's executions, and the header says so.
     let share_of = match func {
         Some(f) => {
@@ -48,8 +49,16 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     for r in &report.paths {
         let count = r.count.unwrap_or(0);
         let share = if events > 0 { 100.0 * count as f64 / events as f64 } else { 0.0 };
-        let blocks: Vec<String> = if p.source.is_some() { r.source.clone() } else { r.blocks.iter().map(|b| format!("{:#x}", b.start)).collect() };
-        writeln!(out, "{:>14} {:>5.1}%  {:<32} {:>10} {:>7}  {}", group(count), share, truncate(&r.function, 32), r.path_id, r.instructions, blocks.join(" "))?;
+        writeln!(
+            out,
+            "{:>14} {:>5.1}%  {:<32} {:>10} {:>7}  {}",
+            group(count),
+            share,
+            truncate(&r.function, 32),
+            r.path_id,
+            r.instructions,
+            r.places(p.source.is_some())
+        )?;
     }
     if let Some(note) = report.truncation.note("paths", "paths") {
         writeln!(out, "{note}")?;

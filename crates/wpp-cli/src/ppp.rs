@@ -8,6 +8,7 @@ use wpp_profile::Profile;
 use wpp_record::{PathSet, Selection};
 use wpp_report::format::{group, rho_table, truncate};
 use wpp_report::ppp::PppReport;
+use wpp_report::PathRow;
 
 /// Preferential path profiling: number a chosen set of interesting paths compactly.
 #[derive(Args)]
@@ -141,11 +142,18 @@ fn print_report(out: &mut impl std::io::Write, p: &Profile, r: &PppReport) -> an
     }
     writeln!(out, "residual paths (executed, not interesting): {}, {} times", g(n_residual as u64), g(r.residual_executions))?;
     if !r.residual.is_empty() {
-        let where_ = if p.source.is_some() { "source lines" } else { "blocks (byte offsets)" };
+        let where_ = PathRow::places_header(p.source.is_some());
         writeln!(out, "\nresidual paths, most executed first:\n{:>14}  {:<32} {:>10} {:>7}  {where_}", "count", "function", "path", "instrs")?;
         for x in &r.residual {
-            let blocks: Vec<String> = if p.source.is_some() { x.source.clone() } else { x.blocks.iter().map(|b| format!("{:#x}", b.start)).collect() };
-            writeln!(out, "{:>14}  {:<32} {:>10} {:>7}  {}", g(x.count.unwrap_or(0)), truncate(&x.function, 32), x.path_id, x.instructions, blocks.join(" "))?;
+            writeln!(
+                out,
+                "{:>14}  {:<32} {:>10} {:>7}  {}",
+                g(x.count.unwrap_or(0)),
+                truncate(&x.function, 32),
+                x.path_id,
+                x.instructions,
+                x.places(p.source.is_some())
+            )?;
         }
         if let Some(note) = r.truncation.note("residual", "residual paths") {
             writeln!(out, "{note}")?;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_dataflow::dff::{Dff, ProblemKind};
+use wpp_dataflow::dff::Dff;
 use wpp_report::Top;
 
 /// Write an HTML report of a profile: one page, everything inline, nothing fetched.
@@ -63,19 +63,11 @@ pub struct Opts {
     #[arg(long, value_name = "M.wasm")]
     module: Option<PathBuf>,
     /// The data flow problem of --dataflow.
-    #[arg(long, value_enum, default_value_t = Problem::ReachingDefinitions)]
-    problem: Problem,
+    #[arg(long, value_enum, default_value = "reaching-definitions")]
+    problem: crate::Problem,
     /// Graphviz's `dot`, to lay the drawings out.
     #[arg(long, value_name = "PROGRAM", default_value = "dot")]
     dot: PathBuf,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum Problem {
-    /// Which definitions of the function's locals, of globals and of constant memory reach.
-    ReachingDefinitions,
-    /// Whether each load's bytes were already loaded or stored.
-    AvailableLoads,
 }
 
 /// Progress on stderr when it is a terminal, nothing otherwise.
@@ -127,23 +119,18 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         ..wpp_html::Options::default()
     };
     let request = wpp_html::Request { profile: &o.profile, output: &o.output, options, twpp: o.twpp.as_deref(), dot: &o.dot, source_map: &o.source_map };
-    let kind = match o.problem {
-        Problem::ReachingDefinitions => ProblemKind::ReachingDefinitions,
-        Problem::AvailableLoads => ProblemKind::AvailableLoads,
-    };
     // `wpp dff`'s frequencies at every block of the function, on the run decoded for the
     // page.
+    let asked = o.dataflow.as_deref().zip(o.module.as_deref());
     let dataflow = |dag: &wpp_report::Dag| -> Result<wpp_report::dataflow::DffReport, wpp_dataflow::Error> {
-        let (Some(func), Some(module)) = (&o.dataflow, &o.module) else { unreachable!("asked for only with --dataflow and --module") };
+        let (func, module) = asked.expect("called only when asked for");
         let module = wpp_dataflow::Module::open(&dag.profile, module)?;
-        Dff::new(dag, &module)?.answer(kind, Some(func), None, Top::All)
+        Dff::new(dag, &module)?.answer(o.problem.into(), Some(func), None, Top::All)
     };
-    let asked = o.dataflow.is_some() && o.module.is_some();
     let mut bar = Bar(None);
-    let written = wpp_html::write_report(&request, asked.then_some(&dataflow as _), &mut bar).map_err(|e| match e {
+    let written = wpp_html::write_report(&request, asked.map(|_| &dataflow as _), &mut bar).map_err(|e| match e {
         wpp_html::PipelineError::Page(e) => anyhow::Error::new(e),
         wpp_html::PipelineError::Dataflow(e) => anyhow::Error::new(e),
-        wpp_html::PipelineError::Write { path, source } => anyhow::Error::new(source).context(format!("cannot write {}", path.display())),
     })?;
     drop(bar);
     if let Some(why) = &written.not_drawn {

@@ -64,6 +64,9 @@ pub enum Error {
     Twpp(Box<wpp_twpp::file::Error>),
     #[error("{twpp} is not of the run {profile} recorded (another module, or another number of events)")]
     OtherRun { twpp: std::path::PathBuf, profile: std::path::PathBuf },
+    /// The page could not be written (nothing was: an earlier file stays as it was).
+    #[error("cannot write {}", .path.display())]
+    Write { path: std::path::PathBuf, source: std::io::Error },
 }
 
 impl Error {
@@ -73,7 +76,7 @@ impl Error {
             Error::Report(e) => e.is_failure(),
             Error::Profile(e) => e.is_failure(),
             Error::Twpp(e) => e.is_failure(),
-            Error::Flame(_) => true,
+            Error::Flame(_) | Error::Write { .. } => true,
             Error::OtherRun { .. } => false,
         }
     }

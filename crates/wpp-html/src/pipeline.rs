@@ -35,8 +35,6 @@ pub enum PipelineError<E: std::error::Error + 'static> {
     Page(#[from] Error),
     #[error(transparent)]
     Dataflow(E),
-    #[error("cannot write {}", .path.display())]
-    Write { path: PathBuf, source: std::io::Error },
 }
 
 /// Data flow frequencies the caller computes on the run decoded for the page.
@@ -60,7 +58,7 @@ pub fn write_report<E: std::error::Error + 'static>(
     // A page that cannot be written is refused before the work, not after it.
     if request.output.is_dir() {
         let source = std::io::Error::new(std::io::ErrorKind::IsADirectory, "it is a directory");
-        return Err(PipelineError::Write { path: request.output.to_owned(), source });
+        return Err(Error::Write { path: request.output.to_owned(), source }.into());
     }
     progress.stage("reading the profile", None);
     let input = Input::of(Profile::open(request.profile).map_err(Error::from)?, progress)?;
@@ -93,18 +91,6 @@ pub fn write_report<E: std::error::Error + 'static>(
         Err(why) => crate::render(&report, Err(why), &read),
     };
     wpp_profile::write_atomically(request.output, |w| w.write_all(page.as_bytes()))
-        .map_err(|source| PipelineError::Write { path: request.output.to_owned(), source })?;
+        .map_err(|source| Error::Write { path: request.output.to_owned(), source })?;
     Ok(Written { bytes: page.len(), drawings: report.drawings.len(), not_drawn: laid_out.err() })
-}
-
-impl<E: std::error::Error + 'static> PipelineError<E> {
-    /// Whether wpp failed rather than its input: the page's own errors say, the caller's
-    /// data flow errors by `dataflow_failure`, a page that cannot be written is a failure.
-    pub fn is_failure(&self, dataflow_failure: impl Fn(&E) -> bool) -> bool {
-        match self {
-            PipelineError::Page(e) => e.is_failure(),
-            PipelineError::Dataflow(e) => dataflow_failure(e),
-            PipelineError::Write { .. } => true,
-        }
-    }
 }

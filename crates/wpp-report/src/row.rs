@@ -58,6 +58,25 @@ impl PathRow {
     }
 
     /// The path as `FUNCTION:PATH_ID`.
+    /// Where the path is, for a text column: its source lines when the profile has them
+    /// (`with_source`), otherwise its blocks' start offsets.
+    pub fn places(&self, with_source: bool) -> String {
+        if with_source {
+            self.source.join(" ")
+        } else {
+            self.blocks.iter().map(|b| format!("{:#x}", b.start)).collect::<Vec<_>>().join(" ")
+        }
+    }
+
+    /// The header of [`PathRow::places`]' column.
+    pub fn places_header(with_source: bool) -> &'static str {
+        if with_source {
+            "source lines"
+        } else {
+            "blocks (byte offsets)"
+        }
+    }
+
     pub fn name(&self) -> String {
         format!("{}:{}", self.function, self.path_id)
     }
