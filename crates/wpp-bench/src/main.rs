@@ -23,6 +23,7 @@
 //! allocator (here only, never under `wpp`).
 
 mod alloc;
+mod command;
 mod dff;
 mod grammar;
 mod hot;
@@ -61,6 +62,9 @@ enum Command {
 }
 
 fn main() -> anyhow::Result<()> {
+    if std::env::args_os().nth(1).is_some_and(|a| a == command::MEASURE) {
+        return command::measure(std::env::args_os().skip(2).collect());
+    }
     match Cli::parse().command {
         Command::Record(o) => record::run(o),
         Command::Grammar(o) => grammar::run(o),

@@ -1,6 +1,7 @@
 //! `wpp-bench twpp`: the timestamped whole program path's compaction steps on the real
 //! programs (Zhang & Gupta, Tables 2, 3 and 6).
 
+use std::ffi::OsStr;
 use std::io::Write;
 use std::time::Instant;
 
@@ -27,6 +28,11 @@ use crate::workloads::{load, WorkloadArgs};
 /// splitting it by call, what any one function's traces cost without the TWPP), and the
 /// speedup of the mean; with the sizes of the grammar profile and the TWPP file and the
 /// time to build the latter.
+///
+/// A third table times the commands as a user types them, end to end (process start to
+/// exit, peak resident memory as the kernel counts it), on the function whose part of
+/// the file is largest: `wpp trace FILE --func F --top 1`, `wpp trace FILE --func F --call
+/// N` (its last invocation) and `wpp twpp stats FILE`.
 #[derive(Args)]
 pub struct Opts {
     #[command(flatten)]
@@ -104,6 +110,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let tmp = std::env::temp_dir().join(format!("wpp-bench-twpp-{}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;
     let mut extraction = Vec::new();
+    let mut commands = Vec::new();
     for (p, run) in &sel.runs {
         eprint!("wpp-bench twpp: {} ...\r", p.name);
         // Recorded as `wpp record` does, into a grammar profile: nothing holds the whole
@@ -132,6 +139,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             times.push(t.elapsed().as_secs_f64());
             anyhow::ensure!(traces.len() == scanned.traces.get(e.func).map_or(0, |t| t.traces.len()), "{}: function {}: traces differ", p.name, e.func);
         }
+        commands.push(command_row(&p.name, &twpp, &twpp_path)?);
         let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
         let max = times.iter().copied().fold(0.0, f64::max);
         let (engine_s, q_mean, q_max, n_queries) = queries(&twpp_path, &sel.dir.join(&p.wasm))?;
@@ -178,9 +186,53 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         for line in extraction {
             writeln!(out, "{line}")?;
         }
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{:<14} {:<24} {:>9} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+            "program", "largest part", "part KB", "invocations", "trace ms", "trace MB", "call ms", "call MB", "stats ms", "stats MB"
+        )?;
+        for line in commands {
+            writeln!(out, "{line}")?;
+        }
     }
     std::fs::remove_dir_all(&tmp)?;
     Ok(())
+}
+
+/// The commands as typed on the function of `twpp` with the largest part.
+fn command_row(name: &str, twpp: &wpp_twpp::Twpp, path: &std::path::Path) -> anyhow::Result<String> {
+    use crate::command::run_wpp;
+    let part_bytes = |f: wpp_model::FuncIdx| {
+        let (own, apart) = (wpp_twpp::file::section::function(f), format!("{}.", wpp_twpp::file::section::function(f)));
+        twpp.profile.toc.iter().filter(|e| e.name == own || e.name.starts_with(&apart)).map(|e| e.len).sum::<u64>()
+    };
+    let Some(e) = twpp.index.functions.iter().max_by_key(|e| (part_bytes(e.func), std::cmp::Reverse(e.func))) else {
+        return Ok(format!("{name:<14} (no function ran)"));
+    };
+    let (file, func, last) = (path.as_os_str(), e.func.0.to_string(), e.invocations.to_string());
+    let trace = run_wpp(&[OsStr::new("trace"), file, OsStr::new("--func"), OsStr::new(&func), OsStr::new("--top"), OsStr::new("1")])?;
+    let call = run_wpp(&[OsStr::new("trace"), file, OsStr::new("--func"), OsStr::new(&func), OsStr::new("--call"), OsStr::new(&last)])?;
+    let stats = run_wpp(&[OsStr::new("twpp"), OsStr::new("stats"), file])?;
+    let mut fname = twpp.profile.meta.func_name(e.func);
+    if fname.len() > 24 {
+        fname.truncate(23);
+        fname.push('~');
+    }
+    let mb = |b: u64| b as f64 / 1e6;
+    Ok(format!(
+        "{:<14} {:<24} {:>9.1} {:>11} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1} {:>9.1}",
+        name,
+        fname,
+        part_bytes(e.func) as f64 / 1e3,
+        e.invocations,
+        trace.seconds * 1e3,
+        mb(trace.peak_bytes),
+        call.seconds * 1e3,
+        mb(call.peak_bytes),
+        stats.seconds * 1e3,
+        mb(stats.peak_bytes)
+    ))
 }
 
 /// Times data flow queries on a TWPP file: reading its call graph (`dcg ms`), then a

@@ -10,17 +10,19 @@ use wpp_twpp::Twpp;
 
 /// Print a function's distinct traces from a TWPP file, reading its part only.
 ///
-/// Each distinct trace (most invocations first) with how many invocations followed it,
-/// its blocks (with source lines when the module had DWARF), its dynamic basic blocks
-/// (chains of blocks always run together), and its timestamped form: each dynamic block
-/// with the steps it ran at, as `l`, `l:h` (every step from l to h) or `l:h:s` (every
-/// s-th), and who made those invocations. With --call N, only the trace of F's N-th
-/// invocation (from 1, in the order the run made them) and its caller. With --json:
+/// Each distinct trace (most invocations first) with how many invocations followed it and
+/// who made them, how many blocks it ran, the source lines it ran (when the module had
+/// DWARF; each once, in the order first run), its dynamic basic blocks (chains of blocks
+/// always run together), and its timestamped form: each dynamic block with the steps it
+/// ran at, as `l`, `l:h` (every step from l to h) or `l:h:s` (every s-th). With --call N,
+/// only the trace of F's N-th invocation (from 1, in the order the run made them) and its
+/// caller. Reads F's part of the file and its callers, nothing else. With --json:
 /// {"function", "function_index", "invocations", "call": null or {"n", "caller"},
 /// "traces": [{"trace", "invocations", "callers": [{"function", "function_index",
-/// "invocations"}], "blocks", "source", "dynamic_blocks": [[block, ...]], "timestamps":
-/// [{"block", "steps": ["l", "l:h", "l:h:s"]}]}], "truncated", "total_traces"}, every
-/// trace; a caller `(host)` (function_index null) is the host calling the program.
+/// "invocations"}], "length", "blocks": [every block in order], "source",
+/// "dynamic_blocks": [[block, ...]], "timestamps": [{"block", "steps": ["l", "l:h",
+/// "l:h:s"]}]}], "truncated", "total_traces"}, every trace; a caller `(host)`
+/// (function_index null) is the host calling the program.
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp trace lua.twpp --func luaH_get --json")]
 pub struct Opts {
@@ -39,7 +41,7 @@ pub struct Opts {
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let twpp = Twpp::open(&o.file)?;
     let f = wpp_report::select_func(&twpp.profile, &o.func)?;
-    let report = wpp_report::traces(&twpp, f, o.call, o.output.top())?;
+    let report = wpp_report::traces(&twpp, f, o.call, o.output.top(), o.output.json)?;
     if o.output.json {
         return crate::print_json(&report);
     }
@@ -61,7 +63,7 @@ fn print_text(report: &TraceReport) -> std::io::Result<()> {
         writeln!(out, "invocation {} was called by {}", group(c.n), c.caller)?;
     }
     for r in &report.traces {
-        writeln!(out, "\ntrace {}: {} invocations, {} blocks", r.trace, group(r.invocations), group(r.blocks.len() as u64))?;
+        writeln!(out, "\ntrace {}: {} invocations, {} blocks", r.trace, group(r.invocations), group(r.length))?;
         let by: Vec<String> = r.callers.iter().take(6).map(|c| format!("{} ({})", c.function, group(c.invocations))).collect();
         writeln!(out, "  called by   {}{}", by.join(", "), if r.callers.len() > 6 { format!(", ... {} more", r.callers.len() - 6) } else { String::new() })?;
         let shown: Vec<String> = r.source.iter().take(12).cloned().collect();
@@ -71,7 +73,7 @@ fn print_text(report: &TraceReport) -> std::io::Result<()> {
             writeln!(out, "  dynamic     {}{}", chains.join(" "), if r.dynamic_blocks.len() > 8 { " ..." } else { "" })?;
         }
         for s in r.timestamps.iter().take(12) {
-            let steps: Vec<&str> = s.steps.iter().take(8).map(String::as_str).collect();
+            let steps: Vec<String> = s.steps.iter().take(8).map(wpp_report::trace::series).collect();
             writeln!(
                 out,
                 "  block {:<5} {}{}",

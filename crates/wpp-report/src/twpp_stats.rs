@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use wpp_twpp::steps::measure;
 use wpp_twpp::Twpp;
 
 use crate::Error;
@@ -47,10 +46,11 @@ pub struct TwppStats {
     pub sections: BTreeMap<String, u64>,
 }
 
-/// The statistics of `twpp` (its whole path partitioned again and measured).
+/// The statistics of `twpp`, as measured when it was built (its statistics section and
+/// index; nothing else is read).
 pub fn twpp_stats(twpp: &Twpp) -> Result<TwppStats, Error> {
-    let p = twpp.partition()?;
-    let c = measure(&p, &twpp.profile.meta.functions, &twpp.profile.numberings);
+    let c = twpp.stats()?;
+    let p = &twpp.index;
     let per_node = |x: u64| x as f64 / c.dynamic_nodes.max(1) as f64;
     Ok(TwppStats {
         events: c.events,

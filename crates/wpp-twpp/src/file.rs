@@ -2,12 +2,18 @@
 //! run's functions and CFGs, its path counts, source lines and module hash, and instead of a trace or a
 //! grammar, the whole program path in timestamped form:
 //!
+//! - `twpp-layout`: the layout's version ([`LAYOUT`]);
 //! - `twpp-index`: the functions that ran, most invoked first, with their invocations and
 //!   distinct traces;
 //! - `twpp-fN`: function N's part ([`crate::format`]), in that order, so that reading one
-//!   function reads its section and nothing else;
+//!   function reads its section and nothing else; a trace's body too large to read with
+//!   the rest is in `twpp-fN.K` (trace K), read only when that trace is;
+//! - `twpp-cN`: function N's callers ([`crate::callers`]): who made the invocations of each
+//!   of its traces, and which trace its `n`-th invocation followed;
 //! - `twpp-dcg`: the dynamic call graph's stream ([`crate::dcg`]), compressed by
-//!   SEQUITUR(1) or LZW, whichever is smaller.
+//!   SEQUITUR(1) or LZW, whichever is smaller;
+//! - `twpp-stats`: what each compaction step saved ([`crate::steps::Compaction`]), measured
+//!   while the file was built.
 //!
 //! Everything the trace held is there: [`Twpp::for_each_event`] rebuilds it.
 
@@ -16,17 +22,36 @@ use std::path::{Path, PathBuf};
 use wpp_model::{BlockIdx, EdgeKind, FuncIdx, PathEvent, PathId, Target};
 use wpp_profile::{section as profile_section, Profile, Writer};
 
-use crate::format::{number_at, put, FunctionPart};
-use crate::{dcg, Partition, PartitionError};
+use crate::callers::ByPair;
+use crate::format::{number_at, put, Body, FunctionPart, Head};
+use crate::steps::Compaction;
+use crate::timestamps::Timestamped;
+use crate::{dcg, Caller, Partition, PartitionError};
+
+/// The layout [`build`] writes; files of other layouts are refused (built again from
+/// their profile, they get this one).
+pub const LAYOUT: u64 = 2;
 
 /// Section names.
 pub mod section {
+    pub const LAYOUT: &str = "twpp-layout";
     pub const INDEX: &str = "twpp-index";
     pub const DCG: &str = "twpp-dcg";
+    pub const STATS: &str = "twpp-stats";
 
     /// The section of function `f`'s part.
     pub fn function(f: wpp_model::FuncIdx) -> String {
         format!("twpp-f{}", f.0)
+    }
+
+    /// The section of the body of function `f`'s trace `k`, when stored apart.
+    pub fn trace(f: wpp_model::FuncIdx, k: usize) -> String {
+        format!("twpp-f{}.{k}", f.0)
+    }
+
+    /// The section of function `f`'s callers.
+    pub fn callers(f: wpp_model::FuncIdx) -> String {
+        format!("twpp-c{}", f.0)
     }
 }
 
@@ -45,6 +70,9 @@ pub enum Error {
     /// The file is a profile without the TWPP sections.
     #[error("{}: not a TWPP file (it has no `{}` section); `wpp twpp build` writes one from a profile", .path.display(), section::INDEX)]
     NotTwpp { path: PathBuf },
+    /// A TWPP file of another layout.
+    #[error("{}: a TWPP file of layout {found}, this wpp reads layout {LAYOUT}; build it again from its profile with `wpp twpp build`", .path.display())]
+    Layout { path: PathBuf, found: u64 },
 }
 
 impl Error {
@@ -121,13 +149,17 @@ pub struct Built {
     pub dcg_bytes: u64,
     pub dcg_lzw_bytes: u64,
     pub dcg_grammar_bytes: u64,
+    /// What each compaction step saved.
+    pub compaction: Compaction,
 }
 
 /// Encodes the call graph's stream, the smaller of SEQUITUR(1) and LZW: a kind byte (0
-/// LZW, 1 grammar), the alphabet (count, then each number), the payload.
-fn encode_dcg(numbers: &[u32]) -> (Vec<u8>, u64, u64) {
+/// LZW, 1 grammar), the alphabet (count, then each number), the payload. Counts the
+/// stream's sizes in `c`.
+fn encode_dcg(numbers: &[u32], c: &mut Compaction) -> (Vec<u8>, u64, u64) {
     let (alphabet, codes) = dcg::lzw_encode(numbers);
     let grammar = dcg::grammar_encode(numbers, &alphabet);
+    c.dcg_sizes(numbers.len(), alphabet.len(), codes.len(), grammar.len());
     let mut lzw = Vec::new();
     codes.iter().for_each(|&c| put(&mut lzw, c as u64));
     let mut head = Vec::new();
@@ -200,7 +232,11 @@ pub fn partition_profile(profile: &Profile) -> Result<Partition, Error> {
 /// writes it to `out`.
 pub fn build(profile: &Profile, out: &Path) -> Result<Built, Error> {
     let p = partition_profile(profile)?;
+    let functions = &profile.meta.functions;
     let mut w = Writer::create(out)?;
+    let mut layout = Vec::new();
+    put(&mut layout, LAYOUT);
+    w.write_section(section::LAYOUT, &layout)?;
     w.write_value(profile_section::META, &profile.meta)?;
     w.write_value(profile_section::COUNTS, &profile.counts)?;
     if profile.toc.iter().any(|e| e.name == profile_section::SOURCE) {
@@ -217,20 +253,33 @@ pub fn build(profile: &Profile, out: &Path) -> Result<Built, Error> {
     }
     index.functions.sort_by_key(|e| (std::cmp::Reverse(e.invocations), e.func));
     let mut built = Built::default();
+    let mut c = Compaction { events: p.events, invocations: p.dcg.nodes.len() as u64, ..Compaction::default() };
+    let order = crate::callers::invocations(&p.dcg, functions.len());
     for e in &index.functions {
         let traces = p.traces.get(e.func).expect("an indexed function has traces");
         let numbering = profile.numberings.get(e.func).expect("a function that ran has a numbering");
-        let (part, _) = FunctionPart::of(traces, numbering);
-        let bytes = crate::format::encode(&part);
-        built.part_bytes += bytes.len() as u64;
-        w.write_section(&section::function(e.func), &bytes)?;
+        let part = FunctionPart::of(traces, numbering);
+        c.add_function(functions.get(e.func.idx()).and_then(|f| f.cfg.as_ref()), &part);
+        let encoded = crate::format::encode(&part, crate::format::APART);
+        built.part_bytes += encoded.part.len() as u64;
+        w.write_section(&section::function(e.func), &encoded.part)?;
+        for (k, body) in &encoded.apart {
+            built.part_bytes += body.len() as u64;
+            w.write_section(&section::trace(e.func, *k as usize), body)?;
+        }
+        w.write_section(&section::callers(e.func), &crate::callers::encode(part.pairs.len(), &order[e.func.idx()]))?;
     }
-    let (dcg_bytes, lzw, grammar) = encode_dcg(&dcg::to_numbers(&p.dcg));
+    drop(order);
+    let (dcg_bytes, lzw, grammar) = encode_dcg(&dcg::to_numbers(&p.dcg), &mut c);
     (built.dcg_bytes, built.dcg_lzw_bytes, built.dcg_grammar_bytes) = (dcg_bytes.len() as u64, lzw, grammar);
     w.write_section(section::DCG, &dcg_bytes)?;
+    let mut stats = Vec::new();
+    c.to_numbers().iter().for_each(|&v| put(&mut stats, v));
+    w.write_section(section::STATS, &stats)?;
     w.write_section(section::INDEX, &index.encode())?;
     w.finish()?;
     built.index = index;
+    built.compaction = c;
     Ok(built)
 }
 
@@ -240,12 +289,29 @@ pub struct Twpp {
     pub index: Index,
 }
 
+/// A function's part as read: its head, and its section for the bodies stored in it.
+pub struct Part {
+    pub func: FuncIdx,
+    pub head: Head,
+    bytes: Vec<u8>,
+}
+
 impl Twpp {
     /// Opens a TWPP file, reading its profile sections and its index.
     pub fn open(path: &Path) -> Result<Twpp, Error> {
         let profile = Profile::open(path)?;
-        if !profile.toc.iter().any(|e| e.name == section::INDEX) {
+        let has = |name: &str| profile.toc.iter().any(|e| e.name == name);
+        if !has(section::INDEX) {
             return Err(Error::NotTwpp { path: path.to_owned() });
+        }
+        let layout = if has(section::LAYOUT) {
+            let bytes = profile.section_bytes(section::LAYOUT)?;
+            numbers(&bytes).and_then(|n| n.first().copied()).ok_or_else(|| Error::Damaged { path: path.to_owned(), what: "the layout section".into() })?
+        } else {
+            1
+        };
+        if layout != LAYOUT {
+            return Err(Error::Layout { path: path.to_owned(), found: layout });
         }
         let index = Index::decode(&profile.section_bytes(section::INDEX)?).ok_or_else(|| Error::Damaged { path: path.to_owned(), what: "the index".into() })?;
         Ok(Twpp { profile, index })
@@ -255,10 +321,61 @@ impl Twpp {
         Error::Damaged { path: self.profile.path.clone(), what }
     }
 
-    /// Function `f`'s part, reading its section only.
-    pub fn function(&self, f: FuncIdx) -> Result<FunctionPart, Error> {
+    /// Function `f`'s part without the traces' bodies, reading its section only.
+    pub fn part(&self, f: FuncIdx) -> Result<Part, Error> {
         let bytes = self.profile.section_bytes(&section::function(f))?;
-        crate::format::decode(&bytes).map_err(|e| self.damaged(format!("function {f}: {e}")))
+        let head = crate::format::decode_head(&bytes).map_err(|e| self.damaged(format!("function {f}: {e}")))?;
+        Ok(Part { func: f, head, bytes })
+    }
+
+    /// Trace `k` of `part`, reading its section if stored apart.
+    pub fn trace(&self, part: &Part, k: usize) -> Result<Timestamped, Error> {
+        let f = part.func;
+        let entry = part.head.traces.get(k).ok_or_else(|| self.damaged(format!("function {f}: no trace {k}")))?;
+        let decode = |bytes: &[u8]| crate::format::decode_body(bytes, entry.len).map_err(|e| self.damaged(format!("function {f}: trace {k}: {e}")));
+        match &entry.body {
+            Body::Inline(range) => decode(&part.bytes[range.clone()]),
+            Body::Apart(len) => {
+                let bytes = self.profile.section_bytes(&section::trace(f, k))?;
+                if bytes.len() != *len {
+                    return Err(self.damaged(format!("function {f}: trace {k}: {} bytes, its part says {len}", bytes.len())));
+                }
+                decode(&bytes)
+            }
+        }
+    }
+
+    /// Function `f`'s part, every trace read.
+    pub fn function(&self, f: FuncIdx) -> Result<FunctionPart, Error> {
+        let part = self.part(f)?;
+        let traces = (0..part.head.traces.len()).map(|k| self.trace(&part, k)).collect::<Result<Vec<_>, _>>()?;
+        Ok(FunctionPart { dictionaries: part.head.dictionaries, traces, pairs: part.head.pairs })
+    }
+
+    fn callers_section(&self, part: &Part) -> Result<Vec<u8>, Error> {
+        Ok(self.profile.section_bytes(&section::callers(part.func))?)
+    }
+
+    /// For each pair of `part`, its callers with the invocations each made, most first.
+    pub fn callers(&self, part: &Part) -> Result<ByPair, Error> {
+        let bytes = self.callers_section(part)?;
+        let c = crate::callers::decode(&bytes, part.head.pairs.len()).map_err(|e| self.damaged(format!("function {}: callers: {e}", part.func)))?;
+        Ok(c.by_pair)
+    }
+
+    /// The `n`-th invocation of `part`'s function (from 1, in the order the run made them):
+    /// the pair it followed and its caller; `None` if there were fewer.
+    pub fn nth_invocation(&self, part: &Part, n: u64) -> Result<Option<(u32, Caller)>, Error> {
+        let bytes = self.callers_section(part)?;
+        let damaged = |e: crate::format::FormatError| self.damaged(format!("function {}: callers: {e}", part.func));
+        crate::callers::decode(&bytes, part.head.pairs.len()).map_err(damaged)?.nth(n).map_err(damaged)
+    }
+
+    /// What each compaction step saved, as measured when the file was built.
+    pub fn stats(&self) -> Result<Compaction, Error> {
+        let bytes = self.profile.section_bytes(section::STATS)?;
+        let n: [u64; 20] = numbers(&bytes).and_then(|v| v.try_into().ok()).ok_or_else(|| self.damaged("the statistics section".into()))?;
+        Ok(Compaction::from_numbers(&n))
     }
 
     /// The dynamic call graph.

@@ -46,6 +46,7 @@
 //! them; calls answered by the callee invocation's effect (post-order subtrees, computed
 //! once per query), facts that outlive a frame continued into the caller up the call graph.
 
+pub mod callers;
 pub mod dataflow;
 pub mod dbb;
 pub mod dcg;

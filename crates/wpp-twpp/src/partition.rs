@@ -528,6 +528,19 @@ impl Dcg {
             .collect()
     }
 
+    /// Calls `f` with every invocation (its node and its caller) in the order the run made
+    /// them: pre-order, an invocation before its callees.
+    pub fn in_order(&self, mut f: impl FnMut(u32, Caller)) {
+        let mut stack: Vec<(u32, Caller)> = self.roots.iter().rev().map(|&r| (r, None)).collect();
+        while let Some((node, caller)) = stack.pop() {
+            f(node, caller);
+            let d = &self.nodes[node as usize];
+            for c in self.calls[d.calls.start as usize..d.calls.end as usize].iter().rev() {
+                stack.push((c.node, Some(d.func)));
+            }
+        }
+    }
+
     /// The `n`-th invocation of `f` in the order the run made them (from 1): its node and
     /// its caller.
     pub fn nth_invocation(&self, f: FuncIdx, n: u64) -> Option<(u32, Caller)> {

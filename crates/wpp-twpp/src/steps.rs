@@ -72,38 +72,107 @@ impl Compaction {
 /// `numberings`; each function's part is made as [`crate::build`] makes it.
 pub fn measure(p: &Partition, functions: &[Function], numberings: &ProgramNumbering) -> Compaction {
     let mut c = Compaction { events: p.events, invocations: p.dcg.nodes.len() as u64, ..Compaction::default() };
-    let numbers = crate::dcg::to_numbers(&p.dcg);
-    c.dcg_numbers = numbers.len() as u64;
-    let (alphabet, codes) = crate::dcg::lzw_encode(&numbers);
-    c.dcg_lzw_bytes = crate::dcg::lzw_bytes(alphabet.len(), codes.len());
-    c.dcg_grammar_bytes = crate::dcg::grammar_encode(&numbers, &alphabet).len() as u64 + 4 * alphabet.len() as u64;
+    c.add_dcg(&crate::dcg::to_numbers(&p.dcg));
     for (func, traces) in p.traces.iter() {
         if traces.traces.is_empty() {
             continue;
         }
-        c.functions += 1;
-        if let Some(cfg) = functions.get(func.idx()).and_then(|f| f.cfg.as_ref()) {
-            c.static_nodes += cfg.n_blocks() as u64;
-            c.static_edges += cfg.edges.len() as u64;
-        }
         let numbering = numberings.get(func).expect("a function that ran has a numbering");
-        let (part, lens) = FunctionPart::of(traces, numbering);
-        c.distinct_traces += part.pairs.len() as u64;
-        c.distinct_blocks += lens.iter().sum::<u64>();
-        c.wpp_blocks += lens.iter().zip(&part.pairs).map(|(len, pair)| len * pair.calls).sum::<u64>();
-        c.dictionaries += part.dictionaries.len() as u64;
-        c.dictionary_numbers += part.dictionaries.iter().flat_map(|d| &d.chains).map(|ch| ch.len() as u64 + 1).sum::<u64>();
-        c.dbb_traces += part.traces.len() as u64;
-        for t in &part.traces {
-            c.dbb_heads += t.len as u64;
-            c.twpp_numbers += t.numbers() as u64 + 1;
-            c.dynamic_nodes += t.blocks.len() as u64;
-            c.series += t.n_series() as u64;
-            c.timestamps += t.len as u64;
-            let heads = untimestamp(t).expect("a trace just timestamped covers its steps");
-            let edges: FxHashSet<(BlockIdx, BlockIdx)> = heads.windows(2).map(|w| (w[0], w[1])).collect();
-            c.dynamic_edges += edges.len() as u64;
-        }
+        c.add_function(functions.get(func.idx()).and_then(|f| f.cfg.as_ref()), &FunctionPart::of(traces, numbering));
     }
     c
+}
+
+impl Compaction {
+    /// Counts the call graph's stream ([`crate::dcg::to_numbers`]) and its compressed sizes.
+    pub fn add_dcg(&mut self, numbers: &[u32]) {
+        let (alphabet, codes) = crate::dcg::lzw_encode(numbers);
+        let grammar = crate::dcg::grammar_encode(numbers, &alphabet);
+        self.dcg_sizes(numbers.len(), alphabet.len(), codes.len(), grammar.len());
+    }
+
+    /// Counts a call graph's stream of `numbers` numbers over an alphabet of `alphabet`:
+    /// `lzw_codes` LZW codes, or a grammar of `grammar_bytes` bytes.
+    pub fn dcg_sizes(&mut self, numbers: usize, alphabet: usize, lzw_codes: usize, grammar_bytes: usize) {
+        self.dcg_numbers = numbers as u64;
+        self.dcg_lzw_bytes = crate::dcg::lzw_bytes(alphabet, lzw_codes);
+        self.dcg_grammar_bytes = grammar_bytes as u64 + 4 * alphabet as u64;
+    }
+
+    /// Counts a function that ran: its CFG and its part.
+    pub fn add_function(&mut self, cfg: Option<&wpp_model::Cfg>, part: &FunctionPart) {
+        self.functions += 1;
+        if let Some(cfg) = cfg {
+            self.static_nodes += cfg.n_blocks() as u64;
+            self.static_edges += cfg.edges.len() as u64;
+        }
+        self.distinct_traces += part.pairs.len() as u64;
+        self.distinct_blocks += part.pairs.iter().map(|p| p.blocks).sum::<u64>();
+        self.wpp_blocks += part.pairs.iter().map(|p| p.blocks * p.calls).sum::<u64>();
+        self.dictionaries += part.dictionaries.len() as u64;
+        self.dictionary_numbers += part.dictionaries.iter().flat_map(|d| &d.chains).map(|ch| ch.len() as u64 + 1).sum::<u64>();
+        self.dbb_traces += part.traces.len() as u64;
+        for t in &part.traces {
+            self.dbb_heads += t.len as u64;
+            self.twpp_numbers += t.numbers() as u64 + 1;
+            self.dynamic_nodes += t.blocks.len() as u64;
+            self.series += t.n_series() as u64;
+            self.timestamps += t.len as u64;
+            let heads = untimestamp(t).expect("a trace just timestamped covers its steps");
+            let edges: FxHashSet<(BlockIdx, BlockIdx)> = heads.windows(2).map(|w| (w[0], w[1])).collect();
+            self.dynamic_edges += edges.len() as u64;
+        }
+    }
+
+    /// Its numbers in a fixed order (as a TWPP file stores them).
+    pub fn to_numbers(&self) -> [u64; 20] {
+        [
+            self.events,
+            self.invocations,
+            self.functions,
+            self.wpp_blocks,
+            self.distinct_traces,
+            self.distinct_blocks,
+            self.dbb_traces,
+            self.dbb_heads,
+            self.dictionaries,
+            self.dictionary_numbers,
+            self.twpp_numbers,
+            self.dcg_numbers,
+            self.dcg_lzw_bytes,
+            self.dcg_grammar_bytes,
+            self.static_nodes,
+            self.static_edges,
+            self.dynamic_nodes,
+            self.dynamic_edges,
+            self.series,
+            self.timestamps,
+        ]
+    }
+
+    /// The sizes again from [`Compaction::to_numbers`].
+    pub fn from_numbers(n: &[u64; 20]) -> Compaction {
+        Compaction {
+            events: n[0],
+            invocations: n[1],
+            functions: n[2],
+            wpp_blocks: n[3],
+            distinct_traces: n[4],
+            distinct_blocks: n[5],
+            dbb_traces: n[6],
+            dbb_heads: n[7],
+            dictionaries: n[8],
+            dictionary_numbers: n[9],
+            twpp_numbers: n[10],
+            dcg_numbers: n[11],
+            dcg_lzw_bytes: n[12],
+            dcg_grammar_bytes: n[13],
+            static_nodes: n[14],
+            static_edges: n[15],
+            dynamic_nodes: n[16],
+            dynamic_edges: n[17],
+            series: n[18],
+            timestamps: n[19],
+        }
+    }
 }

@@ -81,7 +81,7 @@ fn part_of(traces: &[Vec<BlockIdx>]) -> wpp_twpp::format::FunctionPart {
         }
         let dictionary = index(&mut part.dictionaries, d.dictionary.clone());
         let trace = index(&mut part.traces, timestamp(&d.heads));
-        part.pairs.push(Pair { trace, dictionary, calls: 1 + i as u64 * 1000 });
+        part.pairs.push(Pair { trace, dictionary, calls: 1 + i as u64 * 1000, blocks: t.len() as u64 });
     }
     part
 }
@@ -89,14 +89,34 @@ fn part_of(traces: &[Vec<BlockIdx>]) -> wpp_twpp::format::FunctionPart {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
     #[test]
-    fn function_parts_round_trip(mut traces in prop::collection::vec(loopy(), 0..5), flip in any::<(usize, u8)>()) {
-        use wpp_twpp::format::{decode, encode};
+    fn function_parts_round_trip(mut traces in prop::collection::vec(loopy(), 0..5), flip in any::<(usize, u8)>(), apart in 0usize..64) {
+        use wpp_twpp::format::{decode, decode_body, decode_head, encode, Body};
         if let Some(t) = traces.first().cloned() {
             traces.push(t);
         }
         let part = part_of(&traces);
-        let bytes = encode(&part);
+        let bytes = encode(&part, usize::MAX).part;
         prop_assert_eq!(decode(&bytes), Ok(part.clone()));
+        // With the bodies of `apart` bytes or more stored apart: the head holds the rest,
+        // and each body read where the head says it is gives the same trace.
+        let split = encode(&part, apart);
+        let head = decode_head(&split.part).unwrap();
+        prop_assert_eq!(&head.pairs, &part.pairs);
+        prop_assert_eq!(&head.dictionaries, &part.dictionaries);
+        let mut apart_bodies = split.apart.iter();
+        for (k, (entry, want)) in head.traces.iter().zip(&part.traces).enumerate() {
+            let got = match &entry.body {
+                Body::Inline(range) => decode_body(&split.part[range.clone()], entry.len).unwrap(),
+                Body::Apart(len) => {
+                    let (at, body) = apart_bodies.next().unwrap();
+                    prop_assert_eq!((*at as usize, body.len()), (k, *len));
+                    prop_assert!(body.len() >= apart);
+                    decode_body(body, entry.len).unwrap()
+                }
+            };
+            prop_assert_eq!(&got, want);
+        }
+        prop_assert!(apart_bodies.next().is_none());
         // Every stored trace expands back to the blocks it came from.
         for (t, pair) in traces.iter().zip(&part.pairs) {
             let heads = untimestamp(&part.traces[pair.trace as usize]).unwrap();
@@ -108,7 +128,7 @@ proptest! {
             let i = flip.0 % damaged.len();
             damaged[i] ^= flip.1.max(1);
             if let Ok(p) = decode(&damaged) {
-                prop_assert_eq!(encode(&p).len() <= damaged.len() + 16, true);
+                prop_assert_eq!(encode(&p, usize::MAX).part.len() <= damaged.len() + 16, true);
             }
             prop_assert!(decode(&bytes[..bytes.len() - 1]).is_err());
         }

@@ -51,6 +51,31 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, cut_to: u64) {
             }
         }
         assert_eq!(twpp.index.functions.len(), p.traces.values().filter(|t| !t.traces.is_empty()).count());
+        // Callers and the order of invocations, read from each function's own sections,
+        // against the call graph's answers.
+        for e in &twpp.index.functions {
+            let part = twpp.part(e.func).unwrap();
+            let sorted = |v: Vec<Vec<(wpp_twpp::Caller, u64)>>| -> Vec<std::collections::BTreeMap<wpp_twpp::Caller, u64>> {
+                let mut v: Vec<_> = v.into_iter().map(|m| m.into_iter().collect()).collect();
+                while v.last().is_some_and(|m: &std::collections::BTreeMap<_, _>| m.is_empty()) {
+                    v.pop();
+                }
+                v
+            };
+            assert_eq!(sorted(twpp.callers(&part).unwrap()), sorted(p.dcg.callers(e.func)), "{what}: function {}: callers", e.func);
+            // Every invocation of a small run; the first, the last and a spread of a large one.
+            let n = e.invocations;
+            let picks: Vec<u64> = if n <= 200 { (1..=n).collect() } else { (0..100).map(|i| 1 + i * (n - 1) / 99).collect() };
+            for k in picks {
+                let (node, caller) = p.dcg.nth_invocation(e.func, k).unwrap();
+                let want = (p.dcg.nodes[node as usize].trace.0, caller);
+                assert_eq!(twpp.nth_invocation(&part, k).unwrap(), Some(want), "{what}: function {}: invocation {k}", e.func);
+            }
+            assert_eq!(twpp.nth_invocation(&part, n + 1).unwrap(), None);
+            assert_eq!(twpp.nth_invocation(&part, 0).unwrap(), None);
+        }
+        // The statistics stored while building, against measuring the partition again.
+        assert_eq!(twpp.stats().unwrap(), wpp_twpp::steps::measure(&p, &profile.meta.functions, &profile.numberings), "{what}: statistics");
         let cut = profile.numberings.values().filter(|n| !n.cut_points().is_empty()).count();
         eprintln!(
             "{what}: {} events, {} functions ({cut} with cut points), {} bytes of function parts, call graph {} bytes",
@@ -84,4 +109,25 @@ fn real_programs() {
         check(&p.name, &wasm, &cfg, &dir, 65536);
     });
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A TWPP file of the earlier layout (no layout section, function parts without their
+/// heads) is refused with what to do, not read as damaged.
+#[test]
+fn an_earlier_layout_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = corpus::names().into_iter().next().unwrap();
+    let cfg = RunConfig { program_name: name.clone(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
+    let (profile_path, twpp_path, old_path) = (dir.path().join("p.wpp"), dir.path().join("p.twpp"), dir.path().join("old.twpp"));
+    Recorder::from_bytes(&name, corpus::bytes(&name)).unwrap().run_config(cfg).record(&profile_path).unwrap();
+    build(&Profile::open(&profile_path).unwrap(), &twpp_path).unwrap();
+    let twpp = Profile::open(&twpp_path).unwrap();
+    let mut w = wpp_profile::Writer::create(&old_path).unwrap();
+    for e in twpp.toc.iter().filter(|e| e.name != wpp_twpp::file::section::LAYOUT) {
+        w.write_section(&e.name, &twpp.section_bytes(&e.name).unwrap()).unwrap();
+    }
+    w.finish().unwrap();
+    let err = Twpp::open(&old_path).err().expect("an earlier layout is refused");
+    assert!(matches!(err, wpp_twpp::file::Error::Layout { found: 1, .. }), "{err}");
+    assert!(err.to_string().contains("wpp twpp build"), "{err}");
 }
