@@ -10,12 +10,13 @@
 //!
 //! ## Code map
 //!
-//! The `wpp` binary: one module per subcommand (`record`, `paths`, `stats`, `expand`,
-//! `export`, `compress`, `hot`, `query`, `ppp` (select, report), `twpp` (build, stats),
-//! `trace`, `dataflow`, `dff`, `report`), each its options, one call into a library
-//! (wpp-record, wpp-report, wpp-dataflow, wpp-html) and printing; `main` holds what they
-//! share: the `--json`/`--top` option groups (`Output`, `Json`), the `--grammar` parser,
-//! JSON printing, `completions` and `man` (generated from the same clap definitions), and
+//! The `wpp` binary: one module per subcommand (`record`, `paths`, `functions`, `stats`,
+//! `expand`, `export`, `compress`, `hot`, `query`, `ppp` (select, report), `twpp` (build,
+//! stats), `trace`, `dataflow`, `dff`, `report`), each its options, one call into a
+//! library (wpp-record, wpp-report, wpp-dataflow, wpp-html) and printing; `main` holds
+//! what they share: the `--json`/`--top` option groups (`Output`, `Json`), the
+//! `--grammar` parser, JSON printing, `completions` and `man` (generated from the same
+//! clap definitions), and
 //! `--version` with the profile format; `error`: an error as one line (its causes joined,
 //! each once, I/O errors as words) and its exit status (1 when the library error's
 //! `is_failure` says wpp failed, 2 for bad input).
@@ -26,6 +27,7 @@ mod dff;
 mod error;
 mod expand;
 mod export;
+mod functions;
 mod hot;
 mod paths;
 mod ppp;
@@ -73,6 +75,7 @@ fn version() -> String {
 enum Command {
     Record(record::Opts),
     Paths(paths::Opts),
+    Functions(functions::Opts),
     Stats(stats::Opts),
     Expand(expand::Opts),
     Export(export::Opts),
@@ -193,6 +196,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Record(o) => record::run(o),
         Command::Paths(o) => paths::run(o).map(|()| 0),
+        Command::Functions(o) => functions::run(o).map(|()| 0),
         Command::Stats(o) => stats::run(o).map(|()| 0),
         Command::Expand(o) => expand::run(o).map(|()| 0),
         Command::Export(o) => export::run(o).map(|()| 0),

@@ -248,14 +248,12 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
         }
     }
 
-    // Per-function path distributions.
-    let _ = writeln!(s, "<h2 id=\"functions\">Functions</h2>\n<p class=\"note\">How concentrated each function's execution is: of the paths that ran, how few make 90% of its executions. The {} functions that executed the most instructions of {} that ran; open one for its paths.</p>", r.functions.len(), grouped(r.functions_total as u64));
-    s.push_str("<table id=\"functions-table\"><tr><th>function</th><th class=\"num\">instructions</th><th class=\"num\">share</th><th class=\"num\">executions</th><th class=\"num\">paths</th><th class=\"num\">paths to 90%</th><th>source</th></tr>\n");
+    // The function table.
+    let _ = writeln!(s, "<h2 id=\"functions\">Functions</h2>\n<p class=\"note\">How concentrated each function's execution is: of the paths that ran, how few make 90% of its executions, and how few 90% of its instructions. The {} functions that executed the most instructions of {} that ran (<code>wpp functions</code> lists them all); open one for its paths.</p>", r.functions.len(), grouped(r.functions_total as u64));
+    s.push_str("<table id=\"functions-table\"><tr><th>function</th><th class=\"num\">instructions</th><th class=\"num\">share</th><th class=\"num\">executions</th><th class=\"num\">paths</th><th class=\"num\">paths to 90% of executions</th><th class=\"num\">of instructions</th><th>source</th></tr>\n");
     for d in &r.functions {
-        let name = func_name(r, d.func);
-        let share = d.instructions as f64 / r.summary.instructions.max(1) as f64;
-        let _ = write!(s, "<tr data-function=\"{}\"><td><details><summary>{}</summary><table>", d.func.0, html(&name));
-        for &(e, count) in d.paths.iter().take(12) {
+        let _ = write!(s, "<tr data-function=\"{}\"><td><details><summary>{}</summary><table>", d.function_index, html(&d.function));
+        for &(e, count) in d.path_counts.iter().take(12) {
             let row = PathRow::new(p, e, Some(count));
             let _ = write!(
                 s,
@@ -266,21 +264,23 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
                 source_links(r, &row)
             );
         }
-        if d.paths.len() > 12 {
-            let _ = write!(s, "<tr><td colspan=\"4\" class=\"note\">and {} more paths</td></tr>", d.paths.len() - 12);
+        if d.path_counts.len() > 12 {
+            let _ = write!(s, "<tr><td colspan=\"4\" class=\"note\">and {} more paths</td></tr>", d.path_counts.len() - 12);
         }
         let _ = writeln!(
             s,
-            "</table></details></td><td class=\"num\">{}</td><td class=\"num\"><span class=\"bar\" style=\"width:{:.0}px\"></span> {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\" data-paths-to-90=\"{}\">{} <span class=\"bar c\" style=\"width:{:.0}px\"></span></td><td>{}</td></tr>",
+            "</table></details></td><td class=\"num\">{}</td><td class=\"num\"><span class=\"bar\" style=\"width:{:.0}px\"></span> {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\" data-paths-to-90=\"{}\">{} <span class=\"bar c\" style=\"width:{:.0}px\"></span></td><td class=\"num\" data-paths-to-90-instructions=\"{}\">{}</td><td>{}</td></tr>",
             grouped(d.instructions),
-            share * 80.0,
+            d.share * 80.0,
             percent(d.instructions, r.summary.instructions),
             grouped(d.executions),
-            d.paths.len(),
-            d.paths_to_90,
-            d.paths_to_90,
-            (d.paths_to_90 as f64 / d.paths.len().max(1) as f64) * 60.0,
-            d.paths.first().map(|&(e, _)| source_links(r, &PathRow::new(p, e, None))).unwrap_or_default(),
+            d.paths,
+            d.paths_to_90_executions,
+            d.paths_to_90_executions,
+            (d.paths_to_90_executions as f64 / d.paths.max(1) as f64) * 60.0,
+            d.paths_to_90_instructions,
+            d.paths_to_90_instructions,
+            d.path_counts.first().map(|&(e, _)| source_links(r, &PathRow::new(p, e, None))).unwrap_or_default(),
         );
     }
     s.push_str("</table>\n");
