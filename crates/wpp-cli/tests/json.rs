@@ -1,7 +1,8 @@
 //! Every `--json` output is complete unless the user asks for less, and says when it is
 //! not: `"truncated"` and `"total_LIST"` for each list a limit can cut. The profiles have
 //! far more rows than a text report shows by default, so a limit applied to JSON without
-//! being asked for shows up as a difference.
+//! being asked for shows up as a difference. The commands without a limit (`export`,
+//! `annotate`) list everything.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -336,6 +337,24 @@ fn functions_json_is_complete() {
         let all = json_with(&["functions", "PROFILE"], &p, &[]);
         assert_eq!(all["instructions"], paths["instructions"], "{mode}");
         assert_eq!(all["executions"], paths["executions"], "{mode}");
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// `wpp annotate` has no limit: every block of the function, run or not.
+#[test]
+fn annotate_json_is_complete() {
+    let d = scratch("json-annotate");
+    let p = record(&d, "g", &[]);
+    let export = json(wpp().arg("export").arg(&p).arg("--json"));
+    for f in export["functions"].as_array().unwrap().iter().filter(|f| !f["cfg"].is_null()) {
+        let name = f["name"].as_str().unwrap();
+        let a = json_with(&["annotate", "PROFILE", "--func", name], &p, &[]);
+        let blocks = a["blocks"].as_array().unwrap();
+        assert_eq!(blocks.len(), f["cfg"]["blocks"].as_array().unwrap().len(), "{name}");
+        assert!(blocks.iter().enumerate().all(|(i, b)| b["block"].as_u64() == Some(i as u64)), "{name}");
+        assert_eq!(a["has_lines"], false);
+        assert_eq!(rows(&a, "lines").len(), 0);
     }
     std::fs::remove_dir_all(&d).unwrap();
 }

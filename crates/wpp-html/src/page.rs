@@ -48,6 +48,7 @@ pre.code span.l { display: block; padding: 0 10px; white-space: pre; }
 pre.code span.l:target { background: #ffd966; }
 pre.code span.l::before { content: attr(data-n); display: inline-block; width: 5em; color: var(--muted); text-align: right; margin-right: 1em; }
 pre.code span.gap { display: block; color: var(--muted); padding-left: 10px; }
+pre.code span.x { display: inline-block; width: 5em; text-align: right; margin-right: 1em; color: var(--muted); }
 details > summary { cursor: pointer; }
 .legend span { margin-right: 14px; }
 .sw { display: inline-block; width: 22px; height: 4px; vertical-align: middle; margin-right: 4px; }
@@ -353,21 +354,54 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
     s.push_str("<h2 id=\"sources\">Sources</h2>\n");
     if r.files.is_empty() {
         s.push_str("<p class=\"note\">The module has no DWARF line table: blocks are named by their bytes in the module.</p>\n");
+    } else {
+        s.push_str("<p class=\"note\">Beside each line: how often its code ran (the blocks on it) and, on hover, the instructions it executed (<code>wpp annotate</code> gives the same counts; a block on lines far apart counts on its first and last).</p>\n");
     }
+    let max_instructions = r.line_counts.values().map(|c| c.instructions).max().unwrap_or(0).max(1);
+    // The counts of line `n` of `file`, as attributes and a cell.
+    let counts = |file: u32, n: u32| -> (String, String) {
+        match r.line_counts.get(&(file, n)) {
+            Some(c) => {
+                let heat = (c.instructions as f64 / max_instructions as f64).sqrt() * 0.6;
+                (
+                    format!(" data-executions=\"{}\" data-instructions=\"{}\"", c.executions, c.instructions),
+                    format!(
+                        "<span class=\"x\" style=\"background:rgba(214,39,40,{heat:.2})\" title=\"{} executions, {} instructions ({} of the run)\">{}</span>",
+                        grouped(c.executions),
+                        grouped(c.instructions),
+                        percent(c.instructions, r.summary.instructions),
+                        compact(c.executions)
+                    ),
+                )
+            }
+            None => (String::new(), "<span class=\"x\"></span>".to_string()),
+        }
+    };
     let mut files: Vec<(&u32, &Vec<(u32, u32)>)> = r.wanted_lines.iter().collect();
     files.sort();
     for (&file, ranges) in files {
         let name = &r.files[file as usize];
         let _ = writeln!(s, "<h3 id=\"F{file}\">{}</h3>", html(name));
         let Some(text) = sources.get(&file) else {
-            // The links still land here, on the file's name.
-            s.push_str("<p class=\"note\">Not readable on the machine that made this report (see <code>wpp report --source-map</code>).");
+            // The links still land here, on the file's name; the counts by line number.
+            s.push_str(
+                "<p class=\"note\">Not readable on the machine that made this report (see <code>wpp report --source-map</code>); the counts by line number:",
+            );
             for &(a, b) in ranges {
                 for n in a..=b {
                     let _ = write!(s, "<a id=\"L{file}-{n}\"></a>");
                 }
             }
-            s.push_str("</p>\n");
+            s.push_str("</p>\n<pre class=\"code\">");
+            for &(a, b) in ranges {
+                for n in a..=b {
+                    if r.line_counts.contains_key(&(file, n)) {
+                        let (attrs, cell) = counts(file, n);
+                        let _ = write!(s, "<span class=\"l\" data-n=\"{n}\"{attrs}>{cell}</span>");
+                    }
+                }
+            }
+            s.push_str("</pre>\n");
             continue;
         };
         let lines: Vec<&str> = text.lines().collect();
@@ -377,7 +411,8 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
                 s.push_str("<span class=\"gap\">⋮</span>");
             }
             for n in a..=b.min(lines.len() as u32) {
-                let _ = write!(s, "<span class=\"l\" id=\"L{file}-{n}\" data-n=\"{n}\">{}</span>", html(lines[n as usize - 1]));
+                let (attrs, cell) = counts(file, n);
+                let _ = write!(s, "<span class=\"l\" id=\"L{file}-{n}\" data-n=\"{n}\"{attrs}>{cell}{}</span>", html(lines[n as usize - 1]));
             }
         }
         s.push_str("</pre>\n");

@@ -102,6 +102,9 @@ pub struct Report {
     pub files: Vec<String>,
     /// The lines to show of each file, as inclusive ranges.
     pub wanted_lines: FxHashMap<u32, Vec<(u32, u32)>>,
+    /// Executions and instructions of every source line with code, by (file, line)
+    /// (`wpp annotate`'s counts).
+    pub line_counts: std::collections::BTreeMap<(u32, u32), wpp_report::annotate::LineCount>,
     pub extras: crate::Extras,
     pub profile: Profile,
 }
@@ -317,7 +320,8 @@ pub fn build(input: Input, opts: &Options, extras: crate::Extras, progress: &mut
         Input::Run(d) => d.profile,
         Input::Counts(p) => p,
     };
-    Ok(Report { summary, hot_paths, subpaths, flame, no_flame, functions, functions_total, ppp, drawings, files, wanted_lines, extras, profile })
+    let line_counts = wpp_report::annotate::program_lines(&profile);
+    Ok(Report { summary, hot_paths, subpaths, flame, no_flame, functions, functions_total, ppp, drawings, files, wanted_lines, line_counts, extras, profile })
 }
 
 /// A block's label: its source lines, or its bytes in the module.
