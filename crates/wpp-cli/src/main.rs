@@ -5,27 +5,30 @@
 //! `wpp-report` for reports, `wpp-twpp` for the timestamped path, `wpp-dataflow` for data
 //! flow, `wpp-html` for the HTML report) and prints the result. No subcommand uses
 //! another's module; what they share (`Output`, `Json`: the `--json` and `--top` options;
-//! `print_json`; the `--grammar` parser) is here.
+//! `print_json`; the `--grammar` and `--source-map` parsers) is here.
 //! This is the only crate that prints to stdout or parses arguments.
 //!
 //! ## Code map
 //!
-//! The `wpp` binary: one module per subcommand (`record`, `paths`, `stats`, `expand`,
-//! `export`, `compress`, `hot`, `query`, `ppp` (select, report), `twpp` (build, stats),
-//! `trace`, `dataflow`, `dff`, `report`), each its options, one call into a library
-//! (wpp-record, wpp-report, wpp-dataflow, wpp-html) and printing; `main` holds what they
-//! share: the `--json`/`--top` option groups (`Output`, `Json`), the `--grammar` parser,
-//! JSON printing, `completions` and `man` (generated from the same clap definitions), and
+//! The `wpp` binary: one module per subcommand (`record`, `paths`, `functions`,
+//! `annotate`, `stats`, `expand`, `export`, `compress`, `hot`, `query`, `ppp` (select,
+//! report), `twpp` (build, stats), `trace`, `dataflow`, `dff`, `report`), each its
+//! options, one call into a library (wpp-record, wpp-report, wpp-dataflow, wpp-html) and
+//! printing; `main` holds what they share: the `--json`/`--top` option groups (`Output`,
+//! `Json`), the `--grammar` and `--source-map` parsers, JSON printing, `completions` and
+//! `man` (generated from the same clap definitions), and
 //! `--version` with the profile format; `error`: an error as one line (its causes joined,
 //! each once, I/O errors as words) and its exit status (1 when the library error's
 //! `is_failure` says wpp failed, 2 for bad input).
 
+mod annotate;
 mod compress;
 mod dataflow;
 mod dff;
 mod error;
 mod expand;
 mod export;
+mod functions;
 mod hot;
 mod paths;
 mod ppp;
@@ -73,6 +76,8 @@ fn version() -> String {
 enum Command {
     Record(record::Opts),
     Paths(paths::Opts),
+    Functions(functions::Opts),
+    Annotate(annotate::Opts),
     Stats(stats::Opts),
     Expand(expand::Opts),
     Export(export::Opts),
@@ -175,6 +180,15 @@ impl From<Problem> for wpp_dataflow::dff::ProblemKind {
     }
 }
 
+/// `--source-map FROM=TO`: source files whose DWARF name starts with FROM are read under
+/// TO (`wpp report`, `wpp annotate`).
+pub(crate) fn parse_source_map(s: &str) -> Result<(String, std::path::PathBuf), String> {
+    match s.split_once('=') {
+        Some((from, to)) if !from.is_empty() && !to.is_empty() => Ok((from.to_owned(), std::path::PathBuf::from(to))),
+        _ => Err(format!("`{s}` is not FROM=TO (a prefix of the source names, and the directory to read them from)")),
+    }
+}
+
 /// Writes `v` as pretty JSON and a newline.
 pub(crate) fn print_json(v: &impl serde::Serialize) -> anyhow::Result<()> {
     // Buffered: stdout alone is line-buffered, a write call per line of the output.
@@ -193,6 +207,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Record(o) => record::run(o),
         Command::Paths(o) => paths::run(o).map(|()| 0),
+        Command::Functions(o) => functions::run(o).map(|()| 0),
+        Command::Annotate(o) => annotate::run(o).map(|()| 0),
         Command::Stats(o) => stats::run(o).map(|()| 0),
         Command::Expand(o) => expand::run(o).map(|()| 0),
         Command::Export(o) => export::run(o).map(|()| 0),

@@ -5,60 +5,103 @@ use std::path::PathBuf;
 
 use clap::Args;
 use wpp_profile::Profile;
-use wpp_report::format::{group, truncate};
-use wpp_report::PathRow;
+use wpp_report::format::{group, percent, truncate};
+use wpp_report::{PathRow, PathSort};
 
-/// Print the path profile: how often each acyclic path ran, hottest first.
+/// Print the path profile: how often each acyclic path ran, most executed first.
 ///
 /// Each path is shown with its function, its Ball-Larus number, the instructions it
-/// executes, and its basic blocks as byte ranges of the original module. With --func, the
-/// `%` column is the path's share of the function's executions. With --json: {"paths":
-/// [{"function", "function_index", "path_id", "count", "instructions", "blocks",
-/// "source"}], "executions", "truncated", "total_paths"}.
+/// executes, and its source lines (or its basic blocks as byte ranges of the original
+/// module). With --func, the `%` column is the path's share of the function's executions.
+/// With --sort instructions, the paths that executed the most instructions (count ×
+/// instructions per run) come first, with those instructions and their share of all the
+/// paths' (of the function's, with --func). With --json: {"paths": [{"function",
+/// "function_index", "path_id", "count", "instructions", "blocks", "source"}],
+/// "executions", "instructions", "truncated", "total_paths"} (a path's "instructions" are
+/// those of one run; the report's are of every path, listed or not).
 #[derive(Args)]
-#[command(after_help = "Example:\n  wpp paths lua.wpp --func luaV_execute --top 10")]
+#[command(after_help = "Examples:\n  wpp paths lua.wpp --func luaV_execute --top 10\n  wpp paths lua.wpp --sort instructions")]
 pub struct Opts {
     /// A profile written by `wpp record`.
     profile: PathBuf,
     /// Only paths of this function (name or index).
     #[arg(long)]
     func: Option<String>,
+    /// The order: most executed first, or most instructions executed first.
+    #[arg(long, value_enum, default_value = "count")]
+    sort: Sort,
     #[command(flatten)]
     output: crate::Output,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Sort {
+    /// Most executed first.
+    Count,
+    /// Most instructions executed first (count × instructions per run).
+    Instructions,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let p = Profile::open(&o.profile)?;
     let func = o.func.as_deref().map(|s| wpp_report::select_func(&p, s)).transpose()?;
-    let report = wpp_report::path_profile(&p, func, o.output.top());
+    let sort = match o.sort {
+        Sort::Count => PathSort::Count,
+        Sort::Instructions => PathSort::Instructions,
+    };
+    let report = wpp_report::path_profile(&p, func, sort, o.output.top());
     if o.output.json {
         return crate::print_json(&report);
     }
     let mut out = std::io::stdout().lock();
-    let events = report.executions;
     let where_ = PathRow::places_header(p.source.is_some());
-    // With --func the share is of the function's executions, and the header says so.
-    let share_of = match func {
-        Some(f) => {
-            writeln!(out, "paths of {}: {} executions; % is of these", p.meta.func_name(f), group(events))?;
-            "% fn"
+    let of = func.map(|f| format!("paths of {}", p.meta.func_name(f)));
+    match sort {
+        PathSort::Count => {
+            let events = report.executions;
+            // With --func the share is of the function's executions, and the header says so.
+            let share_of = match &of {
+                Some(of) => {
+                    writeln!(out, "{of}: {} executions; % is of these", group(events))?;
+                    "% fn"
+                }
+                None => "%",
+            };
+            writeln!(out, "{:>14} {:>6}  {:<32} {:>10} {:>7}  {where_}", "count", share_of, "function", "path", "instrs")?;
+            for r in &report.paths {
+                let count = r.count.unwrap_or(0);
+                writeln!(
+                    out,
+                    "{:>14} {:>5.1}%  {:<32} {:>10} {:>7}  {}",
+                    group(count),
+                    percent(count, events),
+                    truncate(&r.function, 32),
+                    r.path_id,
+                    r.instructions,
+                    r.places(p.source.is_some())
+                )?;
+            }
         }
-        None => "%",
-    };
-    writeln!(out, "{:>14} {:>6}  {:<32} {:>10} {:>7}  {where_}", "count", share_of, "function", "path", "instrs")?;
-    for r in &report.paths {
-        let count = r.count.unwrap_or(0);
-        let share = if events > 0 { 100.0 * count as f64 / events as f64 } else { 0.0 };
-        writeln!(
-            out,
-            "{:>14} {:>5.1}%  {:<32} {:>10} {:>7}  {}",
-            group(count),
-            share,
-            truncate(&r.function, 32),
-            r.path_id,
-            r.instructions,
-            r.places(p.source.is_some())
-        )?;
+        PathSort::Instructions => {
+            let all = report.instructions;
+            writeln!(out, "{} by instructions executed (count × instrs): {} in all; % is of these", of.as_deref().unwrap_or("paths"), group(all))?;
+            writeln!(out, "{:>16} {:>6} {:>14}  {:<32} {:>10} {:>7}  {where_}", "instructions", "%", "count", "function", "path", "instrs")?;
+            for r in &report.paths {
+                let count = r.count.unwrap_or(0);
+                let total = count.saturating_mul(r.instructions);
+                writeln!(
+                    out,
+                    "{:>16} {:>5.1}% {:>14}  {:<32} {:>10} {:>7}  {}",
+                    group(total),
+                    percent(total, all),
+                    group(count),
+                    truncate(&r.function, 32),
+                    r.path_id,
+                    r.instructions,
+                    r.places(p.source.is_some())
+                )?;
+            }
+        }
     }
     if let Some(note) = report.truncation.note("paths", "paths") {
         writeln!(out, "{note}")?;

@@ -51,7 +51,7 @@ pub struct Opts {
     collapse_above: usize,
     /// Read source files whose DWARF name starts with FROM under TO instead (repeatable;
     /// the first that reads wins, then the name itself).
-    #[arg(long, value_name = "FROM=TO", value_parser = parse_source_map)]
+    #[arg(long, value_name = "FROM=TO", value_parser = crate::parse_source_map)]
     source_map: Vec<(String, PathBuf)>,
     /// Show this TWPP file of the same run (`wpp twpp build`).
     #[arg(long, value_name = "FILE.twpp")]
@@ -138,11 +138,4 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     }
     eprintln!("wpp: wrote {} ({} KiB)", o.output.display(), written.bytes.div_ceil(1024));
     Ok(())
-}
-
-fn parse_source_map(s: &str) -> Result<(String, PathBuf), String> {
-    match s.split_once('=') {
-        Some((from, to)) if !from.is_empty() && !to.is_empty() => Ok((from.to_owned(), PathBuf::from(to))),
-        _ => Err(format!("`{s}` is not FROM=TO (a prefix of the source names, and the directory to read them from)")),
-    }
 }

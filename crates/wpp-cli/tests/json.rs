@@ -1,7 +1,8 @@
 //! Every `--json` output is complete unless the user asks for less, and says when it is
 //! not: `"truncated"` and `"total_LIST"` for each list a limit can cut. The profiles have
 //! far more rows than a text report shows by default, so a limit applied to JSON without
-//! being asked for shows up as a difference.
+//! being asked for shows up as a difference. The commands without a limit (`export`,
+//! `annotate`) list everything.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -287,5 +288,73 @@ fn export_json_is_complete() {
     assert_eq!(rows(&e, "symbols").len(), total(&paths, "paths"));
     let counts: u64 = rows(&e, "counts").iter().map(|c| c["count"].as_u64().unwrap()).sum();
     assert_eq!(counts, e["events"].as_u64().unwrap());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// 30 functions, each called a different number of times, each with a branch: more rows
+/// than a text table shows.
+fn many_functions() -> String {
+    let mut m = String::from("(module\n");
+    for k in 0..30 {
+        m.push_str(&format!(
+            "  (func $f{k} (param $x i32) (result i32)\n    (if (result i32) (i32.and (local.get $x) (i32.const {}))\n      (then (i32.add (local.get $x) (i32.const {k})))\n      (else (i32.mul (local.get $x) (i32.const 3)))))\n",
+            k % 7 + 1
+        ));
+    }
+    m.push_str("  (func (export \"_start\")\n    (local $i i32) (local $acc i32)\n    (loop $l\n");
+    for k in 0..30 {
+        // f_k runs on the iterations below 10 + 3k.
+        m.push_str(&format!(
+            "      (if (i32.lt_u (local.get $i) (i32.const {})) (then (local.set $acc (call $f{k} (i32.add (local.get $acc) (local.get $i))))))\n",
+            10 + 3 * k
+        ));
+    }
+    m.push_str("      (local.set $i (i32.add (local.get $i) (i32.const 1)))\n      (br_if $l (i32.lt_u (local.get $i) (i32.const 100))))))\n");
+    m
+}
+
+#[test]
+fn functions_json_is_complete() {
+    let d = scratch("json-functions");
+    let wasm = d.join("functions.wasm");
+    std::fs::write(&wasm, wat::parse_str(many_functions()).unwrap()).unwrap();
+    for mode in ["paths", "grammar"] {
+        let p = d.join(format!("{mode}.wpp"));
+        ok(wpp().args(["record", "--mode", mode, "-o"]).arg(&p).arg(&wasm));
+        for sort in ["instructions", "executions", "paths", "name"] {
+            let all = check_limits(&["functions", "PROFILE", "--sort", sort], &p, &[("functions", "functions")]);
+            assert_eq!(total(&all, "functions"), 31, "{mode} {sort}");
+            let executions: u64 = rows(&all, "functions").iter().map(|r| r["executions"].as_u64().unwrap()).sum();
+            let instructions: u64 = rows(&all, "functions").iter().map(|r| r["instructions"].as_u64().unwrap()).sum();
+            assert_eq!(all["executions"].as_u64().unwrap(), executions, "{mode} {sort}");
+            assert_eq!(all["instructions"].as_u64().unwrap(), instructions, "{mode} {sort}");
+            // The totals are of the whole run, also when the list is cut.
+            let one = json_with(&["functions", "PROFILE", "--sort", sort], &p, &["--top", "1"]);
+            assert_eq!((&one["executions"], &one["instructions"]), (&all["executions"], &all["instructions"]), "{mode} {sort}");
+        }
+        // The function table's instructions are the path profile's.
+        let paths = json_with(&["paths", "PROFILE"], &p, &[]);
+        let all = json_with(&["functions", "PROFILE"], &p, &[]);
+        assert_eq!(all["instructions"], paths["instructions"], "{mode}");
+        assert_eq!(all["executions"], paths["executions"], "{mode}");
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// `wpp annotate` has no limit: every block of the function, run or not.
+#[test]
+fn annotate_json_is_complete() {
+    let d = scratch("json-annotate");
+    let p = record(&d, "g", &[]);
+    let export = json(wpp().arg("export").arg(&p).arg("--json"));
+    for f in export["functions"].as_array().unwrap().iter().filter(|f| !f["cfg"].is_null()) {
+        let name = f["name"].as_str().unwrap();
+        let a = json_with(&["annotate", "PROFILE", "--func", name], &p, &[]);
+        let blocks = a["blocks"].as_array().unwrap();
+        assert_eq!(blocks.len(), f["cfg"]["blocks"].as_array().unwrap().len(), "{name}");
+        assert!(blocks.iter().enumerate().all(|(i, b)| b["block"].as_u64() == Some(i as u64)), "{name}");
+        assert_eq!(a["has_lines"], false);
+        assert_eq!(rows(&a, "lines").len(), 0);
+    }
     std::fs::remove_dir_all(&d).unwrap();
 }

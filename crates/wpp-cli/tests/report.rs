@@ -4,9 +4,10 @@
 //! other commands: the summary equals `wpp stats --json`; the top path is the one `wpp
 //! paths --json` makes the costliest, and its drawing highlights exactly its blocks; the
 //! flame graph's root is the run's instructions (Σ count × instructions over the paths);
-//! the paths to 90% of each function follow from its path counts; a PPP profile's ρ per
-//! function equals `wpp ppp report --json`'s; the TWPP view's invocations and traces equal
-//! `wpp trace`'s, the data flow view's counts `wpp dff`'s.
+//! the paths to 90% of each function follow from its path counts; the counts beside the
+//! source lines are `wpp annotate`'s (read from the page's HTML, without the browser); a
+//! PPP profile's ρ per function equals `wpp ppp report --json`'s; the TWPP view's
+//! invocations and traces equal `wpp trace`'s, the data flow view's counts `wpp dff`'s.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -132,6 +133,44 @@ fn assert_against_paths(seen: &Value, profile: &Path, with_flame: bool, what: &s
     }
 }
 
+/// The counts beside the page's source lines are `wpp annotate FILE`'s, every line with
+/// code the page shows has them, and the lines without code have none.
+fn assert_line_counts(page: &Path, profile: &Path) {
+    let html = std::fs::read_to_string(page).unwrap();
+    let attr = |tag: &str, name: &str| -> Option<u64> {
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        tag[at..].split('"').next()?.parse().ok()
+    };
+    let mut files = 0;
+    for section in html.split("<h3 id=\"F").skip(1) {
+        let name = &section[section.find('>').unwrap() + 1..section.find("</h3>").unwrap()];
+        let section = section.split("<h3").next().unwrap().split("<h2").next().unwrap();
+        // (line, executions, instructions) of every source line shown.
+        let shown: Vec<(u64, Option<(u64, u64)>)> = section
+            .split("<span class=\"l\"")
+            .skip(1)
+            .map(|s| {
+                let tag = &s[..s.find('>').unwrap()];
+                (attr(tag, "data-n").unwrap(), attr(tag, "data-executions").zip(attr(tag, "data-instructions")))
+            })
+            .collect();
+        assert!(!shown.is_empty(), "{name}: no lines shown");
+        let a = json(wpp().arg("annotate").arg(profile).arg(name).arg("--json"));
+        let counted: std::collections::HashMap<u64, (u64, u64)> = a["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| (l["line"].as_u64().unwrap(), (l["executions"].as_u64().unwrap(), l["instructions"].as_u64().unwrap())))
+            .collect();
+        for (n, counts) in &shown {
+            assert_eq!(counts.as_ref(), counted.get(n), "{name}:{n}: the page's counts against wpp annotate's");
+        }
+        assert!(shown.iter().any(|(_, c)| c.is_some_and(|c| c.0 > 0)), "{name}: no line ran");
+        files += 1;
+    }
+    assert!(files > 0, "no source file on the page");
+}
+
 /// A C program with calls, recursion, a loop and a switch, recorded three ways: its pages
 /// in the browser, checked against the other commands.
 #[test]
@@ -143,6 +182,7 @@ fn pages_in_a_browser() {
     let page = d.join("calls.html");
     // Small enough to collapse: the switch's function has more blocks than this.
     ok(wpp().arg("report").arg(&grammar).arg("-o").arg(&page).args(["--collapse-above", "6"]));
+    assert_line_counts(&page, &grammar);
     let Some(seen) = in_browser(&page, &d.join("calls.png")) else { return };
     assert_clean(&seen, "grammar");
     assert_summary(&seen, &grammar, "grammar");

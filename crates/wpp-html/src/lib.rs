@@ -3,9 +3,10 @@
 //! * [`build`] runs the analyses the page shows over a profile ([`report`]): the summary,
 //!   the hottest paths and the hot subpaths, each with a drawing of its function's CFG
 //!   ([`drawing`], coloured by `wpp_report::heat`), the calling context tree as a flame graph
-//!   ([`flame`]), per-function path distributions ([`distribution`]) and, for a PPP
-//!   profile, its interesting and residual paths; and the [`views`] of a TWPP file or a
-//!   data flow result when the caller has one.
+//!   ([`flame`]), the function table (`wpp_report::functions`) and, for a PPP profile,
+//!   its interesting and residual paths; the source lines with their executions and
+//!   instructions (`wpp_report::annotate`); and the [`views`] of a TWPP file or a data
+//!   flow result when the caller has one.
 //! * [`render`] writes the page ([`page`]) from a report, the drawings laid out, and the
 //!   source files.
 //! * [`write_report`] ([`pipeline`]) is `wpp report` end to end, for the command line and
@@ -25,9 +26,10 @@
 //! highlighted and edges coloured by `wpp_report::heat`, as Graphviz source; blocks of
 //! large functions that the paths neither touch nor neighbour collapse into one note per
 //! run of indices), `flame` (the calling context tree as folded stacks, drawn by inferno;
-//! its history made a no-op for a data-URL frame), `distribution` (per function: paths to
-//! reach 90% of its executions), `page` (`render`: the one self-contained page, drawings
-//! inline, the flame graph as a data URL in a frame, source lines linked from every item),
+//! its history made a no-op for a data-URL frame), `page` (`render`: the one
+//! self-contained page, drawings inline, the flame graph as a data URL in a frame, source
+//! lines linked from every item, each with its executions and instructions; the function
+//! table is `wpp_report`'s),
 //! `text` (escaping, numbers), `views` (what the page shows of other analyses: a TWPP
 //! file's functions and traces, read here; data flow frequencies as
 //! `wpp_report::dataflow`'s rows, which the caller computes with `wpp-dataflow`, a crate
@@ -36,7 +38,6 @@
 //! through a function); `pipeline` reads the profile, the TWPP file and the sources and
 //! writes the page.
 
-pub mod distribution;
 pub mod drawing;
 pub mod flame;
 pub mod graphviz;

@@ -48,6 +48,7 @@ pre.code span.l { display: block; padding: 0 10px; white-space: pre; }
 pre.code span.l:target { background: #ffd966; }
 pre.code span.l::before { content: attr(data-n); display: inline-block; width: 5em; color: var(--muted); text-align: right; margin-right: 1em; }
 pre.code span.gap { display: block; color: var(--muted); padding-left: 10px; }
+pre.code span.x { display: inline-block; width: 5em; text-align: right; margin-right: 1em; color: var(--muted); }
 details > summary { cursor: pointer; }
 .legend span { margin-right: 14px; }
 .sw { display: inline-block; width: 22px; height: 4px; vertical-align: middle; margin-right: 4px; }
@@ -248,14 +249,12 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
         }
     }
 
-    // Per-function path distributions.
-    let _ = writeln!(s, "<h2 id=\"functions\">Functions</h2>\n<p class=\"note\">How concentrated each function's execution is: of the paths that ran, how few make 90% of its executions. The {} functions that executed the most instructions of {} that ran; open one for its paths.</p>", r.functions.len(), grouped(r.functions_total as u64));
-    s.push_str("<table id=\"functions-table\"><tr><th>function</th><th class=\"num\">instructions</th><th class=\"num\">share</th><th class=\"num\">executions</th><th class=\"num\">paths</th><th class=\"num\">paths to 90%</th><th>source</th></tr>\n");
+    // The function table.
+    let _ = writeln!(s, "<h2 id=\"functions\">Functions</h2>\n<p class=\"note\">How concentrated each function's execution is: of the paths that ran, how few make 90% of its executions, and how few 90% of its instructions. The {} functions that executed the most instructions of {} that ran (<code>wpp functions</code> lists them all); open one for its paths.</p>", r.functions.len(), grouped(r.functions_total as u64));
+    s.push_str("<table id=\"functions-table\"><tr><th>function</th><th class=\"num\">instructions</th><th class=\"num\">share</th><th class=\"num\">executions</th><th class=\"num\">paths</th><th class=\"num\">paths to 90% of executions</th><th class=\"num\">of instructions</th><th>source</th></tr>\n");
     for d in &r.functions {
-        let name = func_name(r, d.func);
-        let share = d.instructions as f64 / r.summary.instructions.max(1) as f64;
-        let _ = write!(s, "<tr data-function=\"{}\"><td><details><summary>{}</summary><table>", d.func.0, html(&name));
-        for &(e, count) in d.paths.iter().take(12) {
+        let _ = write!(s, "<tr data-function=\"{}\"><td><details><summary>{}</summary><table>", d.function_index, html(&d.function));
+        for &(e, count) in d.path_counts.iter().take(12) {
             let row = PathRow::new(p, e, Some(count));
             let _ = write!(
                 s,
@@ -266,21 +265,23 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
                 source_links(r, &row)
             );
         }
-        if d.paths.len() > 12 {
-            let _ = write!(s, "<tr><td colspan=\"4\" class=\"note\">and {} more paths</td></tr>", d.paths.len() - 12);
+        if d.path_counts.len() > 12 {
+            let _ = write!(s, "<tr><td colspan=\"4\" class=\"note\">and {} more paths</td></tr>", d.path_counts.len() - 12);
         }
         let _ = writeln!(
             s,
-            "</table></details></td><td class=\"num\">{}</td><td class=\"num\"><span class=\"bar\" style=\"width:{:.0}px\"></span> {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\" data-paths-to-90=\"{}\">{} <span class=\"bar c\" style=\"width:{:.0}px\"></span></td><td>{}</td></tr>",
+            "</table></details></td><td class=\"num\">{}</td><td class=\"num\"><span class=\"bar\" style=\"width:{:.0}px\"></span> {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\" data-paths-to-90=\"{}\">{} <span class=\"bar c\" style=\"width:{:.0}px\"></span></td><td class=\"num\" data-paths-to-90-instructions=\"{}\">{}</td><td>{}</td></tr>",
             grouped(d.instructions),
-            share * 80.0,
+            d.share * 80.0,
             percent(d.instructions, r.summary.instructions),
             grouped(d.executions),
-            d.paths.len(),
-            d.paths_to_90,
-            d.paths_to_90,
-            (d.paths_to_90 as f64 / d.paths.len().max(1) as f64) * 60.0,
-            d.paths.first().map(|&(e, _)| source_links(r, &PathRow::new(p, e, None))).unwrap_or_default(),
+            d.paths,
+            d.paths_to_90_executions,
+            d.paths_to_90_executions,
+            (d.paths_to_90_executions as f64 / d.paths.max(1) as f64) * 60.0,
+            d.paths_to_90_instructions,
+            d.paths_to_90_instructions,
+            d.path_counts.first().map(|&(e, _)| source_links(r, &PathRow::new(p, e, None))).unwrap_or_default(),
         );
     }
     s.push_str("</table>\n");
@@ -353,21 +354,54 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
     s.push_str("<h2 id=\"sources\">Sources</h2>\n");
     if r.files.is_empty() {
         s.push_str("<p class=\"note\">The module has no DWARF line table: blocks are named by their bytes in the module.</p>\n");
+    } else {
+        s.push_str("<p class=\"note\">Beside each line: how often its code ran (the blocks on it) and, on hover, the instructions it executed (<code>wpp annotate</code> gives the same counts; a block on lines far apart counts on its first and last).</p>\n");
     }
+    let max_instructions = r.line_counts.values().map(|c| c.instructions).max().unwrap_or(0).max(1);
+    // The counts of line `n` of `file`, as attributes and a cell.
+    let counts = |file: u32, n: u32| -> (String, String) {
+        match r.line_counts.get(&(file, n)) {
+            Some(c) => {
+                let heat = (c.instructions as f64 / max_instructions as f64).sqrt() * 0.6;
+                (
+                    format!(" data-executions=\"{}\" data-instructions=\"{}\"", c.executions, c.instructions),
+                    format!(
+                        "<span class=\"x\" style=\"background:rgba(214,39,40,{heat:.2})\" title=\"{} executions, {} instructions ({} of the run)\">{}</span>",
+                        grouped(c.executions),
+                        grouped(c.instructions),
+                        percent(c.instructions, r.summary.instructions),
+                        compact(c.executions)
+                    ),
+                )
+            }
+            None => (String::new(), "<span class=\"x\"></span>".to_string()),
+        }
+    };
     let mut files: Vec<(&u32, &Vec<(u32, u32)>)> = r.wanted_lines.iter().collect();
     files.sort();
     for (&file, ranges) in files {
         let name = &r.files[file as usize];
         let _ = writeln!(s, "<h3 id=\"F{file}\">{}</h3>", html(name));
         let Some(text) = sources.get(&file) else {
-            // The links still land here, on the file's name.
-            s.push_str("<p class=\"note\">Not readable on the machine that made this report (see <code>wpp report --source-map</code>).");
+            // The links still land here, on the file's name; the counts by line number.
+            s.push_str(
+                "<p class=\"note\">Not readable on the machine that made this report (see <code>wpp report --source-map</code>); the counts by line number:",
+            );
             for &(a, b) in ranges {
                 for n in a..=b {
                     let _ = write!(s, "<a id=\"L{file}-{n}\"></a>");
                 }
             }
-            s.push_str("</p>\n");
+            s.push_str("</p>\n<pre class=\"code\">");
+            for &(a, b) in ranges {
+                for n in a..=b {
+                    if r.line_counts.contains_key(&(file, n)) {
+                        let (attrs, cell) = counts(file, n);
+                        let _ = write!(s, "<span class=\"l\" data-n=\"{n}\"{attrs}>{cell}</span>");
+                    }
+                }
+            }
+            s.push_str("</pre>\n");
             continue;
         };
         let lines: Vec<&str> = text.lines().collect();
@@ -377,7 +411,8 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
                 s.push_str("<span class=\"gap\">⋮</span>");
             }
             for n in a..=b.min(lines.len() as u32) {
-                let _ = write!(s, "<span class=\"l\" id=\"L{file}-{n}\" data-n=\"{n}\">{}</span>", html(lines[n as usize - 1]));
+                let (attrs, cell) = counts(file, n);
+                let _ = write!(s, "<span class=\"l\" id=\"L{file}-{n}\" data-n=\"{n}\"{attrs}>{cell}{}</span>", html(lines[n as usize - 1]));
             }
         }
         s.push_str("</pre>\n");

@@ -82,10 +82,7 @@ pub fn write_report<E: std::error::Error + 'static>(
     let dots: Vec<&str> = report.drawings.iter().map(|d| d.dot.as_str()).collect();
     let laid_out = crate::graphviz::layout(request.dot, &dots);
     progress.stage("writing the page", None);
-    let read = |file: &str| {
-        let mapped = request.source_map.iter().filter_map(|(from, to)| Some(to.join(file.strip_prefix(from.as_str())?.trim_start_matches('/'))));
-        mapped.chain(std::iter::once(PathBuf::from(file))).find_map(|f| std::fs::read(f).ok()).map(|b| String::from_utf8_lossy(&b).into_owned())
-    };
+    let read = |file: &str| wpp_report::read_source(file, request.source_map).map(|(_, text)| text);
     let page = match &laid_out {
         Ok(svgs) => crate::render(&report, Ok(svgs), &read),
         Err(why) => crate::render(&report, Err(why), &read),

@@ -8,7 +8,6 @@ use wpp_profile::Profile;
 use wpp_report::{Dag, PathRow, Top};
 use wpp_twpp::stacks::{CallTree, CallTreeBuilder};
 
-use crate::distribution::{distributions, Distribution};
 use crate::drawing::{self, BlockLabel};
 use crate::{Error, Progress};
 use wpp_report::heat::{function_pairs, function_paths, heat, Heat};
@@ -94,7 +93,8 @@ pub struct Report {
     pub flame: Option<Flame>,
     /// Why there is no flame graph, when there is none.
     pub no_flame: Option<String>,
-    pub functions: Vec<Distribution>,
+    /// The function table's first rows, by instructions.
+    pub functions: Vec<wpp_report::FunctionRow>,
     pub functions_total: usize,
     pub ppp: Option<wpp_report::ppp::PppReport>,
     pub drawings: Vec<Drawing>,
@@ -102,6 +102,9 @@ pub struct Report {
     pub files: Vec<String>,
     /// The lines to show of each file, as inclusive ranges.
     pub wanted_lines: FxHashMap<u32, Vec<(u32, u32)>>,
+    /// Executions and instructions of every source line with code, by (file, line)
+    /// (`wpp annotate`'s counts).
+    pub line_counts: std::collections::BTreeMap<(u32, u32), wpp_report::annotate::LineCount>,
     pub extras: crate::Extras,
     pub profile: Profile,
 }
@@ -272,8 +275,9 @@ pub fn build(input: Input, opts: &Options, extras: crate::Extras, progress: &mut
         subpaths = Some((rows, total, params));
     }
 
-    let mut functions = distributions(p, &instructions);
-    let functions_total = functions.len();
+    let table = wpp_report::functions(p, wpp_report::FunctionSort::Instructions, Top::First(opts.functions.max(1)));
+    let functions_total = table.truncation.total("functions");
+    let mut functions = table.functions;
     functions.truncate(opts.functions);
     let functions_run = functions_total;
 
@@ -288,7 +292,7 @@ pub fn build(input: Input, opts: &Options, extras: crate::Extras, progress: &mut
     if let Some(map) = &p.source {
         files = map.files.clone();
         let mut shown_funcs: Vec<FuncIdx> = drawings.iter().map(|d| d.func).collect();
-        shown_funcs.extend(functions.iter().map(|d| d.func));
+        shown_funcs.extend(functions.iter().map(|d| FuncIdx(d.function_index)));
         shown_funcs.extend(extras.dataflow.as_ref().map(|d| FuncIdx(d.function_index)));
         shown_funcs.extend(extras.twpp.iter().flat_map(|t| t.functions.iter().filter(|f| !f.top_traces.is_empty()).map(|f| f.func)));
         shown_funcs.sort_unstable();
@@ -316,7 +320,8 @@ pub fn build(input: Input, opts: &Options, extras: crate::Extras, progress: &mut
         Input::Run(d) => d.profile,
         Input::Counts(p) => p,
     };
-    Ok(Report { summary, hot_paths, subpaths, flame, no_flame, functions, functions_total, ppp, drawings, files, wanted_lines, extras, profile })
+    let line_counts = wpp_report::annotate::program_lines(&profile);
+    Ok(Report { summary, hot_paths, subpaths, flame, no_flame, functions, functions_total, ppp, drawings, files, wanted_lines, line_counts, extras, profile })
 }
 
 /// A block's label: its source lines, or its bytes in the module.

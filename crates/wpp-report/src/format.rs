@@ -15,6 +15,15 @@ pub fn group(n: u64) -> String {
     out
 }
 
+/// `part` as a percentage of `whole` (0 when `whole` is 0), for a `{:.1}%` column.
+pub fn percent(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
 /// `s` cut to `n` characters, the last replaced by `…` when cut.
 pub fn truncate(s: &str, n: usize) -> String {
     if s.chars().count() <= n {

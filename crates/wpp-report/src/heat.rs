@@ -40,12 +40,9 @@ pub fn heat(cfg: &Cfg, cut: &[BlockIdx], paths: &[(Vec<BlockIdx>, u64)], pairs: 
     for (i, e) in cfg.edges.iter().enumerate() {
         edge_of.insert((e.from, e.to), i);
     }
-    let mut h = Heat { blocks: vec![0; n], edges: vec![Some(0); cfg.edges.len()] };
+    let mut h = Heat { blocks: block_counts(n, paths), edges: vec![Some(0); cfg.edges.len()] };
     let mut ends_at = vec![0u64; n];
     for (blocks, count) in paths {
-        for b in blocks {
-            h.blocks[b.idx()] += count;
-        }
         for w in blocks.windows(2) {
             if let Some(&e) = edge_of.get(&(w[0], Target::Block(w[1]))) {
                 *h.edges[e].as_mut().expect("known") += count;
@@ -123,6 +120,33 @@ pub fn heat(cfg: &Cfg, cut: &[BlockIdx], paths: &[(Vec<BlockIdx>, u64)], pairs: 
         }
     }
     h
+}
+
+/// Executions of each of a function's `n` blocks, given each of its paths' blocks with
+/// their counts: a block runs once per run of every path through it.
+pub fn block_counts(n: usize, paths: &[(Vec<BlockIdx>, u64)]) -> Vec<u64> {
+    let mut blocks = vec![0u64; n];
+    for (path, count) in paths {
+        for b in path {
+            blocks[b.idx()] += count;
+        }
+    }
+    blocks
+}
+
+/// Executions of every block of the program, by function (empty for imports), from the
+/// profile's path counts in one pass: [`block_counts`] of every function.
+pub fn program_block_counts(p: &Profile) -> Vec<Vec<u64>> {
+    let mut out: Vec<Vec<u64>> = p.meta.functions.iter().map(|f| vec![0; f.cfg.as_ref().map_or(0, Cfg::n_blocks)]).collect();
+    for c in p.counts.iter().filter(|c| c.count > 0) {
+        let (Some(blocks), Some(path)) = (out.get_mut(c.func.idx()), p.path_blocks(c.func, c.path)) else { continue };
+        for b in path {
+            if let Some(x) = blocks.get_mut(b.idx()) {
+                *x += c.count;
+            }
+        }
+    }
+    out
 }
 
 /// Each path of `func` with its blocks and count, from the profile's counts.

@@ -1,5 +1,7 @@
 //! Where a path is in the program: its source lines, or its bytes in the module.
 
+use std::path::PathBuf;
+
 use wpp_model::{BlockIdx, FuncIdx, PathId};
 use wpp_profile::Profile;
 
@@ -45,5 +47,17 @@ pub fn block_source(p: &Profile, func: FuncIdx, block: BlockIdx) -> String {
             Some(b) => format!("{}+{:#x}-{:#x}", p.meta.module, b.start, b.end),
             None => format!("{}+?", p.meta.module),
         }
+    })
+}
+
+/// A source file as the DWARF names it (`name`), read on this machine: under TO for each
+/// `(FROM, TO)` of `map` whose FROM starts the name (the rest of the name taken under TO),
+/// in order, then at the name itself; the first that reads wins. The path read and its
+/// text (bytes that are not UTF-8 replaced), or `None` when none reads.
+pub fn read_source(name: &str, map: &[(String, PathBuf)]) -> Option<(PathBuf, String)> {
+    let mapped = map.iter().filter_map(|(from, to)| Some(to.join(name.strip_prefix(from.as_str())?.trim_start_matches('/'))));
+    mapped.chain(std::iter::once(PathBuf::from(name))).find_map(|f| {
+        let bytes = std::fs::read(&f).ok()?;
+        Some((f, String::from_utf8_lossy(&bytes).into_owned()))
     })
 }

@@ -1,8 +1,9 @@
 ;; A loop of 120 iterations whose body goes one of four ways by the iteration number (an
 ;; if with a branch out of a block, a br_if, an if/else), calling a leaf function with a
 ;; branch of its own on some of them: a dozen distinct paths with uneven counts, for the
-;; path list, the hot subpaths and the queries to rank. Prints `ok` (not when its profile
-;; cannot be written: that is refused before it runs).
+;; path list, the hot subpaths and the queries to rank; the function table, and `annotate`
+;; of a module without DWARF (its blocks by byte offset; a file name is refused). Prints
+;; `ok` (not when its profile cannot be written: that is refused before it runs).
 ;;
 ;; RUN: record -o . %s
 ;; RUN: record -o %t.wpp %s
@@ -16,6 +17,9 @@
 ;; RUN: query %t.wpp freq main:5 leaf:1
 ;; RUN: query %t.wpp before leaf:1 leaf:0
 ;; RUN: query %t.wpp context leaf:1 --k 2 --top 4
+;; RUN: functions %t.wpp
+;; RUN: annotate %t.wpp --func leaf
+;; RUN: annotate %t.wpp branchy.c
 (module
   (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
   (memory (export "memory") 1)
