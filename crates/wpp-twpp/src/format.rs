@@ -17,7 +17,7 @@
 //! Everything before the bodies is the part's head: a reader learns every pair, and how
 //! long each trace is, without reading a body. The bodies of the traces not `apart` follow
 //! the head in order; a body of [`APART`] bytes or more is stored in a section of its own
-//! ([`crate::file::section::trace`]), so that reading a function's small traces never
+//! (`twpp-fN.K` in a TWPP file), so that reading a function's small traces never
 //! reads its one huge trace.
 //!
 //! Blocks of a body are in increasing order, stored as the difference from the previous
