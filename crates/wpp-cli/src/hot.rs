@@ -11,13 +11,19 @@ use wpp_report::Dag;
 /// Find the minimal hot subpaths: runs of at most L consecutive acyclic paths whose cost
 /// (frequency × the paths' summed cost) is at least C.
 ///
+/// A subpath's frequency counts every place it occurs, overlapping occurrences included
+/// (as Larus counts), so a subpath that overlaps itself (a loop's path twice) can cost
+/// more than the run; its share of the run is taken from the occurrences that fit side by
+/// side, counted left to right, and is never more than the run.
+///
 /// The search runs on the grammar's DAG without expanding the trace (Larus 1999, §4.2),
 /// then counts each found subpath's exact frequency. It reports a subset of all minimal
 /// hot subpaths: a subpath whose occurrences are spread over many places in the grammar,
 /// or that overlaps one already reported, may be missed. Works on grammar and trace
 /// profiles (a trace is compressed first). With --json: {"subpaths": [{"frequency",
-/// "cost", "length", "paths": [{"function", "function_index", "path_id", "blocks",
-/// "source"}]}], "truncated", "total_subpaths"}.
+/// "cost", "disjoint", "disjoint_cost", "share", "length", "paths": [{"function",
+/// "function_index", "path_id", "blocks", "source"}]}], "run_cost", "truncated",
+/// "total_subpaths"}.
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp hot lua.wpp --max-len 100 --min-cost 1000000 --min-len 10")]
 pub struct Opts {
@@ -65,7 +71,13 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let total = report.truncation.total("subpaths");
     writeln!(out, "{} minimal hot subpaths of {} to {} paths costing at least {} {unit}", group(total as u64), o.min_len, o.max_len, group(o.min_cost))?;
     for (i, r) in report.subpaths.iter().enumerate() {
-        writeln!(out, "\n#{:<3} cost {} {unit}, frequency {}, {} paths", i + 1, group(r.cost), group(r.frequency), r.length)?;
+        let share = 100.0 * r.share;
+        if r.disjoint == r.frequency {
+            writeln!(out, "\n#{:<3} cost {} {unit} ({share:.1}% of the run), frequency {}, {} paths", i + 1, group(r.cost), group(r.frequency), r.length)?;
+        } else {
+            writeln!(out, "\n#{:<3} cost {} {unit}, frequency {} (overlapping), {} paths", i + 1, group(r.cost), group(r.frequency), r.length)?;
+            writeln!(out, "     side by side {} times: {} {unit} ({share:.1}% of the run)", group(r.disjoint), group(r.disjoint_cost))?;
+        }
         // Runs of one path are shown once with a repeat count.
         let mut j = 0;
         while j < r.paths.len() {

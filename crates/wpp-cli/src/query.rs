@@ -27,7 +27,9 @@ pub struct Opts {
 
 #[derive(Subcommand)]
 enum Question {
-    /// How many times the paths ran consecutively, in this order. JSON: {"sequence", "frequency"}.
+    /// How many times the paths ran consecutively, in this order: every occurrence, overlapping
+    /// ones included (as `wpp hot` counts), and, when a sequence overlaps itself, how many fit
+    /// side by side. JSON: {"sequence", "frequency", "disjoint"}.
     Freq {
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<String>,
@@ -55,7 +57,11 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             if o.output.json {
                 return crate::print_json(&r);
             }
-            writeln!(out, "{}", r.frequency)?;
+            if r.disjoint == r.frequency {
+                writeln!(out, "{}", r.frequency)?;
+            } else {
+                writeln!(out, "{} ({} side by side)", r.frequency, r.disjoint)?;
+            }
         }
         Question::Before { p, q } => {
             let r = wpp_report::before(&dag, &p, &q)?;

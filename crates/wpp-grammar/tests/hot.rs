@@ -10,7 +10,10 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use proptest::prelude::*;
-use wpp_grammar::{hot_subpaths, hot_subpaths_brute, repair, Grammar, HotParams, HotSubpath, PatternCounts, RuleId, Sequitur, Sym, Terminal};
+use wpp_grammar::{
+    disjoint_occurrences, disjoint_occurrences_brute, hot_subpaths, hot_subpaths_brute, repair, Grammar, HotParams, HotSubpath, PatternCounts, RuleId,
+    Sequitur, Sym, Terminal,
+};
 use wpp_test_support::strategies::arb_grammar;
 
 fn sequitur(input: &[u32]) -> Grammar {
@@ -203,6 +206,25 @@ fn pattern_counts_deep_into_a_long_rule() {
     }
 }
 
+/// A subpath that overlaps itself: `a a` occurs `n - 1` times in a run of `n` a's, but
+/// only `n / 2` of them fit side by side; `a b a` in `(a b)^n a`, `n` and `(n + 1) / 2`.
+#[test]
+fn disjoint_occurrences_of_self_overlapping_subpaths() {
+    for n in [1u32, 2, 3, 10, 1001] {
+        let run = vec![0u32; n as usize];
+        let g = sequitur(&run);
+        assert_eq!(disjoint_occurrences(&g, &terminals(&[0, 0])), n as u64 / 2, "a a in a^{n}");
+        assert_eq!(occurrences(&run, &[0, 0]), n as u64 - 1);
+        let mut abab: Vec<u32> = (0..n).flat_map(|_| [0, 1]).collect();
+        abab.push(0);
+        let g = sequitur(&abab);
+        assert_eq!(disjoint_occurrences(&g, &terminals(&[0, 1, 0])), (n as u64).div_ceil(2), "a b a in (a b)^{n} a");
+        assert_eq!(occurrences(&abab, &[0, 1, 0]), n as u64);
+        assert_eq!(disjoint_occurrences(&g, &terminals(&[0, 1])), n as u64);
+        assert_eq!(disjoint_occurrences(&g, &terminals(&[2])), 0);
+    }
+}
+
 fn arb_structured() -> impl Strategy<Value = Vec<u32>> {
     // Repeated blocks with variations, like loops in a path trace.
     proptest::collection::vec((proptest::collection::vec(0u32..6, 1..8), 1usize..12), 1..10)
@@ -226,6 +248,7 @@ proptest! {
         let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats.iter().map(|p| terminals(p)).collect::<Vec<_>>());
         for (i, p) in pats.iter().enumerate() {
             prop_assert_eq!(c.pattern(i), occurrences(&seq, p), "pattern {:?} in {:?} of {:?}", p, seq, g);
+            prop_assert_eq!(disjoint_occurrences(&g, &terminals(p)), disjoint_occurrences_brute(&seq, &terminals(p)), "disjoint {:?} in {:?}", p, seq);
             let by_len = c.prefixes(&terminals(p));
             for k in 1..=p.len() {
                 prop_assert_eq!(by_len[k - 1], occurrences(&seq, &p[..k]));
@@ -245,6 +268,7 @@ proptest! {
         let c = PatternCounts::count(&g, &g.rule_frequencies(), &pats.iter().map(|p| terminals(p)).collect::<Vec<_>>());
         for (i, p) in pats.iter().enumerate() {
             prop_assert_eq!(c.pattern(i), occurrences(&input, p), "pattern {:?}", p);
+            prop_assert_eq!(disjoint_occurrences(&g, &terminals(p)), disjoint_occurrences_brute(&input, &terminals(p)), "disjoint {:?}", p);
             let by_len = c.prefixes(&terminals(p));
             for k in [1, 2, p.len() / 2, p.len()] {
                 if (1..=p.len()).contains(&k) {

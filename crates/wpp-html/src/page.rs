@@ -204,15 +204,26 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
                 rows.len()
             );
             for (i, sp) in rows.iter().enumerate() {
-                let _ = write!(
-                    s,
-                    "<div class=\"item subpath\"><h3>#{} <span class=\"meta\">— {} paths, {} times, {} instructions ({} of the run)</span></h3><ol>",
-                    i + 1,
-                    sp.row.length,
-                    grouped(sp.row.frequency),
-                    compact(sp.row.cost),
-                    percent(sp.row.cost, r.summary.instructions)
-                );
+                // A subpath that overlaps itself: its share from the occurrences side by side.
+                let meta = if sp.row.disjoint == sp.row.frequency {
+                    format!(
+                        "{} paths, {} times, {} instructions ({} of the run)",
+                        sp.row.length,
+                        grouped(sp.row.frequency),
+                        compact(sp.row.cost),
+                        percent(sp.row.disjoint_cost, r.summary.instructions)
+                    )
+                } else {
+                    format!(
+                        "{} paths, {} times overlapping, {} side by side: {} instructions ({} of the run)",
+                        sp.row.length,
+                        grouped(sp.row.frequency),
+                        grouped(sp.row.disjoint),
+                        compact(sp.row.disjoint_cost),
+                        percent(sp.row.disjoint_cost, r.summary.instructions)
+                    )
+                };
+                let _ = write!(s, "<div class=\"item subpath\"><h3>#{} <span class=\"meta\">— {meta}</span></h3><ol>", i + 1);
                 for pr in &sp.row.paths {
                     let _ = write!(s, "<li>{} {}</li>", html(&pr.name()), source_links(r, pr));
                 }

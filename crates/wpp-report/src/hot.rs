@@ -27,21 +27,38 @@ impl Cost {
     }
 }
 
-/// One hot subpath; JSON `{"frequency", "cost", "length", "paths": [PATH...]}` with the
-/// paths brief (see [`PathRow`]).
+/// One hot subpath; JSON `{"frequency", "cost", "disjoint", "disjoint_cost", "share",
+/// "length", "paths": [PATH...]}` with the paths brief (see [`PathRow`]).
+///
+/// A subpath's frequency is Larus's: every place it occurs, overlapping occurrences
+/// included, and its cost is that times the cost of one run of it; that is what makes it
+/// hot. A subpath that overlaps itself (`a a` in a run of a's) can so cost more than the
+/// whole run. Its share of the run is therefore taken from the occurrences that fit side by
+/// side, counted left to right (`disjoint`), never more than the run.
 #[derive(Serialize)]
 pub struct HotRow {
+    /// Occurrences, overlapping ones included.
     pub frequency: u64,
+    /// `frequency` × the cost of one run.
     pub cost: u64,
+    /// Occurrences that do not overlap, counted left to right; `frequency` unless the
+    /// subpath overlaps itself.
+    pub disjoint: u64,
+    /// `disjoint` × the cost of one run: the part of the run spent in it.
+    pub disjoint_cost: u64,
+    /// `disjoint_cost` over the run's cost, from 0 to 1.
+    pub share: f64,
     pub length: usize,
     #[serde(serialize_with = "brief_paths")]
     pub paths: Vec<PathRow>,
 }
 
-/// The minimal hot subpaths found; JSON `{"subpaths", "truncated", "total_subpaths"}` (see
-/// [`Truncation`]).
+/// The minimal hot subpaths found; JSON `{"run_cost", "subpaths", "truncated",
+/// "total_subpaths"}` (see [`Truncation`]).
 #[derive(Serialize)]
 pub struct HotSubpaths {
+    /// The whole run's cost, in the unit of the subpaths' costs.
+    pub run_cost: u64,
     /// In the search's order, as many as asked for.
     pub subpaths: Vec<HotRow>,
     #[serde(flatten)]
@@ -56,18 +73,27 @@ pub fn hot_subpaths(dag: &Dag, cost: Cost, params: &HotParams, top: Top) -> HotS
         Cost::Paths => vec![1; dag.paths.len()],
     };
     let mut found = wpp_grammar::hot_subpaths(&dag.grammar, &costs, params);
+    let run_cost = dag.grammar.rule_costs(|t| costs.get(t.idx()).copied().unwrap_or(0)).first().copied().unwrap_or(0);
     let mut truncation = Truncation::default();
     truncation.cut("subpaths", &mut found, top);
     // A subpath repeats few paths many times: describe each path once.
     let mut described: HashMap<u32, PathRow> = HashMap::new();
     let subpaths = found
         .iter()
-        .map(|h| HotRow {
-            frequency: h.frequency,
-            cost: h.cost,
-            length: h.symbols.len(),
-            paths: h.symbols.iter().map(|&t| described.entry(t.0).or_insert_with(|| dag.describe(t.0)).clone()).collect(),
+        .map(|h| {
+            let disjoint = wpp_grammar::disjoint_occurrences(&dag.grammar, &h.symbols);
+            let one: u128 = h.symbols.iter().map(|t| costs[t.idx()] as u128).sum();
+            let disjoint_cost = u64::try_from(one * disjoint as u128).unwrap_or(u64::MAX);
+            HotRow {
+                frequency: h.frequency,
+                cost: h.cost,
+                disjoint,
+                disjoint_cost,
+                share: if run_cost == 0 { 0.0 } else { disjoint_cost as f64 / run_cost as f64 },
+                length: h.symbols.len(),
+                paths: h.symbols.iter().map(|&t| described.entry(t.0).or_insert_with(|| dag.describe(t.0)).clone()).collect(),
+            }
         })
         .collect();
-    HotSubpaths { subpaths, truncation }
+    HotSubpaths { run_cost, subpaths, truncation }
 }

@@ -6,12 +6,15 @@ use serde::Serialize;
 use crate::row::brief_paths;
 use crate::{Dag, Error, PathRow, Top, Truncation};
 
-/// How often a sequence of paths ran consecutively; JSON `{"sequence", "frequency"}`.
+/// How often a sequence of paths ran consecutively; JSON `{"sequence", "frequency",
+/// "disjoint"}`: every occurrence, overlapping ones included (as `wpp hot` counts a
+/// subpath's frequency), and those that fit side by side, counted left to right.
 #[derive(Serialize)]
 pub struct Freq {
     #[serde(serialize_with = "brief_paths")]
     pub sequence: Vec<PathRow>,
     pub frequency: u64,
+    pub disjoint: u64,
 }
 
 /// Whether P ran before an execution of Q; JSON `{"before", "first_p", "last_q"}` (event
@@ -49,11 +52,14 @@ pub struct Contexts {
 /// How often the paths `specs` (`FUNCTION:PATH_ID`) ran consecutively, in this order.
 pub fn freq(dag: &Dag, specs: &[String]) -> Result<Freq, Error> {
     let parsed: Vec<_> = specs.iter().map(|p| dag.parse_path(p)).collect::<Result<_, _>>()?;
-    let frequency = match parsed.iter().map(|x| x.1.map(wpp_grammar::Terminal)).collect::<Option<Vec<_>>>() {
-        Some(seq) => wpp_grammar::PatternCounts::count(&dag.grammar, &dag.grammar.rule_frequencies(), &[seq]).pattern(0),
-        None => 0,
+    let (frequency, disjoint) = match parsed.iter().map(|x| x.1.map(wpp_grammar::Terminal)).collect::<Option<Vec<_>>>() {
+        Some(seq) => {
+            let disjoint = wpp_grammar::disjoint_occurrences(&dag.grammar, &seq);
+            (wpp_grammar::PatternCounts::count(&dag.grammar, &dag.grammar.rule_frequencies(), &[seq]).pattern(0), disjoint)
+        }
+        None => (0, 0),
     };
-    Ok(Freq { sequence: parsed.iter().map(|x| dag.describe_path(x.0)).collect(), frequency })
+    Ok(Freq { sequence: parsed.iter().map(|x| dag.describe_path(x.0)).collect(), frequency, disjoint })
 }
 
 /// Whether path `p` ever ran before an execution of path `q`.

@@ -3,7 +3,7 @@
 //! * `dag`: validation, topological order, rule lengths, frequencies, costs, depths,
 //!   terminal counts, summary statistics;
 //! * `pairs`: consecutive terminals of the expansion with their counts;
-//! * `occur`: occurrences of many sequences at once;
+//! * `occur`: occurrences of many sequences at once, and of one without overlaps;
 //! * `query`: first and last positions, runs before, contexts;
 //! * `hot`: minimal hot subpaths;
 //! * `dff`: data flow frequencies of GEN/KILL problems.
@@ -20,5 +20,5 @@ mod query;
 
 pub use dag::{GrammarError, GrammarStats};
 pub use hot::{hot_subpaths, hot_subpaths_brute, HotParams, HotSubpath};
-pub use occur::PatternCounts;
+pub use occur::{disjoint_occurrences, disjoint_occurrences_brute, PatternCounts};
 pub use query::{contexts, contexts_brute, first_and_last, runs_before, Context};

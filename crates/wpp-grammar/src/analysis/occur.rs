@@ -373,3 +373,113 @@ impl Cursor {
         }
     }
 }
+
+/// Occurrences of `pattern` in `g`'s expansion that do not overlap, counted left to right
+/// (each occurrence taken as soon as it ends, the next searched for after it): the most
+/// occurrences that fit side by side, so that `disjoint × cost(pattern)` never exceeds the
+/// cost of the whole expansion. [`PatternCounts`] counts every occurrence, overlapping
+/// ones included (`a a` occurs twice in `a a a`, disjointly once).
+///
+/// Read on the DAG with the pattern's KMP automaton, restarted after each match: each
+/// rule, entered in a state, leaves it in one state having matched some number of times,
+/// and that is worked out once per rule and state reached (`O(|g| · |pattern|)` at most).
+/// Counts saturate at `u64::MAX`; an empty pattern or an invalid grammar counts 0.
+pub fn disjoint_occurrences(g: &Grammar, pattern: &[Terminal]) -> u64 {
+    let m = pattern.len();
+    if m == 0 || g.rules.is_empty() || g.validate(None).is_err() {
+        return 0;
+    }
+    // KMP failure function: fail[i] is the longest proper border of pattern[..i].
+    let mut fail = vec![0usize; m + 1];
+    let mut k = 0;
+    for i in 1..m {
+        while k > 0 && pattern[i] != pattern[k] {
+            k = fail[k];
+        }
+        if pattern[i] == pattern[k] {
+            k += 1;
+        }
+        fail[i + 1] = k;
+    }
+    // One symbol read in `state` (a prefix matched): the next state and whether the
+    // pattern ended there (and the automaton restarted).
+    let step = |mut state: usize, t: Terminal| -> (usize, bool) {
+        while state > 0 && pattern[state] != t {
+            state = fail[state];
+        }
+        if pattern[state] == t {
+            state += 1;
+        }
+        if state == m {
+            (0, true)
+        } else {
+            (state, false)
+        }
+    };
+    // (rule, state entered in) → (state left in, matches).
+    let mut memo: FxHashMap<(u32, u32), (u32, u64)> = FxHashMap::default();
+    // Frames: rule, position in its right side, state entered in, current state, matches.
+    struct Frame {
+        rule: u32,
+        pos: usize,
+        entered: u32,
+        state: u32,
+        matches: u64,
+    }
+    let mut stack = vec![Frame { rule: 0, pos: 0, entered: 0, state: 0, matches: 0 }];
+    loop {
+        let top = stack.last_mut().expect("the start rule's frame is popped last");
+        let body = &g.rules[top.rule as usize];
+        if top.pos == body.len() {
+            let done = stack.pop().expect("a frame");
+            memo.insert((done.rule, done.entered), (done.state, done.matches));
+            match stack.last_mut() {
+                Some(parent) => {
+                    parent.state = done.state;
+                    parent.matches = parent.matches.saturating_add(done.matches);
+                    parent.pos += 1;
+                }
+                None => return done.matches,
+            }
+            continue;
+        }
+        match body[top.pos] {
+            Sym::T(t) => {
+                let (state, matched) = step(top.state as usize, t);
+                top.state = state as u32;
+                top.matches = top.matches.saturating_add(matched as u64);
+                top.pos += 1;
+            }
+            Sym::N(r) => match memo.get(&(r.0, top.state)) {
+                Some(&(state, matches)) => {
+                    top.state = state;
+                    top.matches = top.matches.saturating_add(matches);
+                    top.pos += 1;
+                }
+                None => {
+                    let entered = top.state;
+                    stack.push(Frame { rule: r.0, pos: 0, entered, state: entered, matches: 0 });
+                }
+            },
+        }
+    }
+}
+
+/// [`disjoint_occurrences`] on the expanded sequence, the obvious way: scan, and after each
+/// match go on past its end.
+pub fn disjoint_occurrences_brute(seq: &[u32], pattern: &[Terminal]) -> u64 {
+    let p: Vec<u32> = pattern.iter().map(|t| t.0).collect();
+    if p.is_empty() {
+        return 0;
+    }
+    let (mut i, mut n) = (0, 0);
+    while i + p.len() <= seq.len() {
+        if seq[i..i + p.len()] == p[..] {
+            n += 1;
+            i += p.len();
+        } else {
+            i += 1;
+        }
+    }
+    n
+}
