@@ -52,6 +52,7 @@ const GAP: u32 = 8;
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let p = Profile::open(&o.profile)?;
+    p.require_program("annotate")?;
     let selection = match (&o.func, &o.file) {
         (Some(f), _) => Selection::Function(wpp_report::select_func(&p, f)?),
         (None, Some(file)) => Selection::File(file),

@@ -22,6 +22,9 @@ pub struct Opts {
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let p = Profile::open(&o.profile)?;
+    if o.decode {
+        p.require_program("expand --decode")?;
+    }
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if p.has_grammar() && p.symbols.is_empty() && !p.terminals.is_empty() {
         let g = p.grammar()?;

@@ -47,6 +47,7 @@ enum Sort {
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let p = Profile::open(&o.profile)?;
+    p.require_program("functions")?;
     let sort = match o.sort {
         Sort::Instructions => FunctionSort::Instructions,
         Sort::Executions => FunctionSort::Executions,

@@ -44,6 +44,7 @@ enum Sort {
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let p = Profile::open(&o.profile)?;
+    p.require_program("paths")?;
     let func = o.func.as_deref().map(|s| wpp_report::select_func(&p, s)).transpose()?;
     let sort = match o.sort {
         Sort::Count => PathSort::Count,

@@ -63,6 +63,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
 
 fn select(o: SelectOpts) -> anyhow::Result<()> {
     let p = Profile::open(&o.profile)?;
+    p.require_program("ppp select")?;
     let how = if o.all_executed {
         Selection::AllExecuted
     } else if let Some(percent) = o.hot {
@@ -112,6 +113,7 @@ pub struct ReportOpts {
 
 fn report(o: ReportOpts) -> anyhow::Result<()> {
     let p = Profile::open(&o.profile)?;
+    p.require_program("ppp report")?;
     let report = wpp_report::ppp_report(&p, o.output.top())?;
     if o.output.json {
         return crate::print_json(&report);

@@ -127,6 +127,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let module = wpp_dataflow::Module::open(&dag.profile, module)?;
         Dff::new(dag, &module)?.answer(o.problem.into(), Some(func), None, Top::All)
     };
+    wpp_profile::Profile::open(&o.profile)?.require_program("report")?;
     let mut bar = Bar(None);
     let written = wpp_html::write_report(&request, asked.map(|_| &dataflow as _), &mut bar).map_err(|e| match e {
         wpp_html::PipelineError::Page(e) => anyhow::Error::new(e),

@@ -265,7 +265,25 @@ fn export_holds_the_grammar() {
     }
     assert_eq!(text.as_bytes(), &expand(&g, false)[..]);
     assert!(e["functions"].as_array().unwrap().len() > 1);
-    assert_eq!(e["mode"], "grammar/sequitur1");
+    assert_eq!((&e["mode"], &e["builder"]), (&serde_json::json!("grammar"), &serde_json::json!("sequitur1")));
+    // Plain tags and safe numbers: an edge's kind is a snake_case string, its target a
+    // block number or null, no limit is null, the ending is data.
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("\"Block\"") && !text.contains("\"Forward\"") && !text.contains("18446744073709551615"), "{text}");
+    let kinds: std::collections::BTreeSet<&str> =
+        e["functions"].as_array().unwrap().iter().flat_map(|f| f["edges"].as_array().unwrap()).map(|x| x["kind"].as_str().unwrap()).collect();
+    assert!(kinds.iter().all(|k| ["forward", "back", "call", "return", "trap"].contains(k)) && kinds.contains("back"), "{kinds:?}");
+    assert_eq!(e["max_paths"], serde_json::Value::Null);
+    assert_eq!((&e["ending"]["kind"], &e["ending"]["code"]), (&serde_json::json!("exited"), &serde_json::json!(0)));
+    // A trace profile's export holds its trace (and JSON is the default).
+    let t = d.join("loops-trace.wpp");
+    assert!(run(wpp().args(["record", "--mode", "trace", "-o"]).arg(&t).arg(&wasm)).status.success());
+    let out = run(wpp().arg("export").arg(&t));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text: String = e["trace"].as_array().unwrap().iter().map(|ev| format!("{} {}\n", ev[0], ev[1])).collect();
+    assert_eq!(text.as_bytes(), &expand(&t, false)[..]);
+    assert_eq!(e["events"].as_u64(), Some(e["trace"].as_array().unwrap().len() as u64));
 }
 
 /// `wpp compress` turns a symbol trace from elsewhere into a grammar profile that expands

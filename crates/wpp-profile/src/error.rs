@@ -36,6 +36,10 @@ pub enum Error {
     )]
     WrongModule { module: PathBuf, profile: PathBuf, found: Box<ModuleId>, recorded: Box<ModuleId> },
     /// A module was given with a profile that has no `module` section to check it against.
+    /// A trace from elsewhere (`wpp compress`): no program, so nothing about functions or
+    /// paths can be said of it.
+    #[error("{path}: a trace from elsewhere (written by `wpp compress`, no program recorded): `stats`, `expand` and `export` read it; `{command}` needs a profile `wpp record` wrote")]
+    Foreign { path: PathBuf, command: &'static str },
     #[error("{path}: records no module hash (written by an older wpp or by `wpp compress`); record it again to use it with a module")]
     NoModuleHash { path: PathBuf },
 }

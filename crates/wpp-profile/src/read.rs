@@ -179,6 +179,19 @@ impl Profile {
         Ok(())
     }
 
+    /// Whether the profile holds a trace from elsewhere (`wpp compress`), with no program.
+    pub fn is_foreign(&self) -> bool {
+        self.meta.functions.is_empty()
+    }
+
+    /// Refuses a trace from elsewhere for `command`, which needs the recorded program.
+    pub fn require_program(&self, command: &'static str) -> Result<(), Error> {
+        match self.is_foreign() {
+            true => Err(Error::Foreign { path: self.path.clone(), command }),
+            false => Ok(()),
+        }
+    }
+
     /// Number of distinct terminal symbols of the grammar.
     pub fn n_terminals(&self) -> u32 {
         self.symbols.len().max(self.terminals.len()) as u32

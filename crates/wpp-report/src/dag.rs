@@ -30,7 +30,7 @@ impl Dag {
             if profile.symbols.is_empty() && profile.meta.events > 0 {
                 return Err(Error::Unsuitable {
                     profile: profile.path.clone(),
-                    what: "the grammar's terminals are not paths (a trace compressed by `wpp compress`)".into(),
+                    what: "a trace from elsewhere (written by `wpp compress`, no program recorded): `stats`, `expand` and `export` read it; this command needs a profile `wpp record` wrote".into(),
                 });
             }
             (profile.grammar()?, profile.symbols.clone())

@@ -1,6 +1,7 @@
 ;; Four iterations of a loop calling a function with an if/else: a run of a dozen path
 ;; events, short enough to pin the whole trace (`expand`, also decoded, from a grammar
-;; and from a trace profile) and the whole exported profile.
+;; and from a trace profile) and the whole exported profile (a trace profile's with its
+;; trace).
 ;;
 ;; RUN: record -o %t.wpp %s
 ;; RUN: expand %t.wpp
@@ -8,6 +9,7 @@
 ;; RUN: export %t.wpp --json
 ;; RUN: record --mode trace -o %t.trace.wpp %s
 ;; RUN: expand %t.trace.wpp --decode
+;; RUN: export %t.trace.wpp
 (module
   (memory (export "memory") 1)
   (func $pick (param $i i32) (result i32)
