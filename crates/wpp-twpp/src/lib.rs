@@ -37,10 +37,14 @@
 //! graph as a post-order stream of numbers (the tree implicit), compressed by LZW and by
 //! SEQUITUR(1); `steps`: the size after each step (the paper's Tables 2, 3, 6); `format`:
 //! one function's part (distinct collapsed traces as timestamp series, distinct
-//! dictionaries, the pairs invocations followed); `file`: the TWPP file, a profile
-//! container with the profile's meta, counts, source and module hash, one section per
-//! function (most invoked first, each readable alone), the compressed call graph and an
-//! index; `Twpp` reads one function, or rebuilds the whole path; `dataflow`:
+//! dictionaries, the pairs invocations followed), a head read without the traces' bodies,
+//! huge bodies in sections of their own; `callers`: who made each of a function's traces'
+//! invocations, and the order of its invocations (SEQUITUR(1)), so that one function's
+//! callers and `n`-th invocation are read without the call graph; `file`: the TWPP file, a
+//! profile container with the profile's meta, counts, source and module hash, sections per
+//! function (most invoked first, each readable alone), the compressed call graph, the
+//! compaction measured at build and an index; `Twpp` reads one function, one trace of it,
+//! or rebuilds the whole path; `dataflow`:
 //! profile-limited, demand-driven queries (reaching definitions, load redundancy): per
 //! distinct trace, the point's timestamps resolved by the latest GEN/KILL timestamp before
 //! them; calls answered by the callee invocation's effect (post-order subtrees, computed
