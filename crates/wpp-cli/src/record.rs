@@ -154,7 +154,44 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     signals.close();
     let r = recorded?;
     report(&r, &output);
+    if !matches!(r.outcome, Outcome::Exited(0)) {
+        let granted: Vec<String> = o.dirs.iter().map(|d| d.split_once("::").map_or(d.clone(), |(_, g)| g.to_string())).collect();
+        if let Some(hint) = sandbox_hint(&o.args, &granted) {
+            eprintln!("wpp: hint: {hint}");
+        }
+    }
     Ok(r.exit_status())
+}
+
+/// For a program that failed: if one of its arguments names a file or directory on this
+/// machine that no granted directory (guest paths `granted`) covers, what may have gone
+/// wrong and the `--dir` that would grant it. The program runs sandboxed: it sees only
+/// what --dir grants, and a refused open looks like any other failure (WASI's
+/// "Capabilities insufficient").
+fn sandbox_hint(args: &[String], granted: &[String]) -> Option<String> {
+    let covered = |arg: &Path| {
+        granted.iter().any(|g| {
+            let g = Path::new(g);
+            match arg.is_absolute() {
+                true => arg.starts_with(g),
+                false => g == Path::new(".") || arg.starts_with(g),
+            }
+        })
+    };
+    let arg = args.iter().find(|a| !a.starts_with('-') && Path::new(a.as_str()).exists() && !covered(Path::new(a.as_str())))?;
+    let path = Path::new(arg.as_str());
+    let what = if path.is_dir() { "a directory" } else { "a file" };
+    let dir = match path.is_absolute() {
+        true => path.parent().filter(|_| !path.is_dir()).unwrap_or(path).display().to_string(),
+        false => ".".to_string(),
+    };
+    let granted = match granted.len() {
+        0 => "none was granted".to_string(),
+        _ => format!("only {} {} granted", granted.join(", "), if granted.len() == 1 { "was" } else { "were" }),
+    };
+    Some(format!(
+        "the program's argument `{arg}` is {what} on this machine, but the program runs sandboxed and sees only the directories given with --dir ({granted}); if it could not open it, `--dir {dir}` grants it"
+    ))
 }
 
 /// `STEM.wpp` in the current directory, as `perf record` writes `perf.data` there: the
@@ -191,6 +228,26 @@ fn watch_signals(stop: StopHandle) -> anyhow::Result<signal_hook::iterator::Hand
         }
     })?;
     Ok(handle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sandbox_hint;
+
+    /// A hint names an argument that exists on the host and that no grant covers, and the
+    /// `--dir` that would.
+    #[test]
+    fn sandbox_hints() {
+        let here = std::env::current_dir().unwrap();
+        let file = here.join("Cargo.toml");
+        let abs = file.display().to_string();
+        assert!(sandbox_hint(&["Cargo.toml".into()], &[]).unwrap().contains("`--dir .`"));
+        assert!(sandbox_hint(&["Cargo.toml".into()], &[".".into()]).is_none());
+        assert!(sandbox_hint(&[abs.clone()], &[]).unwrap().contains(&format!("`--dir {}`", here.display())));
+        assert!(sandbox_hint(&[abs], &[here.display().to_string()]).is_none());
+        assert!(sandbox_hint(&["no-such-file".into(), "-v".into()], &[]).is_none());
+        assert!(sandbox_hint(&["src".into()], &["data".into()]).unwrap().contains("a directory on this machine"));
+    }
 }
 
 /// A duration in seconds, fractions allowed.
