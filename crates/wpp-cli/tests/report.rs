@@ -246,6 +246,9 @@ fn pages_in_a_browser() {
     let shown: Vec<(String, String)> =
         seen["tables"]["pppFunctions"].as_array().unwrap().iter().map(|r| (r[0].as_str().unwrap().to_owned(), r[2].as_str().unwrap().to_owned())).collect();
     assert_eq!(shown, want, "ρ per function");
+    // One definition of ρ, the paper's, on the page and in `ppp select`'s summary.
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("ρ = (max id - min id + 1) / interesting paths"), "the page's definition of ρ");
     assert_eq!(seen["tables"]["pppInteresting"].as_u64().unwrap() as usize, report["interesting"].as_array().unwrap().len());
     assert_eq!(seen["tables"]["pppResidual"].as_u64().unwrap() as usize, report["residual"].as_array().unwrap().len());
 }

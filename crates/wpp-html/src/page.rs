@@ -308,7 +308,7 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
             grouped(ppp.interesting_executions),
             grouped(ppp.residual_executions)
         );
-        s.push_str("<h3>Functions (ρ: interesting paths over all paths)</h3><table id=\"ppp-functions\"><tr><th>function</th><th class=\"num\">interesting</th><th class=\"num\">ρ</th><th class=\"num\">slots</th><th>counters</th></tr>\n");
+        s.push_str("<h3>Functions (compactness ρ = (max id - min id + 1) / interesting paths; 1 is perfect)</h3><table id=\"ppp-functions\"><tr><th>function</th><th class=\"num\">interesting</th><th class=\"num\">ρ</th><th class=\"num\">slots</th><th>counters</th></tr>\n");
         for f in &ppp.functions {
             let _ = writeln!(
                 s,
