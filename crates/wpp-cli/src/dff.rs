@@ -89,7 +89,7 @@ fn fact_name(f: &FactRow) -> String {
 }
 
 fn estimate(e: Option<f64>) -> String {
-    e.map_or_else(|| "-".into(), |x| format!("{x:.1}"))
+    e.map_or_else(|| "-".into(), |x| wpp_report::format::group_f(x, 1))
 }
 
 fn print_text(o: &Out) -> std::io::Result<()> {

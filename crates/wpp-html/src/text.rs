@@ -30,17 +30,9 @@ pub fn dot_escape(s: &str) -> String {
     out
 }
 
-/// A count in at most four significant characters: `987`, `12.3k`, `4.5M`, `1.2G`.
-pub fn compact(n: u64) -> String {
-    const UNITS: [(u64, &str); 4] = [(1_000_000_000_000, "T"), (1_000_000_000, "G"), (1_000_000, "M"), (1_000, "k")];
-    for (scale, unit) in UNITS {
-        if n >= scale {
-            let x = n as f64 / scale as f64;
-            return if x < 100.0 { format!("{:.1}{unit}", (x * 10.0).floor() / 10.0) } else { format!("{}{unit}", x.floor()) };
-        }
-    }
-    n.to_string()
-}
+/// A count in at most four significant characters (`987`, `12.3k`, `3.0M`), rounded as
+/// every number wpp prints is: [`wpp_report::format::compact`].
+pub use wpp_report::format::compact;
 
 /// `n` with thousands separated by commas, as the text reports print it.
 pub use wpp_report::format::group as grouped;
@@ -61,8 +53,8 @@ mod tests {
     fn numbers_read_as_people_write_them() {
         assert_eq!(compact(987), "987");
         assert_eq!(compact(12_345), "12.3k");
-        assert_eq!(compact(999_999), "999k");
-        assert_eq!(compact(4_560_000), "4.5M");
+        assert_eq!(compact(999_999), "1.0M");
+        assert_eq!(compact(4_560_000), "4.6M");
         assert_eq!(html("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
         assert_eq!(dot_escape("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
         assert_eq!(percent(1, 3), "33.3%");

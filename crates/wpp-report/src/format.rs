@@ -15,6 +15,83 @@ pub fn group(n: u64) -> String {
     out
 }
 
+/// A count in at most four significant characters: `987`, `12.3k`, `4.6M`, `1.2G`.
+///
+/// Rounded to the digit shown, halves up, as every number wpp prints is (percentages to
+/// one decimal, estimates to one decimal): 2,999,999 and 3,000,000 both read `3.0M`, and a
+/// count that rounds up to the next unit is written in it (999,999 reads `1.0M`).
+pub fn compact(n: u64) -> String {
+    const UNITS: [(u64, &str); 4] = [(1_000, "k"), (1_000_000, "M"), (1_000_000_000, "G"), (1_000_000_000_000, "T")];
+    if n < 1_000 {
+        return n.to_string();
+    }
+    let mut unit = UNITS.iter().rposition(|&(scale, _)| n >= scale).expect("n is at least 1,000");
+    loop {
+        let (scale, name) = UNITS[unit];
+        let x = n as f64 / scale as f64;
+        let shown = if x < 99.95 { format!("{x:.1}") } else { format!("{x:.0}") };
+        // Rounded up to 1,000 of this unit: one of the next, unless there is none.
+        if shown == "1000" && unit + 1 < UNITS.len() {
+            unit += 1;
+            continue;
+        }
+        return format!("{shown}{name}");
+    }
+}
+
+/// `x` (not negative) to `decimals` decimals, its whole part with thousands separated by
+/// commas: `3,000,000.0`, beside counts printed by [`group`].
+pub fn group_f(x: f64, decimals: usize) -> String {
+    let s = format!("{:.*}", decimals, x.abs());
+    let (whole, frac) = s.split_once('.').map_or((s.as_str(), None), |(w, f)| (w, Some(f)));
+    let mut out = if x < 0.0 && s.bytes().any(|b| b.is_ascii_digit() && b != b'0') { "-".to_string() } else { String::new() };
+    out.push_str(&whole.parse::<u64>().map(group).unwrap_or_else(|_| whole.to_string()));
+    if let Some(f) = frac {
+        out.push('.');
+        out.push_str(f);
+    }
+    out
+}
+
+#[cfg(test)]
+mod rounding {
+    use super::*;
+
+    /// One rounding rule: a compact count is the nearest number of its unit at the digit
+    /// shown, checked against the count on a sweep of values near every boundary.
+    #[test]
+    fn compact_rounds_to_the_nearest() {
+        assert_eq!(compact(2_999_999), "3.0M");
+        assert_eq!(compact(3_000_000), "3.0M");
+        assert_eq!(compact(999), "999");
+        assert_eq!(compact(999_999), "1.0M");
+        assert_eq!(compact(99_949), "99.9k");
+        assert_eq!(compact(99_950), "100k");
+        assert_eq!(compact(u64::MAX), "18446744T");
+        let scale = |c: &str| match c.chars().last() {
+            Some('k') => 1e3,
+            Some('M') => 1e6,
+            Some('G') => 1e9,
+            Some('T') => 1e12,
+            _ => 1.0,
+        };
+        for base in [1_000u64, 10_000, 100_000, 1_000_000, 99_950, 999_500, 2_999_999, 123_456_789] {
+            for n in base.saturating_sub(60)..base + 60 {
+                let c = compact(n);
+                let digits = c.trim_end_matches(['k', 'M', 'G', 'T']);
+                let (value, s) = (digits.parse::<f64>().unwrap(), scale(&c));
+                let step = if digits.contains('.') { 0.1 } else { 1.0 } * s;
+                assert!(((value * s) - n as f64).abs() <= step / 2.0 + 1e-6, "{n} shown as {c}");
+                assert!(digits.len() <= 4, "{n} shown as {c}");
+            }
+        }
+        assert_eq!(group_f(3_000_000.0, 1), "3,000,000.0");
+        assert_eq!(group_f(1234.56, 1), "1,234.6");
+        assert_eq!(group_f(-0.04, 1), "0.0");
+        assert_eq!(group_f(-1500.0, 0), "-1,500");
+    }
+}
+
 /// `part` as a percentage of `whole` (0 when `whole` is 0), for a `{:.1}%` column.
 pub fn percent(part: u64, whole: u64) -> f64 {
     if whole == 0 {
