@@ -230,26 +230,6 @@ fn watch_signals(stop: StopHandle) -> anyhow::Result<signal_hook::iterator::Hand
     Ok(handle)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::sandbox_hint;
-
-    /// A hint names an argument that exists on the host and that no grant covers, and the
-    /// `--dir` that would.
-    #[test]
-    fn sandbox_hints() {
-        let here = std::env::current_dir().unwrap();
-        let file = here.join("Cargo.toml");
-        let abs = file.display().to_string();
-        assert!(sandbox_hint(&["Cargo.toml".into()], &[]).unwrap().contains("`--dir .`"));
-        assert!(sandbox_hint(&["Cargo.toml".into()], &[".".into()]).is_none());
-        assert!(sandbox_hint(&[abs.clone()], &[]).unwrap().contains(&format!("`--dir {}`", here.display())));
-        assert!(sandbox_hint(&[abs], &[here.display().to_string()]).is_none());
-        assert!(sandbox_hint(&["no-such-file".into(), "-v".into()], &[]).is_none());
-        assert!(sandbox_hint(&["src".into()], &["data".into()]).unwrap().contains("a directory on this machine"));
-    }
-}
-
 /// A duration in seconds, fractions allowed.
 fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s.parse().map_err(|_| format!("`{s}` is not a number of seconds"))?;
@@ -328,4 +308,24 @@ fn report(r: &Recording, output: &Path) {
         group(r.distinct),
         output.display()
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sandbox_hint;
+
+    /// A hint names an argument that exists on the host and that no grant covers, and the
+    /// `--dir` that would.
+    #[test]
+    fn sandbox_hints() {
+        let here = std::env::current_dir().unwrap();
+        let file = here.join("Cargo.toml");
+        let abs = file.display().to_string();
+        assert!(sandbox_hint(&["Cargo.toml".into()], &[]).unwrap().contains("`--dir .`"));
+        assert!(sandbox_hint(&["Cargo.toml".into()], &[".".into()]).is_none());
+        assert!(sandbox_hint(std::slice::from_ref(&abs), &[]).unwrap().contains(&format!("`--dir {}`", here.display())));
+        assert!(sandbox_hint(&[abs], &[here.display().to_string()]).is_none());
+        assert!(sandbox_hint(&["no-such-file".into(), "-v".into()], &[]).is_none());
+        assert!(sandbox_hint(&["src".into()], &["data".into()]).unwrap().contains("a directory on this machine"));
+    }
 }
