@@ -27,7 +27,8 @@ pub struct Opts {
     /// The grammar builder.
     #[arg(long, value_parser = builder_arg(), default_value = "sequitur1")]
     grammar: Builder,
-    /// Speed SEQUITUR up with rule prediction (faster, larger grammars).
+    /// SEQUITUR with rule prediction (see `wpp record --predict`: measured, not faster on
+    /// real traces, and larger grammars).
     #[arg(long)]
     predict: bool,
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use wpp_grammar::HotParams;
-use wpp_report::format::group;
+use wpp_report::format::{count, group};
 use wpp_report::Dag;
 
 /// Find the minimal hot subpaths: runs of at most L consecutive acyclic paths whose cost
@@ -25,16 +25,17 @@ use wpp_report::Dag;
 /// "function_index", "path_id", "blocks", "source"}]}], "run_cost", "truncated",
 /// "total_subpaths"}.
 #[derive(Args)]
-#[command(after_help = "Example:\n  wpp hot lua.wpp --max-len 100 --min-cost 1000000 --min-len 10")]
+#[command(after_help = "Examples:\n  wpp hot lua.wpp\n  wpp hot lua.wpp --max-len 100 --min-cost 1000000 --min-len 10\n  wpp hot lua.wpp --min-cost 0.5%")]
 pub struct Opts {
     /// A profile with a grammar or a trace.
     profile: PathBuf,
-    /// Longest subpath, in acyclic paths.
-    #[arg(long, value_name = "L")]
+    /// Longest subpath, in acyclic paths (the report's default).
+    #[arg(long, value_name = "L", default_value_t = 32)]
     max_len: usize,
-    /// Least cost of a hot subpath.
-    #[arg(long, value_name = "C")]
-    min_cost: u64,
+    /// Least cost of a hot subpath: a number in the cost's unit, or a share of the run's
+    /// cost (`1%`, the report's default).
+    #[arg(long, value_name = "C", default_value = "1%")]
+    min_cost: wpp_report::MinCost,
     /// Shortest subpath, in acyclic paths.
     #[arg(long, value_name = "M", default_value_t = 1)]
     min_len: usize,
@@ -61,7 +62,8 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         Cost::Instructions => wpp_report::Cost::Instructions,
         Cost::Paths => wpp_report::Cost::Paths,
     };
-    let params = HotParams { max_len: o.max_len, min_len: o.min_len, min_cost: o.min_cost };
+    let min_cost = o.min_cost.resolve(wpp_report::run_cost(&dag, cost));
+    let params = HotParams { max_len: o.max_len, min_len: o.min_len, min_cost };
     let report = wpp_report::hot_subpaths(&dag, cost, &params, o.output.top());
     if o.output.json {
         return crate::print_json(&report);
@@ -69,13 +71,34 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     let unit = cost.unit();
     let total = report.truncation.total("subpaths");
-    writeln!(out, "{} minimal hot subpaths of {} to {} paths costing at least {} {unit}", group(total as u64), o.min_len, o.max_len, group(o.min_cost))?;
+    writeln!(
+        out,
+        "{} of {} to {} costing at least {} {unit}",
+        count(total as u64, "minimal hot subpath", "minimal hot subpaths"),
+        o.min_len,
+        count(o.max_len as u64, "path", "paths"),
+        group(min_cost)
+    )?;
     for (i, r) in report.subpaths.iter().enumerate() {
         let share = 100.0 * r.share;
         if r.disjoint == r.frequency {
-            writeln!(out, "\n#{:<3} cost {} {unit} ({share:.1}% of the run), frequency {}, {} paths", i + 1, group(r.cost), group(r.frequency), r.length)?;
+            writeln!(
+                out,
+                "\n#{:<3} cost {} {unit} ({share:.1}% of the run), frequency {}, {}",
+                i + 1,
+                group(r.cost),
+                group(r.frequency),
+                count(r.length as u64, "path", "paths")
+            )?;
         } else {
-            writeln!(out, "\n#{:<3} cost {} {unit}, frequency {} (overlapping), {} paths", i + 1, group(r.cost), group(r.frequency), r.length)?;
+            writeln!(
+                out,
+                "\n#{:<3} cost {} {unit}, frequency {} (overlapping), {}",
+                i + 1,
+                group(r.cost),
+                group(r.frequency),
+                count(r.length as u64, "path", "paths")
+            )?;
             writeln!(out, "     side by side {} times: {} {unit} ({share:.1}% of the run)", group(r.disjoint), group(r.disjoint_cost))?;
         }
         // Runs of one path are shown once with a repeat count.

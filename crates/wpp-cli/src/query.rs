@@ -4,7 +4,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use wpp_report::format::group;
+use wpp_report::format::{count, group};
 use wpp_report::{Dag, PathRow};
 
 /// Answer questions about the path trace without expanding it: how often a sequence of
@@ -78,7 +78,13 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
                 return crate::print_json(&r);
             }
             let total = r.truncation.total("contexts");
-            writeln!(out, "{p} ran {} times in {} distinct contexts of {k} paths each side", group(r.executions), group(total as u64))?;
+            writeln!(
+                out,
+                "{p} ran {} in {} of {} each side",
+                count(r.executions, "time", "times"),
+                count(total as u64, "distinct context", "distinct contexts"),
+                count(k as u64, "path", "paths")
+            )?;
             for c in &r.contexts {
                 let names = |v: &[PathRow]| v.iter().map(PathRow::name).collect::<Vec<_>>().join(" ");
                 writeln!(out, "{:>14}  {} [{p}] {}", group(c.count), names(&c.before), names(&c.after))?;

@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::bail;
 use clap::{Args, ValueEnum};
 use wpp_record::{Builder, Limits, PathSet, Prediction, RecordMode, Recorder, Recording, StopHandle, StopReason};
-use wpp_report::format::group;
+use wpp_report::format::{count, group};
 use wpp_runtime::Outcome;
 
 use crate::builder_arg;
@@ -31,9 +31,10 @@ pub struct Opts {
     /// (sequitur, sequitur1) or after it (repair: most frequent digram first).
     #[arg(long, value_parser = builder_arg(), default_value = "sequitur1")]
     grammar: Builder,
-    /// Speed SEQUITUR up with rule prediction: input that repeats a recent rule's
-    /// expansion is appended as that rule (1.5-5x faster on real traces, grammars 10-50%
-    /// larger).
+    /// SEQUITUR with rule prediction: input that repeats a recent rule's expansion is
+    /// appended as that rule. Measured on real programs it is not faster (the Lua
+    /// benchmark: the same time, a grammar 10% larger; a JSON processor: slower, 62%
+    /// larger); `wpp-bench grammar` compares it on your traces.
     #[arg(long)]
     predict: bool,
     /// With --mode ppp: the interesting paths, a set file written by `wpp ppp select`.
@@ -301,9 +302,11 @@ fn report(r: &Recording, output: &Path) {
         note = format!("; {} of them residual (`wpp ppp report` lists them)", group(n));
     }
     eprintln!(
-        "wpp: {} paths in {:.2} s, {:.2} s more to write the profile; {} distinct{note} -> {}",
-        group(r.events),
+        "wpp: {} in {:.2} s (after {:.2} s instrumenting and {:.2} s compiling), {:.2} s more to write the profile; {} distinct{note} -> {}",
+        count(r.events, "path", "paths"),
         r.guest_time.as_secs_f64(),
+        r.instrument_time.as_secs_f64(),
+        r.compile_time.as_secs_f64(),
         r.after_guest.as_secs_f64(),
         group(r.distinct),
         output.display()

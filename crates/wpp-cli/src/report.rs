@@ -40,9 +40,9 @@ pub struct Opts {
     /// Longest hot subpath searched, in paths.
     #[arg(long, value_name = "L", default_value_t = 32)]
     max_len: usize,
-    /// Least cost of a hot subpath, in instructions [default: 1% of the run's].
-    #[arg(long, value_name = "C")]
-    min_cost: Option<u64>,
+    /// Least cost of a hot subpath: instructions, or a share of the run's (`1%`).
+    #[arg(long, value_name = "C", default_value = "1%")]
+    min_cost: wpp_report::MinCost,
     /// Functions in the path distribution table.
     #[arg(long, value_name = "N", default_value_t = 60)]
     functions: usize,

@@ -4,7 +4,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_report::format::group;
+use wpp_report::format::{count, group};
 use wpp_report::trace::TraceReport;
 use wpp_twpp::Twpp;
 
@@ -53,17 +53,17 @@ fn print_text(report: &TraceReport) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{} (function {}): {} invocations, {} distinct traces",
+        "{} (function {}): {}, {}",
         report.function,
         report.function_index,
-        group(report.invocations),
-        report.distinct_traces
+        count(report.invocations, "invocation", "invocations"),
+        count(report.distinct_traces as u64, "distinct trace", "distinct traces")
     )?;
     if let Some(c) = &report.call {
         writeln!(out, "invocation {} was called by {}", group(c.n), c.caller)?;
     }
     for r in &report.traces {
-        writeln!(out, "\ntrace {}: {} invocations, {} blocks", r.trace, group(r.invocations), group(r.length))?;
+        writeln!(out, "\ntrace {}: {}, {}", r.trace, count(r.invocations, "invocation", "invocations"), count(r.length, "block", "blocks"))?;
         let by: Vec<String> = r.callers.iter().take(6).map(|c| format!("{} ({})", c.function, group(c.invocations))).collect();
         writeln!(out, "  called by   {}{}", by.join(", "), if r.callers.len() > 6 { format!(", ... {} more", r.callers.len() - 6) } else { String::new() })?;
         let shown: Vec<String> = r.source.iter().take(12).cloned().collect();

@@ -21,8 +21,8 @@ pub struct Options {
     pub subpaths: usize,
     /// Longest hot subpath searched, in paths.
     pub hot_max_len: usize,
-    /// Least cost of a hot subpath; by default 1% of the run's instructions.
-    pub hot_min_cost: Option<u64>,
+    /// Least cost of a hot subpath, in instructions or a share of the run's.
+    pub hot_min_cost: wpp_report::MinCost,
     /// Functions in the path distribution table.
     pub functions: usize,
     /// Functions with more blocks than this are drawn with what the paths do not reach
@@ -34,7 +34,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { paths: 10, subpaths: 10, hot_max_len: 32, hot_min_cost: None, functions: 60, collapse_above: 40, ppp_rows: 200 }
+        Options { paths: 10, subpaths: 10, hot_max_len: 32, hot_min_cost: wpp_report::MinCost::Percent(1.0), functions: 60, collapse_above: 40, ppp_rows: 200 }
     }
 }
 
@@ -251,7 +251,7 @@ pub fn build(input: Input, opts: &Options, extras: crate::Extras, progress: &mut
     let mut subpaths = None;
     if let Some(dag) = dag {
         progress.stage("finding hot subpaths", None);
-        let params = HotParams { max_len: opts.hot_max_len, min_len: 2, min_cost: opts.hot_min_cost.unwrap_or((total_instructions / 100).max(1)) };
+        let params = HotParams { max_len: opts.hot_max_len, min_len: 2, min_cost: opts.hot_min_cost.resolve(total_instructions) };
         let found = wpp_report::hot_subpaths(dag, wpp_report::Cost::Instructions, &params, Top::First(opts.subpaths.max(1)));
         let total = found.truncation.total("subpaths");
         let mut rows = Vec::new();

@@ -103,6 +103,10 @@ pub struct Recording {
     /// Path events recorded, and distinct paths among them.
     pub events: u64,
     pub distinct: u64,
+    /// Instrumenting the module (numbering its paths and rewriting it).
+    pub instrument_time: Duration,
+    /// Compiling the instrumented module and starting the guest.
+    pub compile_time: Duration,
     /// The guest's run time (compilation excluded).
     pub guest_time: Duration,
     /// From the guest's end until the profile was written (finishing the grammar, encoding
@@ -265,6 +269,7 @@ impl Recorder {
 
     /// Runs the guest instrumented and writes its profile to `output`.
     pub fn record(&self, output: &Path) -> Result<Recording, Error> {
+        let start = Instant::now();
         let wasm_mode = match self.mode {
             RecordMode::Paths | RecordMode::Ppp => wpp_wasm::Mode::Count,
             RecordMode::Trace | RecordMode::Grammar(_) => wpp_wasm::Mode::Trace,
@@ -289,6 +294,7 @@ impl Recorder {
             (_, None) => None,
         };
         let inst = wpp_wasm::instrument_numbered(&self.wasm, &self.program, numberings, &opts).map_err(instrument_error)?;
+        let instrument_time = start.elapsed();
         let engine = wpp_runtime::engine_for(&self.config.limits, Some(wasm_mode)).map_err(run_error)?;
 
         let mut writer = Writer::create(output)?;
@@ -385,6 +391,8 @@ impl Recorder {
             outcome: run.result.outcome,
             events,
             distinct: counts.len() as u64,
+            instrument_time,
+            compile_time: guest_end.duration_since(start).saturating_sub(instrument_time + run.result.guest_time),
             guest_time: run.result.guest_time,
             after_guest: guest_end.elapsed(),
             grammar,

@@ -14,6 +14,9 @@ pub enum Error {
     /// A function name or index that is not in the profile's module.
     #[error("{}: no function named `{spec}`{}", .profile.display(), similar_hint(.similar))]
     NoFunction { profile: PathBuf, spec: String, similar: Vec<String> },
+    /// A function index past the module's functions.
+    #[error("{}: no function {index}: the module has {count} functions, 0 to {}", .profile.display(), .count.saturating_sub(1))]
+    NoFunctionIndex { profile: PathBuf, index: String, count: usize },
     /// A path not written `FUNCTION:PATH_ID`.
     #[error("`{spec}`: {problem}")]
     BadPath { spec: String, problem: String },

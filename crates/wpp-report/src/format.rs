@@ -15,6 +15,11 @@ pub fn group(n: u64) -> String {
     out
 }
 
+/// `n` (grouped) and the noun, singular for one: `1 path`, `2,000 paths`.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", group(n), if n == 1 { one } else { many })
+}
+
 /// A count in at most four significant characters: `987`, `12.3k`, `4.6M`, `1.2G`.
 ///
 /// Rounded to the digit shown, halves up, as every number wpp prints is (percentages to

@@ -8,6 +8,59 @@ use wpp_grammar::HotParams;
 use crate::row::brief_paths;
 use crate::{Dag, PathRow, Top, Truncation};
 
+/// The least cost of a hot subpath: a number in the cost's unit, or a share of the run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MinCost {
+    Absolute(u64),
+    /// Percent of the run's cost (`1%`).
+    Percent(f64),
+}
+
+impl MinCost {
+    /// The least cost for a run costing `run_cost` (a share rounds up, and is at least 1).
+    pub fn resolve(self, run_cost: u64) -> u64 {
+        match self {
+            MinCost::Absolute(c) => c,
+            MinCost::Percent(p) => ((run_cost as f64 * p / 100.0).ceil() as u64).max(1),
+        }
+    }
+}
+
+impl std::str::FromStr for MinCost {
+    type Err = String;
+
+    /// `1000000` or `1%` (`0.5%`, up to `100%`).
+    fn from_str(s: &str) -> Result<MinCost, String> {
+        match s.strip_suffix('%') {
+            Some(p) => match p.trim().parse::<f64>() {
+                Ok(p) if p > 0.0 && p <= 100.0 => Ok(MinCost::Percent(p)),
+                _ => Err(format!("`{s}` is not a share of the run (a percentage above 0 and at most 100, like 1%)")),
+            },
+            None => s.parse::<u64>().map(MinCost::Absolute).map_err(|_| format!("`{s}` is not a cost (a whole number, or a share of the run like 1%)")),
+        }
+    }
+}
+
+impl std::fmt::Display for MinCost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MinCost::Absolute(c) => write!(f, "{c}"),
+            MinCost::Percent(p) => write!(f, "{p}%"),
+        }
+    }
+}
+
+/// The run's cost under `cost`: every path's executions times its cost.
+pub fn run_cost(dag: &Dag, cost: Cost) -> u64 {
+    match cost {
+        Cost::Instructions => {
+            let costs = dag.instruction_costs();
+            dag.grammar.rule_costs(|t| costs.get(t.idx()).copied().unwrap_or(0)).first().copied().unwrap_or(0)
+        }
+        Cost::Paths => dag.grammar.rule_lengths().first().copied().unwrap_or(0),
+    }
+}
+
 /// What a path's one run costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cost {

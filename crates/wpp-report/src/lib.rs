@@ -68,7 +68,7 @@ pub use dag::Dag;
 pub use error::Error;
 pub use export::export;
 pub use functions::{functions, FunctionRow, FunctionSort, Functions};
-pub use hot::{hot_subpaths, Cost, HotRow, HotSubpaths};
+pub use hot::{hot_subpaths, run_cost, Cost, HotRow, HotSubpaths, MinCost};
 pub use naming::{parse_path, select_func};
 pub use paths::{path_profile, PathProfile, PathSort};
 pub use ppp::ppp_report;

@@ -16,8 +16,53 @@ pub fn select_func(p: &Profile, spec: &str) -> Result<FuncIdx, Error> {
             return Ok(FuncIdx(i));
         }
     }
-    let similar = p.meta.functions.iter().map(|f| f.name.clone()).filter(|n| n.contains(spec)).take(5).collect();
-    Err(Error::NoFunction { profile: p.path.clone(), spec: spec.to_string(), similar })
+    if spec.parse::<u32>().is_ok() {
+        return Err(Error::NoFunctionIndex { profile: p.path.clone(), index: spec.to_string(), count: p.meta.functions.len() });
+    }
+    let names: Vec<&str> = p.meta.functions.iter().map(|f| f.name.as_str()).collect();
+    Err(Error::NoFunction { profile: p.path.clone(), spec: spec.to_string(), similar: similar_names(spec, &names) })
+}
+
+/// Edits from `a` to `b`: insertions, deletions and substitutions of one character, and
+/// swaps of two neighbouring ones (the optimal string alignment distance).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = (a[i - 1] != b[j - 1]) as usize;
+            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The names a misspelled `spec` may have meant, nearest first: those within a few edits
+/// (a third of its length, at least one), then those that contain it; at most five.
+pub fn similar_names(spec: &str, names: &[&str]) -> Vec<String> {
+    let budget = (spec.chars().count() / 3).max(1);
+    let mut near: Vec<(usize, &str)> = names.iter().map(|&n| (edit_distance(spec, n), n)).filter(|&(d, _)| d <= budget).collect();
+    near.sort();
+    let mut out: Vec<String> = near.into_iter().map(|(_, n)| n.to_string()).collect();
+    for &n in names {
+        if out.len() >= 5 {
+            break;
+        }
+        if n.contains(spec) && !out.iter().any(|o| o == n) {
+            out.push(n.to_string());
+        }
+    }
+    out.truncate(5);
+    out
 }
 
 /// A path of `p`'s program given as `FUNCTION:PATH_ID` (function name or index).
@@ -30,4 +75,21 @@ pub fn parse_path(p: &Profile, spec: &str) -> Result<PathEvent, Error> {
         return Err(Error::NoPath { spec: spec.to_string(), function: p.meta.func_name(func), path });
     }
     Ok(PathEvent { func, path: PathId(path) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn misspelled_names_find_the_intended_one() {
+        let names = ["luaV_execute", "luaH_getshortstr", "luaH_get", "memset", "main"];
+        assert_eq!(similar_names("luaV_exeucte", &names), ["luaV_execute"]);
+        assert_eq!(similar_names("mian", &names), ["main"]);
+        assert_eq!(similar_names("luaH_ge", &names)[0], "luaH_get");
+        assert!(similar_names("zzzzzz", &names).is_empty());
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("cuont", "count"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+    }
 }

@@ -1,7 +1,8 @@
 ;; A loop of 120 iterations whose body goes one of four ways by the iteration number (an
 ;; if with a branch out of a block, a br_if, an if/else), calling a leaf function with a
 ;; branch of its own on some of them: a dozen distinct paths with uneven counts, for the
-;; path list, the hot subpaths and the queries to rank; the function table, and `annotate`
+;; path list, the hot subpaths (also with the report's defaults, and a least cost given as a
+;; share of the run) and the queries to rank; the function table, and `annotate`
 ;; of a module without DWARF (its blocks by byte offset; a file name is refused). Prints
 ;; `ok` (not when its profile cannot be written: that is refused before it runs).
 ;;
@@ -14,6 +15,9 @@
 ;; RUN: stats %t.wpp
 ;; RUN: hot %t.wpp --max-len 3 --min-cost 100
 ;; RUN: hot %t.wpp --max-len 4 --min-len 2 --min-cost 20 --cost paths --top 4
+;; RUN: hot %t.wpp --top 3
+;; RUN: hot %t.wpp --min-cost 10% --cost paths --top 2
+;; RUN: hot %t.wpp --min-cost 10x
 ;; RUN: query %t.wpp freq main:5 leaf:1
 ;; RUN: query %t.wpp before leaf:1 leaf:0
 ;; RUN: query %t.wpp context leaf:1 --k 2 --top 4

@@ -12,6 +12,7 @@
 ;; RUN: record --mode paths -o %t.paths.wpp %s
 ;; RUN: paths %t.paths.wpp --func nosuch
 ;; RUN: paths %t.paths.wpp --func 99
+;; RUN: paths %t.paths.wpp --func cuont
 ;; RUN: hot %t.paths.wpp --max-len 2 --min-cost 1
 ;; RUN: expand %t.paths.wpp
 ;; RUN: twpp build %t.paths.wpp -o %t.paths.twpp
