@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap;
 use wpp_grammar::{Grammar, Sym};
 use wpp_model::FuncIdx;
 
-use crate::format::{number_at, put, FormatError};
+use crate::format::{put, FormatError, Reader};
 use crate::partition::{Caller, Dcg};
 
 /// For each pair, its callers with the invocations each made, most first.
@@ -78,31 +78,6 @@ pub fn encode(n_pairs: usize, order: &[(u32, Caller)]) -> Vec<u8> {
     grammar.extend_from_slice(&wpp_grammar::encode_grammar(&s.finish(), alphabet.len() as u32));
     out.extend_from_slice(if plain.len() <= grammar.len() { &plain } else { &grammar });
     out
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl Reader<'_> {
-    fn err(&self, what: &'static str) -> FormatError {
-        FormatError { offset: self.pos, what }
-    }
-
-    fn number(&mut self) -> Result<u64, FormatError> {
-        let (v, len) = number_at(&self.bytes[self.pos..]).map_err(|what| self.err(what))?;
-        self.pos += len;
-        Ok(v)
-    }
-
-    fn count(&mut self) -> Result<usize, FormatError> {
-        let n = self.number()?;
-        if n > (self.bytes.len() - self.pos) as u64 {
-            return Err(self.err("a count larger than the bytes left"));
-        }
-        Ok(n as usize)
-    }
 }
 
 /// A function's callers section, read up to the order of its invocations.

@@ -201,17 +201,18 @@ pub(crate) fn number_at(bytes: &[u8]) -> Result<(u64, usize), &'static str> {
     Err("a number longer than 64 bits")
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+/// LEB128 numbers read from bytes, each error at the offset where it happened.
+pub(crate) struct Reader<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) pos: usize,
 }
 
 impl Reader<'_> {
-    fn err(&self, what: &'static str) -> FormatError {
+    pub(crate) fn err(&self, what: &'static str) -> FormatError {
         FormatError { offset: self.pos, what }
     }
 
-    fn number(&mut self) -> Result<u64, FormatError> {
+    pub(crate) fn number(&mut self) -> Result<u64, FormatError> {
         let (v, len) = number_at(&self.bytes[self.pos..]).map_err(|what| self.err(what))?;
         self.pos += len;
         Ok(v)
@@ -222,7 +223,7 @@ impl Reader<'_> {
     }
 
     /// A count of items of at least one byte each: no more than the bytes left.
-    fn count(&mut self) -> Result<usize, FormatError> {
+    pub(crate) fn count(&mut self) -> Result<usize, FormatError> {
         let n = self.number()?;
         if n > (self.bytes.len() - self.pos) as u64 {
             return Err(self.err("a count larger than the bytes left"));
