@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use wpp_profile::Profile;
-use wpp_report::annotate::{spans, Annotation, LineRow, Selection};
+use wpp_report::annotate::{spans, Annotation, Selection};
 use wpp_report::format::{group, percent};
 
 /// Print source lines with how often they ran and the instructions they executed.
@@ -106,20 +106,12 @@ fn print_text(a: &Annotation, hottest: bool, source_map: &[(String, PathBuf)]) -
         return Ok(());
     }
     // The lines of each file, in the annotation's order, with the file's text if it reads.
-    let mut files: Vec<(&str, Vec<&LineRow>)> = Vec::new();
-    for l in &a.lines {
-        match files.last_mut() {
-            Some((f, rows)) if *f == l.file => rows.push(l),
-            _ => files.push((&l.file, vec![l])),
-        }
-    }
+    let files = a.by_file();
     let sources: Vec<Option<(PathBuf, String)>> = files.iter().map(|(file, _)| wpp_report::read_source(file, source_map)).collect();
     let texts: Vec<Option<Vec<&str>>> = sources.iter().map(|s| s.as_ref().map(|(_, t)| t.lines().collect())).collect();
     let text_of = |i: usize, line: u32| -> Option<&str> { texts[i].as_ref()?.get(line.checked_sub(1)? as usize).copied() };
     let without = a.without_lines();
-    let mut hot: Vec<(usize, &LineRow)> =
-        files.iter().enumerate().flat_map(|(i, (_, rows))| rows.iter().map(move |r| (i, *r))).filter(|(_, r)| r.instructions > 0).collect();
-    hot.sort_by(|x, y| y.1.instructions.cmp(&x.1.instructions).then(x.0.cmp(&y.0)).then(x.1.line.cmp(&y.1.line)));
+    let hot = Annotation::hottest_lines(&files);
     if !hot.is_empty() {
         writeln!(out, "hottest lines:")?;
         for &(i, r) in hot.iter().take(HOTTEST) {
@@ -164,8 +156,7 @@ fn print_text(a: &Annotation, hottest: bool, source_map: &[(String, PathBuf)]) -
         }
     }
     if without > 0 {
-        let mut lineless: Vec<&wpp_report::annotate::BlockCount> = a.blocks.iter().filter(|b| b.source.is_none() && b.instructions > 0).collect();
-        lineless.sort_by(|x, y| y.instructions.cmp(&x.instructions).then((x.function_index, x.block).cmp(&(y.function_index, y.block))));
+        let lineless = a.lineless_blocks();
         writeln!(out, "\nblocks without a source line")?;
         writeln!(out, "{:>14} {:>16} {:>7}  {:>6}  bytes", "executions", "instructions", "%", "block")?;
         for b in lineless.iter().take(LINELESS) {

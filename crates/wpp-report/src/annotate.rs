@@ -156,6 +156,34 @@ impl Annotation {
     pub fn without_lines(&self) -> u64 {
         self.blocks.iter().filter(|b| b.source.is_none()).map(|b| b.instructions).sum()
     }
+
+    /// The lines by file, in the annotation's order.
+    pub fn by_file(&self) -> Vec<(&str, Vec<&LineRow>)> {
+        let mut files: Vec<(&str, Vec<&LineRow>)> = Vec::new();
+        for l in &self.lines {
+            match files.last_mut() {
+                Some((f, rows)) if *f == l.file => rows.push(l),
+                _ => files.push((&l.file, vec![l])),
+            }
+        }
+        files
+    }
+
+    /// The lines that ran, most instructions first (ties by file, then line), each with
+    /// its file's position in [`Annotation::by_file`].
+    pub fn hottest_lines<'a>(files: &[(&'a str, Vec<&'a LineRow>)]) -> Vec<(usize, &'a LineRow)> {
+        let mut hot: Vec<(usize, &LineRow)> =
+            files.iter().enumerate().flat_map(|(i, (_, rows))| rows.iter().map(move |r| (i, *r))).filter(|(_, r)| r.instructions > 0).collect();
+        hot.sort_by(|x, y| y.1.instructions.cmp(&x.1.instructions).then(x.0.cmp(&y.0)).then(x.1.line.cmp(&y.1.line)));
+        hot
+    }
+
+    /// The blocks without a source line that ran, most instructions first.
+    pub fn lineless_blocks(&self) -> Vec<&BlockCount> {
+        let mut lineless: Vec<&BlockCount> = self.blocks.iter().filter(|b| b.source.is_none() && b.instructions > 0).collect();
+        lineless.sort_by(|x, y| y.instructions.cmp(&x.instructions).then((x.function_index, x.block).cmp(&(y.function_index, y.block))));
+        lineless
+    }
 }
 
 /// The annotation of what `sel` selects in `p`.
