@@ -7,7 +7,7 @@ use anyhow::bail;
 use clap::{Args, ValueEnum};
 use wpp_record::{Builder, Limits, PathSet, Prediction, RecordMode, Recorder, Recording, StopHandle, StopReason};
 use wpp_report::format::{count, group};
-use wpp_runtime::Outcome;
+use wpp_runtime::{Frame, Outcome};
 
 use crate::builder_arg;
 
@@ -154,7 +154,7 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     let recorded = recorder.record(&output);
     signals.close();
     let r = recorded?;
-    report(&r, &output);
+    report(&r, &o.program, &output);
     if !matches!(r.outcome, Outcome::Exited(0)) {
         let granted: Vec<String> = o.dirs.iter().map(|d| d.split_once("::").map_or(d.clone(), |(_, g)| g.to_string())).collect();
         if let Some(hint) = sandbox_hint(&o.args, &granted) {
@@ -274,13 +274,23 @@ fn progress_bar() -> impl Fn(wpp_record::BuildProgress) + Send + Sync + 'static 
     }
 }
 
+/// How many frames of a trap's backtrace are printed.
+const SHOWN_FRAMES: usize = 20;
+
 /// What happened, on stderr (stdout is the guest's).
-fn report(r: &Recording, output: &Path) {
+fn report(r: &Recording, program: &Path, output: &Path) {
     match &r.outcome {
         Outcome::Trapped { trap, backtrace } => {
             eprintln!("wpp: the program trapped: {trap}");
-            for (i, f) in backtrace.iter().enumerate() {
-                eprintln!("  {i:>3}: {f}");
+            // Frames are in the program's own offsets; its DWARF, if any, names their lines.
+            let lines = std::fs::read(program).ok().and_then(|b| wpp_wasm::instruction_lines(&b).ok().flatten());
+            for (i, f) in backtrace.iter().take(SHOWN_FRAMES).enumerate() {
+                eprintln!("  {i:>3}: {}", frame(f, lines.as_ref()));
+            }
+            if backtrace.len() > SHOWN_FRAMES {
+                let left = backtrace.len() - SHOWN_FRAMES;
+                let at_least = if backtrace.len() >= wpp_runtime::MAX_FRAMES { "at least " } else { "" };
+                eprintln!("       ... {at_least}{} more {} left out", group(left as u64), if left == 1 { "frame" } else { "frames" });
             }
         }
         Outcome::Stopped(reason) => eprintln!("wpp: the program was {reason}; the profile holds the run until then"),
@@ -311,6 +321,21 @@ fn report(r: &Recording, output: &Path) {
         group(r.distinct),
         output.display()
     );
+}
+
+/// A backtrace frame as `wasmtime run` would name it for the program: function, module
+/// offset, and source line.
+fn frame(f: &Frame, lines: Option<&wpp_wasm::InstructionLines>) -> String {
+    let name = match (f.func, &f.name) {
+        (None, _) => return "wpp's recording code".to_string(),
+        (Some(_), Some(name)) => name.clone(),
+        (Some(func), None) => format!("func[{}]", func.0),
+    };
+    let Some(at) = f.offset else { return name };
+    match lines.and_then(|l| l.line_at(at)) {
+        Some((file, line)) => format!("{name} (at offset {at:#x}, {file}:{line})"),
+        None => format!("{name} (at offset {at:#x})"),
+    }
 }
 
 #[cfg(test)]

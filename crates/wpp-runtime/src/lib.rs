@@ -37,6 +37,11 @@ pub use wpp_model::StopReason;
 
 use std::path::PathBuf;
 use std::time::Duration;
+use wpp_model::FuncIdx;
+
+/// The most frames of a trap's backtrace kept ([`Outcome::Trapped`]); a backtrace this
+/// long may have been cut.
+pub const MAX_FRAMES: usize = 1 << 20;
 
 /// A wasmtime engine configured for wpp (Cranelift, backtraces, the features wpp
 /// accepts), for runs without limits. With `WPP_JIT_PROFILE=perfmap` or `jitdump` in the
@@ -66,6 +71,9 @@ pub fn engine_for(limits: &Limits, mode: Option<wpp_wasm::Mode>) -> Result<wasmt
         Ok(other) => return Err(Error::JitProfile(other.to_string())),
         Err(_) => {}
     }
+    // Every frame of a trap's backtrace (the engine keeps 20 by default): a command says
+    // how many it leaves out.
+    c.wasm_backtrace_max_frames(std::num::NonZeroUsize::new(MAX_FRAMES));
     c.wasm_multi_memory(true)
         .wasm_tail_call(true)
         .wasm_memory64(true)
@@ -126,10 +134,37 @@ pub struct Limits {
 pub enum Outcome {
     /// Returned from `_start` (status 0) or called `proc_exit(status)`.
     Exited(i32),
-    /// Trapped: the trap and the guest's backtrace, with function names.
-    Trapped { trap: String, backtrace: Vec<String> },
+    /// Trapped: the trap and the guest's backtrace, innermost frame first.
+    Trapped { trap: String, backtrace: Vec<Frame> },
     /// Stopped by a request or a limit of [`Limits`].
     Stopped(StopReason),
+}
+
+/// A frame of a trap's backtrace, in the module the user gave: for an instrumented run,
+/// the running module's frame mapped back to the instruction it was copied from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// The function's index in the module; `None` for code the instrumentation added.
+    pub func: Option<FuncIdx>,
+    /// Its name, from the module's name section.
+    pub name: Option<String>,
+    /// The module byte offset of the instruction the frame was at: the one that trapped,
+    /// or the call of the frame before.
+    pub offset: Option<u32>,
+}
+
+impl std::fmt::Display for Frame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.func, &self.name) {
+            (None, _) => f.write_str("wpp's recording code")?,
+            (Some(_), Some(name)) => f.write_str(name)?,
+            (Some(func), None) => write!(f, "func[{}]", func.0)?,
+        }
+        match self.offset {
+            Some(off) => write!(f, " (at offset {off:#x})"),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Outcome {

@@ -7,11 +7,11 @@ use wasmtime::{Caller, Engine, Linker, Memory, Module, Store};
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::I32Exit;
 use wpp_model::{FuncIdx, PathId};
-use wpp_wasm::{abi, CounterKind, Instrumented, Mode};
+use wpp_wasm::{abi, CounterKind, Instrumented, Mode, Origin, Origins};
 
 use crate::host::{wasi_ctx, Captured};
 use crate::stop::{MemoryLimitHit, MemoryLimiter, StopHandle, StoppedAtFlush, Timer};
-use crate::{BlockSink, BoxError, Error, EventSink, Outcome, RunConfig, RunResult, StopReason};
+use crate::{BlockSink, BoxError, Error, EventSink, Frame, Outcome, RunConfig, RunResult, StopReason};
 
 /// Path counts by (function, path).
 pub type PathCounts = HashMap<(FuncIdx, PathId), u64>;
@@ -70,6 +70,7 @@ fn call_start<X: Send + 'static>(
     linker: &Linker<State<X>>,
     module: &Module,
     memory_export: Option<&str>,
+    origins: Option<&Origins>,
 ) -> Result<(Outcome, std::time::Duration, wasmtime::Instance), Error> {
     let instance = linker.instantiate(&mut *store, module).map_err(|e| Error::Instantiate(e.into()))?;
     if let Some(name) = memory_export {
@@ -96,21 +97,7 @@ fn call_start<X: Send + 'static>(
             } else if let (Some(wasmtime::Trap::OutOfFuel), Some(fuel)) = (e.downcast_ref::<wasmtime::Trap>(), control.limits.fuel) {
                 Outcome::Stopped(StopReason::Fuel(fuel))
             } else if e.downcast_ref::<wasmtime::Trap>().is_some() || e.downcast_ref::<wasmtime::WasmBacktrace>().is_some() {
-                let backtrace = e
-                    .downcast_ref::<wasmtime::WasmBacktrace>()
-                    .map(|bt| {
-                        bt.frames()
-                            .iter()
-                            .map(|f| {
-                                let name = f.func_name().map(str::to_string).unwrap_or_else(|| format!("func[{}]", f.func_index()));
-                                match f.module_offset() {
-                                    Some(off) => format!("{name} (at offset {off:#x} of the running module)"),
-                                    None => name,
-                                }
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let backtrace = e.downcast_ref::<wasmtime::WasmBacktrace>().map(|bt| backtrace(bt, origins)).unwrap_or_default();
                 let trap = e.downcast_ref::<wasmtime::Trap>().map(|t| t.to_string()).unwrap_or_else(|| format!("{e:#}"));
                 Outcome::Trapped { trap, backtrace }
             } else {
@@ -119,6 +106,23 @@ fn call_start<X: Send + 'static>(
         }
     };
     Ok((outcome, elapsed, instance))
+}
+
+/// A trap's backtrace in the original module: the running module's frames mapped back
+/// through `origins` when it was rewritten.
+fn backtrace(bt: &wasmtime::WasmBacktrace, origins: Option<&Origins>) -> Vec<Frame> {
+    bt.frames()
+        .iter()
+        .map(|f| {
+            let offset = f.module_offset().and_then(|o| u32::try_from(o).ok());
+            let name = f.func_name().map(str::to_string);
+            match origins.map(|o| o.origin(f.func_index(), offset)) {
+                None => Frame { func: Some(FuncIdx(f.func_index())), name, offset },
+                Some(Origin::Original { func, offset }) => Frame { func: Some(func), name, offset },
+                Some(Origin::Added) => Frame { func: None, name, offset: None },
+            }
+        })
+        .collect()
 }
 
 fn captured_output(c: Option<Captured>) -> (Vec<u8>, Vec<u8>) {
@@ -163,7 +167,7 @@ pub fn run_plain(engine: &Engine, wasm: &[u8], cfg: &RunConfig) -> Result<RunRes
     let (module, compile_time) = compile(engine, wasm)?;
     let (mut store, captured, control) = new_store(engine, cfg, None, ())?;
     let linker = wasi_linker::<()>(engine)?;
-    let (outcome, guest_time, _) = call_start(&mut store, &control, &linker, &module, None)?;
+    let (outcome, guest_time, _) = call_start(&mut store, &control, &linker, &module, None, None)?;
     drop(store);
     let (stdout, stderr) = captured_output(captured);
     Ok(RunResult { outcome, stdout, stderr, compile_time, guest_time })
@@ -267,7 +271,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
             Ok(())
         })
         .map_err(|e| Error::Wasi(e.into()))?;
-    let started = call_start(&mut store, &control, &linker, &module, Some(abi::EXPORT_MEMORY));
+    let started = call_start(&mut store, &control, &linker, &module, Some(abi::EXPORT_MEMORY), Some(&inst.origins));
     // Whatever happened, stop the consumer so that its error (if any) can be reported.
     let finish = |store: &mut Store<State<Paths>>| -> Result<S, Error> {
         store.data_mut().extra.to_consumer = None;
@@ -360,7 +364,7 @@ pub fn run_block_log<S: BlockSink + Send + 'static>(engine: &Engine, wasm: &[u8]
         .func_wrap(abi::ORACLE_MODULE, "leave", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.leave(f as u32))
         .map_err(|e| Error::Wasi(e.into()))?;
     linker.func_wrap(abi::ORACLE_MODULE, "exit", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.exit(f as u32)).map_err(|e| Error::Wasi(e.into()))?;
-    let (outcome, guest_time, _) = call_start(&mut store, &control, &linker, &module, None)?;
+    let (outcome, guest_time, _) = call_start(&mut store, &control, &linker, &module, None, None)?;
     let sink = store.into_data().extra;
     let (stdout, stderr) = captured_output(captured);
     Ok((RunResult { outcome, stdout, stderr, compile_time, guest_time }, sink))

@@ -178,9 +178,16 @@ fn a_memory_limit_stops_unbounded_growth() {
 #[test]
 fn unbounded_recursion_traps_and_keeps_the_events() {
     let (outcome, words) = trace_run(RECURSE, Limits::default());
-    let Outcome::Trapped { trap, .. } = &outcome else { panic!("{outcome:?}") };
+    let Outcome::Trapped { trap, backtrace } = &outcome else { panic!("{outcome:?}") };
     assert!(trap.contains("call stack exhausted"), "{trap}");
     assert!(words.len() > 1000, "only {} events", words.len());
+    // Every frame is kept, in the original module: the recursion's calls of $down at
+    // its one call instruction, under _start's call.
+    let Outcome::Trapped { backtrace: plain, .. } = plain_run(RECURSE, Limits::default()) else { panic!("the plain run did not trap") };
+    assert!(backtrace.len() > 1000 && plain.len() > 1000, "{} and {} frames", backtrace.len(), plain.len());
+    let outer = |bt: &[wpp_runtime::Frame]| bt.iter().rev().take(1000).cloned().collect::<Vec<_>>();
+    assert_eq!(outer(backtrace), outer(&plain));
+    assert_eq!(plain.last().map(|f| f.func), Some(Some(wpp_model::FuncIdx(1))));
     let (outcome, counts) = count_run(RECURSE, Limits::default());
     assert!(matches!(outcome, Outcome::Trapped { .. }));
     // Count mode's frames differ in size from trace mode's: the depth reached differs.

@@ -67,7 +67,7 @@ fn unreachable_records_the_trapping_path() {
     let a = run("unreachable");
     let Outcome::Trapped { trap, backtrace } = &a.plain.outcome else { panic!("{:?}", a.plain.outcome) };
     assert!(trap.contains("unreachable"), "{trap}");
-    assert!(backtrace.iter().any(|f| f.contains("check")), "{backtrace:?}");
+    assert!(backtrace.iter().any(|f| f.name.as_deref() == Some("check")), "{backtrace:?}");
     // The last event is the path of $check that ends in `unreachable`.
     let last = a.events.as_ref().unwrap().last().copied().unwrap();
     assert_eq!(last.func.0, 0);
@@ -78,4 +78,22 @@ fn reference_types() {
     let a = run("externref");
     assert_eq!(a.plain.outcome, Outcome::Exited(0));
     assert!(a.n_events >= 100);
+}
+
+/// A trap's backtrace names the original module's functions and byte offsets, the
+/// trapping instruction's included, in every recording mode: as the uninstrumented run's.
+#[test]
+fn trap_backtrace_in_the_original_module() {
+    let wasm = corpus::bytes("trap");
+    let cfg = RunConfig { program_name: "trap".into(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
+    let engine = wpp_runtime::engine().unwrap();
+    let plain = wpp_runtime::run_plain(&engine, &wasm, &cfg).unwrap().outcome;
+    let Outcome::Trapped { backtrace, .. } = &plain else { panic!("{plain:?}") };
+    assert_eq!(backtrace.len(), 3, "{backtrace:?}");
+    let program = wpp_wasm::decode(&wasm).unwrap();
+    for mode in [wpp_wasm::Mode::Trace, wpp_wasm::Mode::Count] {
+        let inst = wpp_wasm::instrument(&wasm, &program, &wpp_wasm::Options { mode, ..Default::default() }).unwrap();
+        let (run, _) = wpp_runtime::run_paths(&engine, &inst, &cfg, |_: &[u64]| Ok::<_, std::io::Error>(())).unwrap();
+        assert_eq!(run.result.outcome, plain, "{mode:?}");
+    }
 }

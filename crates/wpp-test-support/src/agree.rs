@@ -9,7 +9,7 @@ use anyhow::{ensure, Context as _};
 use wpp_paths::split::{PathSplitter, SplitFunc};
 use wpp_paths::ProgramNumbering;
 use wpp_record::TraceStats;
-use wpp_runtime::{run_block_log, run_paths, run_plain, BlockSink, Outcome, PathCounts, RunConfig, RunResult};
+use wpp_runtime::{run_block_log, run_paths, run_plain, BlockSink, Frame, Outcome, PathCounts, RunConfig, RunResult};
 use wpp_wasm::{decode, instrument, instrument_block_log, instrument_numbered, CounterKind, Instrumented, Interesting, Mode, Options, Program};
 
 /// What every way of running agreed on.
@@ -85,13 +85,31 @@ fn same_trace(name: &str, what: &str, stats: &TraceStats, oracle: &PathSplitter)
     Ok(())
 }
 
-fn same_behaviour(name: &str, what: &str, plain: &RunResult, other: &RunResult) -> anyhow::Result<()> {
+/// `other` behaved as `plain`: output, ending, and (if `frames`: `other` ran a path
+/// rewrite, whose frames are mapped back to the original) a trap's backtrace.
+fn same_behaviour(name: &str, what: &str, plain: &RunResult, other: &RunResult, frames: bool) -> anyhow::Result<()> {
     ensure!(plain.stdout == other.stdout, "{name}: {what} changed stdout ({} vs {} bytes)", plain.stdout.len(), other.stdout.len());
     ensure!(plain.stderr == other.stderr, "{name}: {what} changed stderr");
     match (&plain.outcome, &other.outcome) {
         (Outcome::Exited(a), Outcome::Exited(b)) => ensure!(a == b, "{name}: {what} exit status {b}, expected {a}"),
-        (Outcome::Trapped { trap: a, .. }, Outcome::Trapped { trap: b, .. }) => {
-            ensure!(a == b, "{name}: {what} trapped with `{b}`, expected `{a}`")
+        (Outcome::Trapped { trap: a, backtrace: at }, Outcome::Trapped { trap: b, backtrace: bt }) => {
+            ensure!(a == b, "{name}: {what} trapped with `{b}`, expected `{a}`");
+            if !frames {
+                return Ok(());
+            }
+            // The instrumented run's frames, mapped back, are the original's: the same
+            // functions, and the callers at the same calls. (The innermost frame's offset
+            // may differ: the engine can fold `if c then unreachable` into a trap at the
+            // `if`, and not once instrumentation sits between them. A stack overflow comes
+            // sooner in bigger frames: there only the outermost 20 frames are compared.)
+            let n = if a.contains("call stack exhausted") { at.len().min(bt.len()).min(20) } else { at.len().max(bt.len()) };
+            let key = |(i, f): (usize, &Frame)| (f.func, f.name.clone(), if i == 0 { None } else { f.offset });
+            ensure!(
+                at.iter().enumerate().map(key).rev().take(n).eq(bt.iter().enumerate().map(key).rev().take(n)),
+                "{name}: {what} trapped in\n  {}\nexpected\n  {}",
+                bt.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n  "),
+                at.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n  ")
+            );
         }
         (a, b) => anyhow::bail!("{name}: {what} ended with {b:?}, expected {a:?}"),
     }
@@ -143,14 +161,14 @@ pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: b
     let trace_run = |what: &str, opts: &Options, numbering: Option<&ProgramNumbering>| -> anyhow::Result<(Instrumented, TraceStats)> {
         let inst = rewrite(what, opts, numbering)?;
         let (run, stats) = run_paths(&engine, &inst, cfg, TraceStats::for_numberings(&inst.numberings).checking_order(keep_events))?;
-        same_behaviour(name, what, &plain, &run.result)?;
+        same_behaviour(name, what, &plain, &run.result, true)?;
         ensure!(!stats.is_truncated(), "{name}: {what}: the trace ends inside an event");
         Ok((inst, stats))
     };
     let count_run = |what: &str, opts: &Options, numbering: Option<&ProgramNumbering>| -> anyhow::Result<PathCounts> {
         let inst = rewrite(what, opts, numbering)?;
         let (run, ()) = run_paths(&engine, &inst, cfg, ())?;
-        same_behaviour(name, what, &plain, &run.result)?;
+        same_behaviour(name, what, &plain, &run.result, true)?;
         Ok(run.counts)
     };
 
@@ -164,7 +182,7 @@ pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: b
     let oracle_wasm = instrument_block_log(wasm, &program)?;
     let sinks = Splitters(vec![splitter(&program, &trace, keep_events), splitter(&program, &cut_trace, keep_events)]);
     let (oracle_run, Splitters(mut oracles)) = run_block_log(&engine, &oracle_wasm, cfg, sinks)?;
-    same_behaviour(name, "the block-log oracle", &plain, &oracle_run)?;
+    same_behaviour(name, "the block-log oracle", &plain, &oracle_run, false)?;
     let cut_oracle = oracles.pop().expect("two splitters");
     let oracle = oracles.pop().expect("two splitters");
 
@@ -211,7 +229,7 @@ fn check_ppp(name: &str, wasm: &[u8], program: &Program, cfg: &RunConfig, opts: 
         };
         let inst = instrument(wasm, program, &o).with_context(|| format!("{name}: instrument {what}"))?;
         let (run, ()) = run_paths(&wpp_runtime::engine()?, &inst, cfg, ())?;
-        same_behaviour(name, &what, plain, &run.result)?;
+        same_behaviour(name, &what, plain, &run.result, true)?;
         same_counts(name, &what, &run.counts, oracle)?;
         // A path escapes the hash table if its function counts in a Ball-Larus array, or if
         // it is interesting, its function has slots and its id is in range.

@@ -23,7 +23,9 @@
 //! pure function, `additions` what the module gains and where, `emit` each function's code,
 //! `hash_fn` the generated hash function), `wasm_idx` (typed local, global, memory and
 //! function indices of the rewritten module), `instrument_block_log` (the naive oracle
-//! rewrite), `rewrite` (section plumbing shared by both), `abi` (import/export names),
+//! rewrite), `rewrite` (section plumbing shared by both), `origin` (where each copied
+//! instruction came from, to speak of the running module's code in the original's
+//! offsets), `abi` (import/export names),
 //! `source` (file and line range of every block, and the line of every instruction, from
 //! the DWARF line table), `facts` (`effects`: each block's actions in order, addresses
 //! followed through the operand stack by a symbolic interpretation whose arities come from
@@ -37,6 +39,7 @@ mod facts;
 mod func_type;
 mod instrument;
 mod oracle;
+mod origin;
 mod rewrite;
 mod source;
 mod wasm_idx;
@@ -46,4 +49,5 @@ pub use error::Error;
 pub use facts::effects;
 pub use instrument::{instrument, instrument_numbered, number_program, CounterKind, Instrumented, Interesting, Layout, Mode, Options, NO_PATH};
 pub use oracle::instrument_block_log;
+pub use origin::{Origin, Origins};
 pub use source::{instruction_lines, source_map, InstructionLines};

@@ -35,7 +35,7 @@ pub fn instrument_block_log(bytes: &[u8], program: &Program) -> Result<Vec<u8>, 
     let type_base = program.types.len() as u32;
     let mut result_types: Vec<(Vec<ValType>, u32)> = Vec::new();
     let mut block_types = Vec::new();
-    let mut shift = crate::rewrite::Shift { n_imported, by: 4 };
+    let mut shift = crate::rewrite::Shift::new(n_imported, 4);
     for i in 0..program.layouts.len() {
         let ty = program.func_type[n_imported as usize + i] as usize;
         let results = program.types.get(ty).and_then(|t| t.as_ref()).map(|t| t.results.clone()).unwrap_or_default();
@@ -132,4 +132,5 @@ pub fn instrument_block_log(bytes: &[u8], program: &Program) -> Result<Vec<u8>, 
         }
         Ok(f)
     })
+    .map(|(wasm, _)| wasm)
 }

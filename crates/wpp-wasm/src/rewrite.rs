@@ -12,6 +12,7 @@ use wasm_encoder::{
 use wasmparser::{FunctionBody, Parser};
 
 use crate::decode::Program;
+use crate::origin::{body_starts, Origins};
 use crate::wasm_idx::MemIdx;
 use crate::Error;
 
@@ -36,6 +37,9 @@ pub(crate) struct Additions {
 pub(crate) struct Shift {
     pub n_imported: u32,
     pub by: u32,
+    /// The function being rewritten: (its byte length, original module offset) at each
+    /// original instruction copied.
+    marks: Vec<(u32, u32)>,
 }
 
 impl Reencode for Shift {
@@ -47,9 +51,26 @@ impl Reencode for Shift {
 }
 
 impl Shift {
+    pub fn new(n_imported: u32, by: u32) -> Shift {
+        Shift { n_imported, by, marks: Vec::new() }
+    }
+
     /// Translates one instruction of the original module.
     pub fn translate<'a>(&mut self, op: wasmparser::Operator<'a>) -> Result<wasm_encoder::Instruction<'a>, Error> {
         self.instruction(op).map_err(|e| Error::Rewrite { place: "instruction".into(), message: e.to_string() })
+    }
+
+    /// Copies `op`, the original instruction at module byte offset `at`, to the end of `f`.
+    pub fn copy(&mut self, f: &mut Function, op: wasmparser::Operator<'_>, at: usize) -> Result<(), Error> {
+        self.mark(f, at);
+        f.instruction(&self.translate(op)?);
+        Ok(())
+    }
+
+    /// Notes that the code added to `f` from here on stands for the original instruction at
+    /// module byte offset `at` (for one replaced rather than copied).
+    pub fn mark(&mut self, f: &Function, at: usize) {
+        self.marks.push((f.byte_len() as u32, at as u32));
     }
 }
 
@@ -59,6 +80,8 @@ struct Rewriter<'p, F> {
     shift: Shift,
     body: F,
     defined: u32,
+    /// By defined function: [`Shift::mark`]'s marks, offsets in the function's body.
+    marks: Vec<Vec<(u32, u32)>>,
     emitted: Vec<SectionId>,
     error: Option<Error>,
 }
@@ -88,13 +111,14 @@ fn rank(id: SectionId) -> usize {
 /// like describe the original code, not ours.
 ///
 /// `body(shift, i, body)` rewrites the `i`th defined function; `shift` translates the
-/// original instructions.
-pub(crate) fn rewrite<F>(bytes: &[u8], program: &Program, add: Additions, body: F) -> Result<Vec<u8>, Error>
+/// original instructions ([`Shift::copy`] also notes where each lands, for the
+/// [`Origins`] returned beside the module).
+pub(crate) fn rewrite<F>(bytes: &[u8], program: &Program, add: Additions, body: F) -> Result<(Vec<u8>, Origins), Error>
 where
     F: FnMut(&mut Shift, u32, FunctionBody<'_>) -> Result<Function, Error>,
 {
-    let shift = Shift { n_imported: program.n_imported_funcs, by: add.imports.len() as u32 };
-    let mut rw = Rewriter { program, add, shift, body, defined: 0, emitted: Vec::new(), error: None };
+    let shift = Shift::new(program.n_imported_funcs, add.imports.len() as u32);
+    let mut rw = Rewriter { program, add, shift, body, defined: 0, marks: Vec::new(), emitted: Vec::new(), error: None };
     let mut module = Module::new();
     let res = rw.parse_core_module(&mut module, Parser::new(0), bytes);
     if let Some(e) = rw.error.take() {
@@ -109,7 +133,9 @@ where
         }
         return Err(Error::InvalidRewrite { message: e.to_string(), module: out });
     }
-    Ok(out)
+    let starts = body_starts(&out).map_err(|e| Error::Rewrite { place: "module".into(), message: e.to_string() })?;
+    let funcs = rw.marks.into_iter().zip(starts).map(|(marks, start)| marks.into_iter().map(|(new, old)| (start + new, old)).collect()).collect();
+    Ok((out, Origins { n_imported: rw.shift.n_imported, shift: rw.shift.by, funcs }))
 }
 
 impl<F> Rewriter<'_, F> {
@@ -292,6 +318,7 @@ where
             match (self.body)(&mut self.shift, i, body) {
                 Ok(f) => {
                     code.function(&f);
+                    self.marks.push(std::mem::take(&mut self.shift.marks));
                 }
                 Err(e) => return self.fail(e),
             }

@@ -74,7 +74,7 @@ pub(super) fn additions(program: &Program, layout: &Layout, needs_hash: bool, sl
         add.functions.push((1, hash_count_function(&env)));
     }
     let carry = CarryTypes { base: program.types.len() as u32 + add.types.len() as u32, types: carried_types(program) };
-    let mut conv = Shift { n_imported, by: 1 };
+    let mut conv = Shift::new(n_imported, 1);
     for t in &carry.types {
         let t: Vec<ValType> = t
             .iter()

@@ -329,8 +329,8 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
     }
     let mut f = Function::new(locals);
 
-    let ops: Vec<Operator<'_>> = body.get_operators_reader()?.into_iter().collect::<Result<_, _>>()?;
-    let is_end: Vec<bool> = ops.iter().map(|op| matches!(op, Operator::End)).collect();
+    let ops: Vec<(Operator<'_>, usize)> = body.get_operators_reader()?.into_iter_with_offsets().collect::<Result<_, _>>()?;
+    let is_end: Vec<bool> = ops.iter().map(|(op, _)| matches!(op, Operator::End)).collect();
     let plan = plan(layout, &ctx, &is_end);
 
     if let Some(v) = ctx.num.start_value(BlockIdx::ENTRY).filter(|&v| v != 0) {
@@ -341,7 +341,11 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
         f.instruction(&I::I64Const(v));
         f.instruction(&ctx.regs.q.set());
     }
-    for (i, op) in ops.into_iter().enumerate() {
+    for (i, (op, at)) in ops.into_iter().enumerate() {
+        // Code added before the instruction, or in place of it, stands for it.
+        if !plan.before[i].is_empty() || plan.else_add[i].is_some() || plan.br_if[i].is_some() || plan.br_table[i].is_some() {
+            shift.mark(&f, at);
+        }
         for &e in &plan.before[i] {
             ctx.edge(&mut f, e);
         }
@@ -359,7 +363,7 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
             let bt = layout.br_table_types.get(&(i as u32)).map(|t| ctx.carry.block_type(t)).unwrap_or(BlockType::Empty);
             br_table_dispatch(&mut f, &ctx, &depths, edges, bt);
         } else {
-            f.instruction(&shift.translate(op)?);
+            shift.copy(&mut f, op, at)?;
         }
         for &e in &plan.after[i] {
             ctx.edge(&mut f, e);

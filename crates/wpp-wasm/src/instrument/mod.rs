@@ -51,6 +51,7 @@ use wpp_paths::{ppp_number, PppNumbering, ProgramNumbering};
 pub use layout::{CounterKind, Layout, NO_PATH};
 
 use crate::decode::Program;
+use crate::origin::Origins;
 use crate::rewrite::rewrite;
 use crate::Error;
 
@@ -122,6 +123,8 @@ pub struct Instrumented {
     pub numberings: ProgramNumbering,
     /// PPP numbering of every function with interesting paths.
     pub ppp: FuncMap<PppNumbering>,
+    /// Where each instruction of `wasm` came from in the original module.
+    pub origins: Origins,
 }
 
 /// Rewrites `bytes` (decoded as `program`) to record Ball-Larus paths.
@@ -139,8 +142,8 @@ pub fn instrument_numbered(bytes: &[u8], program: &Program, numberings: ProgramN
     let layout::Placement { layout, needs_hash, slot_data } = layout::place(&numberings, &ppp, opts)?;
     let (add, env, carry) = additions::additions(program, &layout, needs_hash, slot_data)?;
     let shared = emit::Shared { program, mode: opts.mode, env: &env, layout: &layout, carry: &carry, numberings: &numberings, ppp: &ppp };
-    let wasm = rewrite(bytes, program, add, |shift, i, body| emit::function(shift, &shared, FuncIdx(program.n_imported_funcs + i), body))?;
-    Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp })
+    let (wasm, origins) = rewrite(bytes, program, add, |shift, i, body| emit::function(shift, &shared, FuncIdx(program.n_imported_funcs + i), body))?;
+    Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp, origins })
 }
 
 /// The Ball-Larus numbering of every function of `program` with code, functions with more
