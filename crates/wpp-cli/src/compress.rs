@@ -10,9 +10,10 @@ use crate::builder_arg;
 
 /// Compress a trace of symbols into a grammar profile.
 ///
-/// The input is any sequence of 32-bit symbols (another tracer's output, a test corpus).
-/// Symbols are renumbered densely in order of first appearance; the profile keeps each
-/// terminal's input value, so `wpp expand` prints the input back.
+/// The input is any sequence of 32-bit symbols (another tracer's output, a test corpus),
+/// or of path events as `wpp expand` prints them (`--format events`). Symbols are
+/// renumbered densely in order of first appearance; the profile keeps each terminal's
+/// input, so `wpp expand` prints the input back.
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp compress trace.u32 -o trace.wpp --grammar repair")]
 pub struct Opts {
@@ -39,6 +40,8 @@ enum Format {
     U32le,
     /// Unsigned decimal integers separated by whitespace.
     Text,
+    /// Path events, one `FUNCTION PATH` per line, as `wpp expand` prints them.
+    Events,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
@@ -50,6 +53,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let format = match o.format {
         Format::U32le => SymbolFormat::U32le,
         Format::Text => SymbolFormat::Text,
+        Format::Events => SymbolFormat::Events,
     };
     let prediction = if o.predict { Prediction::Rules } else { Prediction::Off };
     let c = wpp_record::compress(input, &o.input, format, o.grammar, prediction, &o.output)?;

@@ -10,6 +10,8 @@ use wpp_profile::Profile;
 ///
 /// Works on grammar profiles (the grammar is expanded lazily, never held whole) and on
 /// trace profiles alike. For a trace compressed by `wpp compress`, prints its symbols.
+/// The output is `wpp compress --format events`' input: `wpp expand P.wpp | wpp compress -
+/// --format events -o Q.wpp` gives a profile whose expansion is the same.
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp expand lua.wpp --decode | head")]
 pub struct Opts {
@@ -26,10 +28,13 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         p.require_program("expand --decode")?;
     }
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    if p.has_grammar() && p.symbols.is_empty() && !p.terminals.is_empty() {
+    if p.has_grammar() && p.symbols.is_empty() && (!p.terminals.is_empty() || !p.terminal_events.is_empty()) {
         let g = p.grammar()?;
         for t in g.expand() {
-            writeln!(out, "{}", p.terminals[t as usize])?;
+            match p.terminal_events.get(t as usize) {
+                Some((func, path)) => writeln!(out, "{func} {path}")?,
+                None => writeln!(out, "{}", p.terminals[t as usize])?,
+            }
         }
         out.flush()?;
         return Ok(());

@@ -331,6 +331,57 @@ fn compress_round_trips() {
     assert!(stderr.contains("bad.txt:2") && stderr.contains("x4"), "{stderr}");
 }
 
+/// `wpp expand`'s output is `wpp compress --format events`' input: a recorded profile whose
+/// path numbers pass 32 bits (a function of 36 diamonds) expands, compresses and expands
+/// again to the same events; read as `--format text`, the same file is an error that names
+/// the line and the format that reads it.
+#[test]
+fn expand_then_compress_round_trips() {
+    let d = scratch("expand-compress");
+    let diamonds: String = (0..36)
+        .map(|k| {
+            format!(
+                "(if (i64.ne (i64.and (i64.shr_u (local.get $x) (i64.const {k})) (i64.const 1)) (i64.const 0))
+                   (then (local.set $acc (i64.add (local.get $acc) (i64.const {k}))))
+                   (else (local.set $acc (i64.sub (local.get $acc) (i64.const 1)))))\n"
+            )
+        })
+        .collect();
+    let wat = format!(
+        r#"(module (memory (export "memory") 1)
+             (func $many (param $x i64) (result i64) (local $acc i64) {diamonds} (local.get $acc))
+             (func (export "_start") (local $i i64)
+               (loop $l
+                 (drop (call $many (i64.mul (local.get $i) (i64.const 0x9E3779B97F4A7C15))))
+                 (local.set $i (i64.add (local.get $i) (i64.const 1)))
+                 (br_if $l (i64.lt_u (local.get $i) (i64.const 300))))))"#
+    );
+    let wasm = d.join("many.wasm");
+    std::fs::write(&wasm, wat::parse_str(&wat).unwrap()).unwrap();
+    let profile = d.join("many.wpp");
+    let out = run(wpp().args(["record", "-o"]).arg(&profile).arg(&wasm));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let events = expand(&profile, false);
+    let text = String::from_utf8(events.clone()).unwrap();
+    assert!(text.lines().any(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap() > u32::MAX as u64), "no path number past 32 bits");
+    let listed = d.join("events.txt");
+    std::fs::write(&listed, &events).unwrap();
+    let again = d.join("again.wpp");
+    let out = run(wpp().args(["compress", "--format", "events", "-o"]).arg(&again).arg(&listed));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8(expand(&again, false)).unwrap(), text);
+    assert_eq!(stats_json(&again)["events"], stats_json(&profile)["events"]);
+    let out = run(wpp().args(["compress", "--format", "text", "-o"]).arg(d.join("x.wpp")).arg(&listed));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("events.txt:") && stderr.contains("--format events"), "{stderr}");
+    let bad = d.join("bad.txt");
+    std::fs::write(&bad, "1 2\n3\n").unwrap();
+    let out = run(wpp().args(["compress", "--format", "events", "-o"]).arg(d.join("x.wpp")).arg(&bad));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad.txt:2") && stderr.contains("FUNCTION PATH"), "{stderr}");
+}
+
 /// Output cut short by the reader (`wpp export --json ... | head -c 100`) is not an error,
 /// whether the writer is the JSON encoder or a plain line writer. The outputs are several
 /// megabytes, far beyond what a pipe buffers, so the writer does meet the closed pipe.

@@ -166,7 +166,7 @@ pub fn examine(path: &Path, size: usize) -> Result<(), String> {
         (Ok(()), false) => panic!("streamed {n} events from a profile with neither a trace nor a grammar"),
         (Err(_), false) => Ok(()),
         // A compressed symbol trace: its terminals are values, not paths.
-        (Err(_), true) if !p.has_trace() && p.symbols.is_empty() && !p.terminals.is_empty() => Ok(()),
+        (Err(_), true) if !p.has_trace() && p.symbols.is_empty() && (!p.terminals.is_empty() || !p.terminal_events.is_empty()) => Ok(()),
         (Err(e), true) => Err(e.to_string()),
     }
 }

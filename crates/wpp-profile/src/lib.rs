@@ -26,6 +26,7 @@
 //! | `grammar` | (grammar mode) the path trace as a grammar over those symbols, encoded by [`wpp_grammar::encode_grammar`] (its first byte gives the encoding's own version) |
 //! | `source` | (when the module has DWARF) postcard [`wpp_model::SourceMap`]: the file and line range of every block |
 //! | `terminals` | (a trace compressed by `wpp compress`) postcard `Vec<u32>`: the input value of each terminal symbol, in place of `symbols` |
+//! | `terminal-events` | (a trace of `FUNCTION PATH` events compressed by `wpp compress --format events`, as `wpp expand` prints them) postcard `Vec<(u32, u64)>`: the event of each terminal symbol, in place of `symbols` |
 //! | `ppp` | (preferential path profiling) postcard [`PppRecord`]: the interesting paths with their PPP ids, and what the residual hash table counted |
 //! | `module` | (recorded by `wpp record`) postcard [`ModuleId`]: the SHA-256 and length of the module that ran, so that commands given the module can check it is that one ([`Profile::check_module`]) |
 //!
@@ -93,6 +94,7 @@ pub mod section {
     pub const SYMBOLS: &str = "symbols";
     pub const GRAMMAR: &str = "grammar";
     pub const TERMINALS: &str = "terminals";
+    pub const TERMINAL_EVENTS: &str = "terminal-events";
     pub const SOURCE: &str = "source";
     pub const PPP: &str = "ppp";
     pub const MODULE: &str = "module";

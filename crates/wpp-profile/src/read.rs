@@ -20,6 +20,9 @@ pub struct Profile {
     pub symbols: Vec<PathEvent>,
     /// For a symbol trace compressed by `wpp compress`: the input value of each terminal.
     pub terminals: Vec<u32>,
+    /// For a trace of `FUNCTION PATH` events compressed by `wpp compress --format events`:
+    /// the event of each terminal (not checked against any program: there is none).
+    pub terminal_events: Vec<(u32, u64)>,
     /// Source lines of the blocks, when the module had DWARF.
     pub source: Option<wpp_model::SourceMap>,
     /// Preferential path profiling's record (a profile recorded with interesting paths).
@@ -116,8 +119,11 @@ impl Profile {
             }
         }
         let terminals: Vec<u32> = if has(section::TERMINALS) { decode_section(&mut file, path, &toc, section::TERMINALS)? } else { Vec::new() };
-        if !symbols.is_empty() && !terminals.is_empty() {
-            return Err(corrupt(path, "both `symbols` and `terminals` name the grammar's terminals"));
+        let terminal_events: Vec<(u32, u64)> =
+            if has(section::TERMINAL_EVENTS) { decode_section(&mut file, path, &toc, section::TERMINAL_EVENTS)? } else { Vec::new() };
+        let named = [(section::SYMBOLS, symbols.len()), (section::TERMINALS, terminals.len()), (section::TERMINAL_EVENTS, terminal_events.len())];
+        if let [(a, _), (b, _), ..] = named.iter().filter(|(_, n)| *n > 0).collect::<Vec<_>>()[..] {
+            return Err(corrupt(path, format!("both `{a}` and `{b}` name the grammar's terminals")));
         }
         let source: Option<wpp_model::SourceMap> = if has(section::SOURCE) { Some(decode_section(&mut file, path, &toc, section::SOURCE)?) } else { None };
         if let Some(s) = &source {
@@ -129,7 +135,7 @@ impl Profile {
             check_ppp(path, &meta, &numberings, &counts, r)?;
         }
         // A trace or grammar, if present, is verified when it is read.
-        Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings, symbols, terminals, source, ppp })
+        Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings, symbols, terminals, terminal_events, source, ppp })
     }
 
     /// Whether the profile holds the full path trace.
@@ -194,7 +200,7 @@ impl Profile {
 
     /// Number of distinct terminal symbols of the grammar.
     pub fn n_terminals(&self) -> u32 {
-        self.symbols.len().max(self.terminals.len()) as u32
+        self.symbols.len().max(self.terminals.len()).max(self.terminal_events.len()) as u32
     }
 
     /// The path trace as a grammar over [`Profile::symbols`], decoded and validated.

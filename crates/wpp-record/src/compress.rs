@@ -18,6 +18,16 @@ pub enum SymbolFormat {
     U32le,
     /// Unsigned decimal integers separated by whitespace.
     Text,
+    /// Path events, one `FUNCTION PATH` per line (two unsigned decimal integers, the
+    /// second up to 64 bits), as `wpp expand` prints a profile's path trace.
+    Events,
+}
+
+/// One symbol of the input.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Symbol {
+    Value(u32),
+    Event(u32, u64),
 }
 
 /// What [`compress`] built.
@@ -36,8 +46,8 @@ pub struct Compressed {
 pub fn compress(input: impl Read, name: &Path, format: SymbolFormat, builder: Builder, prediction: Prediction, output: &Path) -> Result<Compressed, Error> {
     let t = Instant::now();
     let mut b = GrammarBuilder::for_paths(builder, prediction);
-    let mut dense: FxHashMap<u32, u32> = FxHashMap::default();
-    let mut terminals: Vec<u32> = Vec::new();
+    let mut dense: FxHashMap<Symbol, u32> = FxHashMap::default();
+    let mut terminals: Vec<Symbol> = Vec::new();
     let mut n = 0u64;
     read_symbols(input, name, format, |v| {
         let next = terminals.len() as u32;
@@ -69,14 +79,20 @@ pub fn compress(input: impl Read, name: &Path, format: SymbolFormat, builder: Bu
     let mut w = Writer::create(output)?;
     w.write_value(section::META, &meta)?;
     w.write_value(section::COUNTS, &Vec::<wpp_profile::PathCount>::new())?;
-    w.write_value(section::TERMINALS, &terminals)?;
+    if format == SymbolFormat::Events {
+        let events: Vec<(u32, u64)> = terminals.iter().map(|t| if let Symbol::Event(f, p) = *t { (f, p) } else { unreachable!("events read") }).collect();
+        w.write_value(section::TERMINAL_EVENTS, &events)?;
+    } else {
+        let values: Vec<u32> = terminals.iter().map(|t| if let Symbol::Value(v) = *t { v } else { unreachable!("values read") }).collect();
+        w.write_value(section::TERMINALS, &values)?;
+    }
     w.write_section(section::GRAMMAR, &encoded)?;
     w.finish()?;
     Ok(Compressed { n_symbols: n, n_distinct: terminals.len() as u32, build_time, grammar, encoded_bytes: encoded.len() })
 }
 
 /// Reads the symbols of `input`, calling `f` with each.
-fn read_symbols(input: impl Read, name: &Path, format: SymbolFormat, mut f: impl FnMut(u32) -> Result<(), Error>) -> Result<(), Error> {
+fn read_symbols(input: impl Read, name: &Path, format: SymbolFormat, mut f: impl FnMut(Symbol) -> Result<(), Error>) -> Result<(), Error> {
     let read_err = |source| Error::Read { path: name.to_owned(), source };
     let mut reader = std::io::BufReader::with_capacity(1 << 20, input);
     match format {
@@ -95,7 +111,7 @@ fn read_symbols(input: impl Read, name: &Path, format: SymbolFormat, mut f: impl
                 have += n;
                 let whole = have / 4 * 4;
                 for c in buf[..whole].chunks_exact(4) {
-                    f(u32::from_le_bytes(c.try_into().expect("4 bytes")))?;
+                    f(Symbol::Value(u32::from_le_bytes(c.try_into().expect("4 bytes"))))?;
                 }
                 buf.copy_within(whole..have, 0);
                 offset += whole as u64;
@@ -113,10 +129,43 @@ fn read_symbols(input: impl Read, name: &Path, format: SymbolFormat, mut f: impl
                 line_no += 1;
                 for word in line.split_whitespace() {
                     let v: u32 = word.parse().map_err(|e| {
-                        Error::Invalid(format!("{}:{line_no}: `{word}` is not a symbol (an integer from 0 to {}): {e}", name.display(), u32::MAX))
+                        let hint = match word.parse::<u64>() {
+                            Ok(_) if line.split_whitespace().count() == 2 => {
+                                " (lines of `FUNCTION PATH`, as `wpp expand` prints them, are read with --format events)"
+                            }
+                            _ => "",
+                        };
+                        Error::Invalid(format!("{}:{line_no}: `{word}` is not a symbol (an integer from 0 to {}): {e}{hint}", name.display(), u32::MAX))
                     })?;
-                    f(v)?;
+                    f(Symbol::Value(v))?;
                 }
+            }
+        }
+        SymbolFormat::Events => {
+            let mut line = String::new();
+            let mut line_no = 0u64;
+            loop {
+                line.clear();
+                if reader.read_line(&mut line).map_err(read_err)? == 0 {
+                    return Ok(());
+                }
+                line_no += 1;
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let event = match words[..] {
+                    [] => continue,
+                    [func, path] => func.parse::<u32>().ok().zip(path.parse::<u64>().ok()),
+                    _ => None,
+                };
+                let Some((func, path)) = event else {
+                    return Err(Error::Invalid(format!(
+                        "{}:{line_no}: `{}` is not an event (FUNCTION PATH: an integer up to {} and one up to {})",
+                        name.display(),
+                        line.trim_end(),
+                        u32::MAX,
+                        u64::MAX
+                    )));
+                };
+                f(Symbol::Event(func, path))?;
             }
         }
     }

@@ -55,7 +55,8 @@ pub struct Export<'a> {
     /// A trace profile's events in order, each `[function, path_id]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<Vec<(u32, Exact)>>,
-    /// A grammar profile's terminals: terminal `i` is the path `symbols[i]`.
+    /// A grammar profile's terminals: terminal `i` is the path `symbols[i]` (for a foreign
+    /// trace of events, `wpp compress --format events`, the event as it was read).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symbols: Option<Vec<SymbolRow>>,
     /// A grammar of a foreign trace (`wpp compress`): terminal `i` is the number
@@ -221,7 +222,11 @@ pub fn export(p: &Profile) -> Result<Export<'_>, Error> {
             .collect(),
         counts: p.counts.iter().map(|c| Count { function: c.func.0, path_id: Exact(c.path.0), count: Exact(c.count) }).collect(),
         trace,
-        symbols: (!p.symbols.is_empty()).then(|| p.symbols.iter().map(|e| SymbolRow { function: e.func.0, path_id: Exact(e.path.0) }).collect()),
+        symbols: if !p.symbols.is_empty() {
+            Some(p.symbols.iter().map(|e| SymbolRow { function: e.func.0, path_id: Exact(e.path.0) }).collect())
+        } else {
+            (!p.terminal_events.is_empty()).then(|| p.terminal_events.iter().map(|&(f, path)| SymbolRow { function: f, path_id: Exact(path) }).collect())
+        },
         terminals: (!p.terminals.is_empty()).then_some(&p.terminals[..]),
         grammar: grammar.map(|g| GrammarRows {
             rules: g
