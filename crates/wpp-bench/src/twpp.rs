@@ -121,7 +121,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let profile = wpp_profile::Profile::open(&profile_path)?;
         // Without the TWPP: expand the grammar and split the path by call.
         let t = Instant::now();
-        let scanned = wpp_twpp::file::partition_profile(&profile)?;
+        let scanned = wpp_twpp::file::partition_profile(&profile, &mut wpp_model::progress::Quiet)?;
         let scan_s = t.elapsed().as_secs_f64();
         let c = measure(&scanned, &profile.meta.functions, &profile.numberings);
         row(&mut out, &p.name, &c, scan_s)?;
@@ -129,7 +129,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             continue;
         }
         let t = Instant::now();
-        wpp_twpp::build(&profile, &twpp_path)?;
+        wpp_twpp::build(&profile, &twpp_path, &mut wpp_model::progress::Quiet)?;
         let build_s = t.elapsed().as_secs_f64();
         let twpp = wpp_twpp::Twpp::open(&twpp_path)?;
         let mut times = Vec::new();

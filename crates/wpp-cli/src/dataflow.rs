@@ -126,7 +126,7 @@ fn sites(out: &mut impl std::io::Write, what: &str, v: &[SiteCount]) -> std::io:
 
 fn redundancy(o: RedundancyOpts) -> anyhow::Result<()> {
     let a = open(&o.file, &o.module)?;
-    let report = a.redundancy(a.select_loads(o.func.as_deref(), o.load.as_deref())?, o.output.top())?;
+    let report = a.redundancy(a.select_loads(o.func.as_deref(), o.load.as_deref())?, o.output.top(), &mut crate::Bar::on_terminal())?;
     if o.output.json {
         return crate::print_json(&Out { module: o.module.display().to_string(), report });
     }
@@ -164,7 +164,7 @@ fn reaching(o: ReachingOpts) -> anyhow::Result<()> {
         (None, Some(g)) => Var::Global(g),
         (None, None) => unreachable!("clap requires one"),
     };
-    let report = a.reaching(a.point(&o.at, o.func.as_deref())?, var)?;
+    let report = a.reaching(a.point(&o.at, o.func.as_deref())?, var, &mut crate::Bar::on_terminal())?;
     if o.output.json {
         return crate::print_json(&Out { module: o.module.display().to_string(), report });
     }

@@ -5,7 +5,8 @@
 //! `wpp-report` for reports, `wpp-twpp` for the timestamped path, `wpp-dataflow` for data
 //! flow, `wpp-html` for the HTML report) and prints the result. No subcommand uses
 //! another's module; what they share (`Output`, `Json`: the `--json` and `--top` options;
-//! `print_json`; the `--grammar` and `--source-map` parsers) is here.
+//! `print_json`; the `--grammar` and `--source-map` parsers; `Bar`, progress on a
+//! terminal) is here.
 //! This is the only crate that prints to stdout or parses arguments.
 //!
 //! ## Code map
@@ -249,4 +250,50 @@ fn man(dir: &std::path::Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     clap_mangen::generate_to(command(), dir).with_context(|| format!("cannot write the man pages into {}", dir.display()))?;
     Ok(())
+}
+
+/// Progress on stderr, drawn as a bar (a spinner for a step of unknown length) when stderr
+/// is a terminal, and nothing otherwise. Every step that can take over a second reports
+/// to one.
+pub struct Bar(Option<indicatif::ProgressBar>);
+
+impl Bar {
+    pub fn on_terminal() -> Bar {
+        Bar(None)
+    }
+}
+
+impl wpp_model::progress::Progress for Bar {
+    fn stage(&mut self, name: &str, total: Option<u64>) {
+        if let Some(b) = self.0.take() {
+            b.finish_and_clear();
+        }
+        let b = match total {
+            Some(n) => indicatif::ProgressBar::with_draw_target(Some(n), indicatif::ProgressDrawTarget::stderr()).with_style(
+                indicatif::ProgressStyle::with_template("wpp: {msg} {bar:30} {percent:>3}% of {human_len} ({eta} left)").expect("a valid template"),
+            ),
+            None => {
+                let b = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr())
+                    .with_style(indicatif::ProgressStyle::with_template("wpp: {spinner} {msg} ({elapsed})").expect("a valid template"));
+                b.enable_steady_tick(std::time::Duration::from_millis(120));
+                b
+            }
+        };
+        b.set_message(name.to_owned());
+        self.0 = Some(b);
+    }
+
+    fn advance(&mut self, n: u64) {
+        if let Some(b) = &self.0 {
+            b.inc(n);
+        }
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        if let Some(b) = self.0.take() {
+            b.finish_and_clear();
+        }
+    }
 }

@@ -70,44 +70,6 @@ pub struct Opts {
     dot: PathBuf,
 }
 
-/// Progress on stderr when it is a terminal, nothing otherwise.
-struct Bar(Option<indicatif::ProgressBar>);
-
-impl wpp_html::Progress for Bar {
-    fn stage(&mut self, name: &str, total: Option<u64>) {
-        if let Some(b) = self.0.take() {
-            b.finish_and_clear();
-        }
-        let b = match total {
-            Some(n) => indicatif::ProgressBar::with_draw_target(Some(n), indicatif::ProgressDrawTarget::stderr()).with_style(
-                indicatif::ProgressStyle::with_template("wpp: {msg} {bar:30} {percent:>3}% of {human_len} events ({eta} left)").expect("a valid template"),
-            ),
-            None => {
-                let b = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr())
-                    .with_style(indicatif::ProgressStyle::with_template("wpp: {spinner} {msg} ({elapsed})").expect("a valid template"));
-                b.enable_steady_tick(std::time::Duration::from_millis(120));
-                b
-            }
-        };
-        b.set_message(name.to_owned());
-        self.0 = Some(b);
-    }
-
-    fn advance(&mut self, n: u64) {
-        if let Some(b) = &self.0 {
-            b.inc(n);
-        }
-    }
-}
-
-impl Drop for Bar {
-    fn drop(&mut self) {
-        if let Some(b) = self.0.take() {
-            b.finish_and_clear();
-        }
-    }
-}
-
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let options = wpp_html::Options {
         paths: o.paths,
@@ -128,7 +90,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         Dff::new(dag, &module)?.answer(o.problem.into(), Some(func), None, Top::All)
     };
     wpp_profile::Profile::open(&o.profile)?.require_program("report")?;
-    let mut bar = Bar(None);
+    let mut bar = crate::Bar::on_terminal();
     let written = wpp_html::write_report(&request, asked.map(|_| &dataflow as _), &mut bar).map_err(|e| match e {
         wpp_html::PipelineError::Page(e) => anyhow::Error::new(e),
         wpp_html::PipelineError::Dataflow(e) => anyhow::Error::new(e),

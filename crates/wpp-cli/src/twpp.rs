@@ -80,7 +80,7 @@ fn build(o: BuildOpts) -> anyhow::Result<()> {
     let t = Instant::now();
     let profile = Profile::open(&o.profile)?;
     profile.require_program("twpp build")?;
-    let built = wpp_twpp::build(&profile, &output)?;
+    let built = wpp_twpp::build(&profile, &output, &mut crate::Bar::on_terminal())?;
     let invocations: u64 = built.index.functions.iter().map(|e| e.invocations).sum();
     let traces: u64 = built.index.functions.iter().map(|e| e.pairs as u64).sum();
     eprintln!(

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use wpp_model::effects::{Access, Action, Base, Var};
+use wpp_model::progress::Progress;
 use wpp_model::{BlockIdx, FuncIdx};
 use wpp_report::dataflow::{LoadRow, Place, ReachingReport, RedundancyReport, SiteCount};
 use wpp_report::{select_func, Top, Truncation};
@@ -105,7 +106,7 @@ impl Analysis {
     /// The loads selected, executed at least once, with how often each was redundant:
     /// most redundant executions first, as many as `top` keeps; and how many loads were
     /// left out because their address is not an expression the analysis follows.
-    pub fn redundancy(&self, select: LoadSelect, top: Top) -> Result<RedundancyReport, Error> {
+    pub fn redundancy(&self, select: LoadSelect, top: Top, progress: &mut dyn Progress) -> Result<RedundancyReport, Error> {
         let mut loads: Vec<(Point, Access)> = Vec::new();
         for (func, fx) in self.module.effects.iter() {
             for (b, actions) in fx.blocks.iter().enumerate() {
@@ -128,10 +129,13 @@ impl Analysis {
             }
         }
         let untracked = loads.iter().filter(|(_, a)| a.base == Base::Unknown).count();
+        progress.stage("reading the call graph", None);
         let mut engine = self.engine()?;
         let mut rows = Vec::new();
+        progress.stage("following each load back through the run", Some((loads.len() - untracked) as u64));
         for (point, access) in loads.into_iter().filter(|(_, a)| a.base != Base::Unknown) {
             let answer = engine.query(point, &Fact::Available(access)).map_err(Error::Query)?;
+            progress.advance(1);
             if answer.executions == 0 {
                 continue;
             }
@@ -210,7 +214,7 @@ impl Analysis {
 
     /// Which definitions of `var` reached the point before the instruction at `at` (in
     /// the function holding it), and how often each did.
-    pub fn reaching(&self, at: u32, var: Var) -> Result<ReachingReport, Error> {
+    pub fn reaching(&self, at: u32, var: Var, progress: &mut dyn Progress) -> Result<ReachingReport, Error> {
         let (func, block) =
             self.module.block_at(at).ok_or_else(|| Error::Place(format!("{}: byte offset {at:#x} is in no function's code", self.module.path.display())))?;
         if let Var::Local(l) = var {
@@ -220,7 +224,9 @@ impl Analysis {
                 return Err(Error::Invalid(format!("{}: function {name} has {n} locals; there is no local {l}", self.module.path.display())));
             }
         }
+        progress.stage("reading the call graph", None);
         let mut engine = self.engine()?;
+        progress.stage(&format!("following {var} back through the run"), None);
         let answer = engine.query(Point { func, block, at }, &Fact::Reaching(var)).map_err(Error::Query)?;
         Ok(ReachingReport { point: self.place(at), variable: var.to_string(), executions: answer.executions, definitions: self.site_counts(&answer, true) })
     }

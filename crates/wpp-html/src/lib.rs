@@ -83,18 +83,5 @@ impl Error {
     }
 }
 
-/// Where the long steps of [`build`] say how far they are.
-pub trait Progress {
-    /// A new step begins, with its amount of work when known.
-    fn stage(&mut self, name: &str, total: Option<u64>);
-    /// `n` more units of the step's work are done.
-    fn advance(&mut self, n: u64);
-}
-
-/// Progress that goes nowhere.
-pub struct Quiet;
-
-impl Progress for Quiet {
-    fn stage(&mut self, _: &str, _: Option<u64>) {}
-    fn advance(&mut self, _: u64) {}
-}
+/// Where the long steps of [`build`] say how far they are (the analyses' one trait).
+pub use wpp_model::progress::{Progress, Quiet};

@@ -20,13 +20,14 @@
 //! data flow analysis, no WebAssembly in it), `StopReason` (why a run was stopped: a
 //! signal, a time, fuel or memory limit; the runtime's outcome and the profile's ending
 //! share it), `sniff::FileKind` (what a file looks like from its first bytes, for errors
-//! about a file of the wrong kind).
+//! about a file of the wrong kind), `progress` (the `Progress` a long step reports to).
 
 mod cfg;
 pub mod effects;
 mod event;
 mod func_map;
 mod idx;
+pub mod progress;
 pub mod sniff;
 mod source;
 mod stop;

@@ -19,6 +19,7 @@
 
 use std::path::{Path, PathBuf};
 
+use wpp_model::progress::Progress;
 use wpp_model::{BlockIdx, EdgeKind, FuncIdx, PathEvent, PathId, Target};
 use wpp_profile::{section as profile_section, Profile, Writer};
 
@@ -31,6 +32,9 @@ use crate::{dcg, Caller, Partition, PartitionError};
 /// The layout [`build`] writes; files of other layouts are refused (built again from
 /// their profile, they get this one).
 pub const LAYOUT: u64 = 2;
+
+/// Events between two reports of progress.
+const PROGRESS_EVERY: u64 = 1 << 20;
 
 /// Section names.
 pub mod section {
@@ -211,17 +215,26 @@ fn decode_dcg(bytes: &[u8], max_len: u64) -> Option<Vec<u32>> {
 
 /// The partition of `profile`'s run: its events split by call, or, for a TWPP file, the
 /// partition it holds.
-pub fn partition_profile(profile: &Profile) -> Result<Partition, Error> {
+pub fn partition_profile(profile: &Profile, progress: &mut dyn Progress) -> Result<Partition, Error> {
     if profile.toc.iter().any(|e| e.name == section::INDEX) {
+        progress.stage("reading the TWPP's functions", None);
         return Twpp::open(&profile.path)?.partition();
     }
+    progress.stage("splitting the whole program path into invocations", Some(profile.meta.events));
     let mut partitioner = crate::Partitioner::new(&profile.meta.functions, &profile.numberings);
     let mut failed = None;
+    let mut done = 0u64;
     profile.for_each_event(|e| {
         if failed.is_none() {
             failed = partitioner.push(e).err();
         }
+        done += 1;
+        if done == PROGRESS_EVERY {
+            progress.advance(done);
+            done = 0;
+        }
     })?;
+    progress.advance(done);
     match failed {
         Some(source) => Err(Error::Partition { path: profile.path.clone(), source }),
         None => Ok(partitioner.finish()),
@@ -230,8 +243,8 @@ pub fn partition_profile(profile: &Profile) -> Result<Partition, Error> {
 
 /// Builds the TWPP of `profile`'s run (a trace or grammar profile, or a TWPP file) and
 /// writes it to `out`.
-pub fn build(profile: &Profile, out: &Path) -> Result<Built, Error> {
-    let p = partition_profile(profile)?;
+pub fn build(profile: &Profile, out: &Path, progress: &mut dyn Progress) -> Result<Built, Error> {
+    let p = partition_profile(profile, progress)?;
     let functions = &profile.meta.functions;
     let mut w = Writer::create(out)?;
     let mut layout = Vec::new();
@@ -255,7 +268,9 @@ pub fn build(profile: &Profile, out: &Path) -> Result<Built, Error> {
     let mut built = Built::default();
     let mut c = Compaction { events: p.events, invocations: p.dcg.nodes.len() as u64, ..Compaction::default() };
     let order = crate::callers::invocations(&p.dcg, functions.len());
+    progress.stage("compacting each function's traces", Some(index.functions.iter().map(|e| e.invocations).sum()));
     for e in &index.functions {
+        progress.advance(e.invocations);
         let traces = p.traces.get(e.func).expect("an indexed function has traces");
         let numbering = profile.numberings.get(e.func).expect("a function that ran has a numbering");
         let part = FunctionPart::of(traces, numbering);
@@ -270,6 +285,7 @@ pub fn build(profile: &Profile, out: &Path) -> Result<Built, Error> {
         w.write_section(&section::callers(e.func), &crate::callers::encode(part.pairs.len(), &order[e.func.idx()]))?;
     }
     drop(order);
+    progress.stage("compressing the call graph", None);
     let (dcg_bytes, lzw, grammar) = encode_dcg(&dcg::to_numbers(&p.dcg), &mut c);
     (built.dcg_bytes, built.dcg_lzw_bytes, built.dcg_grammar_bytes) = (dcg_bytes.len() as u64, lzw, grammar);
     w.write_section(section::DCG, &dcg_bytes)?;

@@ -259,7 +259,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize) -> 
     let twpp_path = dir.join(format!("{name}.twpp"));
     Recorder::from_bytes(name, wasm.to_vec()).unwrap().mode(RecordMode::Grammar(Builder::Sequitur1)).run_config(cfg.clone()).record(&profile_path).unwrap();
     let profile = Profile::open(&profile_path).unwrap();
-    build(&profile, &twpp_path).unwrap();
+    build(&profile, &twpp_path, &mut wpp_model::progress::Quiet).unwrap();
     let twpp = Twpp::open(&twpp_path).unwrap();
     let program = wpp_wasm::decode(wasm).unwrap();
     let effects = wpp_wasm::effects(wasm, &program).unwrap();

@@ -7,6 +7,7 @@
 
 use std::path::Path;
 
+use wpp_model::progress::{Quiet, Recorded};
 use wpp_model::{BlockIdx, PathEvent};
 use wpp_profile::Profile;
 use wpp_record::{Builder, RecordMode, Recorder};
@@ -29,7 +30,11 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, cut_to: u64) {
         let profile = Profile::open(&profile_path).unwrap();
         let mut events: Vec<PathEvent> = Vec::new();
         profile.for_each_event(|e| events.push(e)).unwrap();
-        let built = build(&profile, &twpp_path).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let mut progress = Recorded::default();
+        let built = build(&profile, &twpp_path, &mut progress).unwrap_or_else(|e| panic!("{what}: {e}"));
+        // Every step with a known amount of work reports all of it, the events first.
+        assert_eq!(progress.stages.first().and_then(|s| s.1), Some(events.len() as u64), "{what}: {progress:?}");
+        assert!(progress.stages.iter().all(|(_, total, done)| total.is_none_or(|t| t == *done)), "{what}: {progress:?}");
         let twpp = Twpp::open(&twpp_path).unwrap();
         assert_eq!(twpp.index, built.index);
         assert_eq!(twpp.index.events, events.len() as u64, "{what}");
@@ -120,7 +125,7 @@ fn an_earlier_layout_is_refused() {
     let cfg = RunConfig { program_name: name.clone(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
     let (profile_path, twpp_path, old_path) = (dir.path().join("p.wpp"), dir.path().join("p.twpp"), dir.path().join("old.twpp"));
     Recorder::from_bytes(&name, corpus::bytes(&name)).unwrap().run_config(cfg).record(&profile_path).unwrap();
-    build(&Profile::open(&profile_path).unwrap(), &twpp_path).unwrap();
+    build(&Profile::open(&profile_path).unwrap(), &twpp_path, &mut Quiet).unwrap();
     let twpp = Profile::open(&twpp_path).unwrap();
     let mut w = wpp_profile::Writer::create(&old_path).unwrap();
     for e in twpp.toc.iter().filter(|e| e.name != wpp_twpp::file::section::LAYOUT) {
