@@ -70,7 +70,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     if o.output.json {
         return crate::print_json(&out);
     }
-    print_text(&out)?;
+    print_text(&out, o.output.top())?;
     Ok(())
 }
 
@@ -92,7 +92,11 @@ fn estimate(e: Option<f64>) -> String {
     e.map_or_else(|| "-".into(), |x| wpp_report::format::group_f(x, 1))
 }
 
-fn print_text(o: &Out) -> std::io::Result<()> {
+/// Facts shown at each point unless `--top 0` asks for every one.
+const FACTS_SHOWN: usize = 8;
+
+fn print_text(o: &Out, top: wpp_report::Top) -> std::io::Result<()> {
+    let facts_shown = if matches!(top, wpp_report::Top::All) { usize::MAX } else { FACTS_SHOWN };
     let r = &o.report;
     let c = &r.coverage;
     let mut out = std::io::stdout().lock();
@@ -124,11 +128,12 @@ fn print_text(o: &Out) -> std::io::Result<()> {
     for p in &r.points {
         writeln!(out, "\nblock {} at {}  executed {}", p.block, place(&p.point), group(p.executions))?;
         writeln!(out, "    {:>14} {:>16}  fact", "exact", "edge estimate")?;
-        for f in p.facts.iter().take(8) {
+        for f in p.facts.iter().take(facts_shown) {
             writeln!(out, "    {:>14} {:>16}  {}", group(f.exact), estimate(f.estimate), fact_name(f))?;
         }
-        if p.facts.len() > 8 {
-            writeln!(out, "    ... {} more facts (--json has every one)", p.facts.len() - 8)?;
+        if p.facts.len() > facts_shown {
+            let left = p.facts.len() - facts_shown;
+            writeln!(out, "    ... {left} more {} (--top 0 shows every one)", if left == 1 { "fact" } else { "facts" })?;
         }
     }
     if let Some(note) = r.truncation.note("points", "points") {

@@ -4,7 +4,8 @@
 ;; iterations and read after the call (at 0x87), and a local defined on both arms of an
 ;; if. For the data flow queries over the TWPP file (the second load is at 0x78; there is
 ;; no load at 0x5f), the data flow frequencies over the grammar, and the HTML report's
-;; messages (its page without drawings: `--dot` names no program).
+;; messages (its page without drawings: `--dot` names no program). The frequencies show
+;; the function's locals first, the most executed blocks first, and with --top 0 every fact.
 ;;
 ;; RUN: record -o %t.wpp %s
 ;; RUN: twpp build %t.wpp -o %t.twpp
@@ -15,6 +16,7 @@
 ;; RUN: dataflow reaching %t.twpp --module %s --at 0x87 --global 0
 ;; RUN: dataflow reaching %t.twpp --module %s --at 0x87 --local 2
 ;; RUN: dff %t.wpp --module %s --func main
+;; RUN: dff %t.wpp --module %s --func main --top 0
 ;; RUN: dff %t.wpp --module %s --func main --at b3 --problem reaching-definitions
 ;; RUN: dff %t.wpp --module %s --func main --problem available-loads
 ;; RUN: report %t.wpp -o %t.html --dot %t.no-dot

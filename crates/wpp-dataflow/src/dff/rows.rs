@@ -78,7 +78,10 @@ impl Dff<'_> {
                     for d in ds {
                         facts.push(fact_row(d, exact_of(d), est_of(d)));
                     }
-                    facts.sort_by_key(|f| std::cmp::Reverse(f.exact));
+                    // The function's own locals first, then globals, then memory; each
+                    // most often holding first.
+                    let rank = |kind: &str| ["local", "global", "memory"].iter().position(|&k| k == kind).unwrap_or(3);
+                    facts.sort_by(|a, b| (rank(a.kind), std::cmp::Reverse(a.exact)).cmp(&(rank(b.kind), std::cmp::Reverse(b.exact))));
                 }
             }
             for f in &facts {
@@ -91,6 +94,8 @@ impl Dff<'_> {
             }
             points.push(PointRow { point: place, block: pt.block.0, executions, facts });
         }
+        // The most executed points first.
+        points.sort_by_key(|p: &PointRow| (std::cmp::Reverse(p.executions), p.block));
         differences.sort_by(|a, b| b.error.abs().total_cmp(&a.error.abs()));
         let mut coverage = Coverage { blocks: n_blocks, facts: built.facts.len(), ..Coverage::default() };
         for b in 0..n_blocks {
