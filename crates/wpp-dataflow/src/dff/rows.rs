@@ -81,7 +81,7 @@ impl Dff<'_> {
                     // The function's own locals first, then globals, then memory; each
                     // most often holding first.
                     let rank = |kind: &str| ["local", "global", "memory"].iter().position(|&k| k == kind).unwrap_or(3);
-                    facts.sort_by(|a, b| (rank(a.kind), std::cmp::Reverse(a.exact)).cmp(&(rank(b.kind), std::cmp::Reverse(b.exact))));
+                    facts.sort_by_key(|f| (rank(f.kind), std::cmp::Reverse(f.exact)));
                 }
             }
             for f in &facts {
