@@ -13,7 +13,9 @@ use wpp_report::format::group;
 /// against), events, distinct paths, and for a grammar profile its rules, symbols and
 /// depth, the compression ratio against the raw trace (4 bytes per event), and the bytes
 /// of every section of the file. With --json: {"module", "module_sha256" (null when the
-/// profile does not record it: an older wpp's, or `wpp compress`'s), "mode", "ending",
+/// profile does not record it: an older wpp's, or `wpp compress`'s), "mode",
+/// "prediction" (a grammar profile's rule prediction, `rules` or `off`; null when not
+/// recorded), "ending",
 /// "partial" (true when the recorder stopped the program: a signal or a limit), "events",
 /// "distinct_paths", "rules", "grammar_symbols", "depth", "ratio", "sections": {name:
 /// bytes}}.

@@ -265,7 +265,7 @@ fn export_holds_the_grammar() {
     }
     assert_eq!(text.as_bytes(), &expand(&g, false)[..]);
     assert!(e["functions"].as_array().unwrap().len() > 1);
-    assert_eq!((&e["mode"], &e["builder"]), (&serde_json::json!("grammar"), &serde_json::json!("sequitur1")));
+    assert_eq!((&e["mode"], &e["builder"], &e["prediction"]), (&serde_json::json!("grammar"), &serde_json::json!("sequitur1"), &serde_json::json!("off")));
     // Plain tags and safe numbers: an edge's kind is a snake_case string, its target a
     // block number or null, no limit is null, the ending is data.
     let text = String::from_utf8_lossy(&out.stdout);

@@ -37,13 +37,30 @@ pub const REPAIR_BLOCK: usize = 1 << 24;
 /// Whether the online builders (SEQUITUR, SEQUITUR(1)) predict rules: input that repeats
 /// the expansion of a rule that recently ended the start rule is appended as that rule
 /// ([`Sequitur::predicting`]): faster, larger grammars. Re-Pair ignores it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Prediction {
     /// Every symbol is appended on its own.
     #[default]
     Off,
     /// Repeats of recent rules are appended as the rule.
     Rules,
+}
+
+impl Prediction {
+    /// The name machine output uses: `off` or `rules`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Prediction::Off => "off",
+            Prediction::Rules => "rules",
+        }
+    }
+}
+
+/// How a profile's grammar was built, beside the builder its mode names (section
+/// `grammar-options`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct GrammarOptions {
+    pub prediction: Prediction,
 }
 
 impl GrammarBuilder {

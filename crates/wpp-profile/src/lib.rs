@@ -24,6 +24,7 @@
 //! | `symbols` | (grammar and trace mode) postcard `Vec<`[`wpp_model::PathEvent`]`>`: the path of each symbol, in order of first execution |
 //! | `runs` | (trace mode) the path trace as run-length tokens over those symbols, in the byte form of [`wpp_grammar::encode_token`]: `varint(symbol << 1 \| (run > 1))`, then `varint(run − 2)` if the run is longer than one |
 //! | `grammar` | (grammar mode) the path trace as a grammar over those symbols, encoded by [`wpp_grammar::encode_grammar`] (its first byte gives the encoding's own version) |
+//! | `grammar-options` | (grammar mode) postcard [`GrammarOptions`]: how the builder was run besides its kind (rule prediction) |
 //! | `source` | (when the module has DWARF) postcard [`wpp_model::SourceMap`]: the file and line range of every block |
 //! | `terminals` | (a trace compressed by `wpp compress`) postcard `Vec<u32>`: the input value of each terminal symbol, in place of `symbols` |
 //! | `terminal-events` | (a trace of `FUNCTION PATH` events compressed by `wpp compress --format events`, as `wpp expand` prints them) postcard `Vec<(u32, u64)>`: the event of each terminal symbol, in place of `symbols` |
@@ -70,7 +71,7 @@ mod read;
 mod write;
 
 pub use atomic::{remove_unfinished, write_atomically, AtomicFile};
-pub use build::{GrammarBuilder, Prediction, REPAIR_BLOCK};
+pub use build::{GrammarBuilder, GrammarOptions, Prediction, REPAIR_BLOCK};
 pub use error::Error;
 pub use read::{Profile, TraceReader};
 pub use wpp_grammar::GrammarFull;
@@ -93,6 +94,7 @@ pub mod section {
     pub const TRACE: &str = "trace";
     pub const SYMBOLS: &str = "symbols";
     pub const GRAMMAR: &str = "grammar";
+    pub const GRAMMAR_OPTIONS: &str = "grammar-options";
     pub const TERMINALS: &str = "terminals";
     pub const TERMINAL_EVENTS: &str = "terminal-events";
     pub const SOURCE: &str = "source";

@@ -23,6 +23,9 @@ pub struct Profile {
     /// For a trace of `FUNCTION PATH` events compressed by `wpp compress --format events`:
     /// the event of each terminal (not checked against any program: there is none).
     pub terminal_events: Vec<(u32, u64)>,
+    /// How the grammar was built, for a grammar profile that records it (an older wpp's
+    /// does not).
+    pub grammar_options: Option<crate::GrammarOptions>,
     /// Source lines of the blocks, when the module had DWARF.
     pub source: Option<wpp_model::SourceMap>,
     /// Preferential path profiling's record (a profile recorded with interesting paths).
@@ -125,6 +128,7 @@ impl Profile {
         if let [(a, _), (b, _), ..] = named.iter().filter(|(_, n)| *n > 0).collect::<Vec<_>>()[..] {
             return Err(corrupt(path, format!("both `{a}` and `{b}` name the grammar's terminals")));
         }
+        let grammar_options = if has(section::GRAMMAR_OPTIONS) { Some(decode_section(&mut file, path, &toc, section::GRAMMAR_OPTIONS)?) } else { None };
         let source: Option<wpp_model::SourceMap> = if has(section::SOURCE) { Some(decode_section(&mut file, path, &toc, section::SOURCE)?) } else { None };
         if let Some(s) = &source {
             let n_blocks: Vec<usize> = meta.functions.iter().map(|f| f.cfg.as_ref().map_or(0, |c| c.n_blocks())).collect();
@@ -135,7 +139,7 @@ impl Profile {
             check_ppp(path, &meta, &numberings, &counts, r)?;
         }
         // A trace or grammar, if present, is verified when it is read.
-        Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings, symbols, terminals, terminal_events, source, ppp })
+        Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings, symbols, terminals, terminal_events, grammar_options, source, ppp })
     }
 
     /// Whether the profile holds the full path trace.

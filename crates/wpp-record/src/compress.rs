@@ -87,6 +87,7 @@ pub fn compress(input: impl Read, name: &Path, format: SymbolFormat, builder: Bu
         w.write_value(section::TERMINALS, &values)?;
     }
     w.write_section(section::GRAMMAR, &encoded)?;
+    w.write_value(section::GRAMMAR_OPTIONS, &wpp_profile::GrammarOptions { prediction })?;
     w.finish()?;
     Ok(Compressed { n_symbols: n, n_distinct: terminals.len() as u32, build_time, grammar, encoded_bytes: encoded.len() })
 }

@@ -321,6 +321,7 @@ impl Recorder {
                 let encoded = wpp_grammar::encode_grammar(&built.grammar, built.paths.len() as u32);
                 writer.write_value(section::SYMBOLS, &built.paths)?;
                 writer.write_section(section::GRAMMAR, &encoded)?;
+                writer.write_value(section::GRAMMAR_OPTIONS, &wpp_profile::GrammarOptions { prediction: self.prediction })?;
                 grammar = Some(GrammarSummary {
                     symbols: built.grammar.n_symbols() as u64,
                     bytes: encoded.len() as u64,

@@ -46,6 +46,8 @@ pub struct Export<'a> {
     pub mode: &'static str,
     /// The grammar builder of a grammar profile (`sequitur`, `sequitur1`, `repair`, ...).
     pub builder: Option<&'static str>,
+    /// A grammar profile's rule prediction (`off`, `rules`); null when not recorded.
+    pub prediction: Option<&'static str>,
     pub ending: EndingRow,
     pub events: Exact,
     /// Most paths numbered per function before cut points are added; `null`: no limit.
@@ -193,6 +195,7 @@ pub fn export(p: &Profile) -> Result<Export<'_>, Error> {
         args: &p.meta.args,
         mode,
         builder,
+        prediction: p.grammar_options.map(|o| o.prediction.name()),
         ending: EndingRow::of(&p.meta.ending),
         events: Exact(p.meta.events),
         max_paths: (p.meta.max_paths != u64::MAX).then_some(Exact(p.meta.max_paths)),

@@ -15,6 +15,9 @@ pub struct Stats {
     /// profile that does not record it: an older wpp's, or `wpp compress`'s).
     pub module_sha256: Option<String>,
     pub mode: String,
+    /// A grammar profile's rule prediction (`wpp record --predict`): `rules` or `off`; null
+    /// without a grammar or in a profile that does not record it.
+    pub prediction: Option<&'static str>,
     /// How the run ended: `exited N`, `trapped: ...`, or why the recorder stopped it.
     pub ending: String,
     /// Whether the recorder stopped the program (a signal, a limit): the profile holds the
@@ -51,8 +54,12 @@ pub fn stats_of(p: &Profile, grammar: Option<&wpp_grammar::Grammar>) -> Result<S
             RecordMode::Paths => "paths".into(),
             RecordMode::Trace => "trace".into(),
             RecordMode::Ppp => "ppp".into(),
-            RecordMode::Grammar(b) => format!("grammar ({})", b.name()),
+            RecordMode::Grammar(b) => match p.grammar_options.map(|o| o.prediction) {
+                Some(wpp_profile::Prediction::Rules) => format!("grammar ({}, predicting rules)", b.name()),
+                _ => format!("grammar ({})", b.name()),
+            },
         },
+        prediction: p.grammar_options.map(|o| o.prediction.name()),
         ending: p.meta.ending.to_string(),
         partial: p.meta.ending.is_partial(),
         events: p.meta.events,
