@@ -20,9 +20,11 @@
 //! data flow analysis, no WebAssembly in it), `StopReason` (why a run was stopped: a
 //! signal, a time, fuel or memory limit; the runtime's outcome and the profile's ending
 //! share it), `sniff::FileKind` (what a file looks like from its first bytes, for errors
-//! about a file of the wrong kind), `progress` (the `Progress` a long step reports to).
+//! about a file of the wrong kind), `progress` (the `Progress` a long step reports to), `deps` (memory dependences
+//! stated once: the last writer of every byte, `Shadow`).
 
 mod cfg;
+pub mod deps;
 pub mod effects;
 mod event;
 mod func_map;
