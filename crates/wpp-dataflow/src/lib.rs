@@ -7,12 +7,15 @@
 //! - [`place`]: program points as users name them (`b12`, `0x1a2b`, `FILE:LINE`).
 //! - [`query`]: demand-driven queries on the timestamped whole program path (load
 //!   redundancy, reaching definitions), by `wpp_twpp::dataflow`.
+//! - [`dep_class`]: the static class of a memory dependence (fully or partially free,
+//!   fixed or variable cost), by which its instances are recovered.
 //! - [`dff`]: exact data flow frequencies on the profile's grammar
 //!   (`wpp_grammar::dff`), beside the estimate an edge profile alone gives.
 //!
 //! Each analysis returns the plain rows of `wpp_report::dataflow`, which the command line
 //! prints and the HTML report renders. Errors are this crate's [`Error`].
 
+pub mod dep_class;
 pub mod dff;
 mod error;
 mod module;
