@@ -252,4 +252,10 @@ pub trait BlockSink {
     fn block(&mut self, func: u32, block: u32);
     fn exit(&mut self, func: u32);
     fn leave(&mut self, func: u32);
+    /// The instruction at byte offset `at` is about to read or write (`kind`, see
+    /// [`wpp_wasm::abi::ACCESS_READ`]) `len` bytes from `addr` (a module rewritten by
+    /// [`wpp_wasm::instrument_access_log`]).
+    fn access(&mut self, at: u32, addr: u64, len: u64, kind: u32) {
+        let _ = (at, addr, len, kind);
+    }
 }

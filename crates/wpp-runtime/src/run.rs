@@ -349,7 +349,8 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
     Ok((PathsRun { result: RunResult { outcome, stdout, stderr, compile_time, guest_time }, counts, hashed, n_event_words }, sink))
 }
 
-/// Runs a module rewritten by [`wpp_wasm::instrument_block_log`], feeding `sink`.
+/// Runs a module rewritten by [`wpp_wasm::instrument_block_log`] (or
+/// [`wpp_wasm::instrument_access_log`]), feeding `sink`.
 pub fn run_block_log<S: BlockSink + Send + 'static>(engine: &Engine, wasm: &[u8], cfg: &RunConfig, sink: S) -> Result<(RunResult, S), Error> {
     let (module, compile_time) = compile(engine, wasm)?;
     let (mut store, captured, control) = new_store(engine, cfg, None, sink)?;
@@ -364,6 +365,11 @@ pub fn run_block_log<S: BlockSink + Send + 'static>(engine: &Engine, wasm: &[u8]
         .func_wrap(abi::ORACLE_MODULE, "leave", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.leave(f as u32))
         .map_err(|e| Error::Wasi(e.into()))?;
     linker.func_wrap(abi::ORACLE_MODULE, "exit", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.exit(f as u32)).map_err(|e| Error::Wasi(e.into()))?;
+    linker
+        .func_wrap(abi::ORACLE_MODULE, abi::ORACLE_ACCESS, |mut c: Caller<'_, State<S>>, at: i32, addr: i64, len: i64, kind: i32| {
+            c.data_mut().extra.access(at as u32, addr as u64, len as u64, kind as u32)
+        })
+        .map_err(|e| Error::Wasi(e.into()))?;
     let (outcome, guest_time, _) = call_start(&mut store, &control, &linker, &module, None, None)?;
     let sink = store.into_data().extra;
     let (stdout, stderr) = captured_output(captured);

@@ -24,6 +24,14 @@ pub const EXPORT_HASH_USED: &str = "__wpp_hash_used";
 /// `exit(func)`, `leave(func)`, all `i32` parameters.
 pub const ORACLE_MODULE: &str = "wpp_oracle";
 
+/// The access log's import in [`ORACLE_MODULE`]: `access(at: i32, address: i64, length:
+/// i64, kind: i32)`, called before an instruction reads or writes linear memory.
+pub const ORACLE_ACCESS: &str = "access";
+/// An access's kind (low four bits; the memory index is `kind >> 4`): a read.
+pub const ACCESS_READ: u32 = 0;
+/// A write.
+pub const ACCESS_WRITE: u32 = 1;
+
 /// Size in bytes of one hash table entry: path (u64), function + 1 (u64, 0 = empty),
 /// count (u64), padding.
 pub const HASH_ENTRY_BYTES: u32 = 32;

@@ -41,7 +41,7 @@ impl Sym {
 }
 
 /// Bytes a load reads, for the loads whose address is their only operand.
-fn load_width(op: &Operator) -> Option<(MemArg, u32)> {
+pub(crate) fn load_width(op: &Operator) -> Option<(MemArg, u32)> {
     use Operator::*;
     Some(match *op {
         I32Load { memarg } | F32Load { memarg } | I64Load32S { memarg } | I64Load32U { memarg } | V128Load32Splat { memarg } | V128Load32Zero { memarg } => {
@@ -65,7 +65,7 @@ fn load_width(op: &Operator) -> Option<(MemArg, u32)> {
 }
 
 /// Bytes a store writes, for the stores whose operands are the address and one value.
-fn store_width(op: &Operator) -> Option<(MemArg, u32)> {
+pub(crate) fn store_width(op: &Operator) -> Option<(MemArg, u32)> {
     use Operator::*;
     Some(match *op {
         I32Store { memarg } | F32Store { memarg } | I64Store32 { memarg } | V128Store32Lane { memarg, .. } => (memarg, 4),

@@ -48,6 +48,6 @@ pub use decode::{decode, Program};
 pub use error::Error;
 pub use facts::effects;
 pub use instrument::{instrument, instrument_numbered, number_program, CounterKind, Instrumented, Interesting, Layout, Mode, Options, NO_PATH};
-pub use oracle::instrument_block_log;
+pub use oracle::{instrument_access_log, instrument_block_log};
 pub use origin::{Origin, Origins};
 pub use source::{instruction_lines, source_map, InstructionLines};

@@ -11,6 +11,8 @@
 use wasm_encoder::{BlockType, Function, Instruction as I, ValType};
 use wasmparser::{FunctionBody, Operator};
 
+mod access;
+
 use crate::abi;
 use crate::decode::Program;
 use crate::rewrite::{rewrite, Additions};
@@ -20,6 +22,16 @@ use crate::Error;
 /// Rewrites `bytes` (decoded as `program`) to log function entries, block entries and
 /// function exits.
 pub fn instrument_block_log(bytes: &[u8], program: &Program) -> Result<Vec<u8>, Error> {
+    block_log(bytes, program, false)
+}
+
+/// [`instrument_block_log`], and before every instruction that reads or writes linear
+/// memory, which bytes it touches (import [`abi::ORACLE_ACCESS`]). 32-bit memories only.
+pub fn instrument_access_log(bytes: &[u8], program: &Program) -> Result<Vec<u8>, Error> {
+    block_log(bytes, program, true)
+}
+
+fn block_log(bytes: &[u8], program: &Program, accesses: bool) -> Result<Vec<u8>, Error> {
     let n_imported = program.n_imported_funcs;
     let mut add = Additions {
         types: vec![(vec![ValType::I32], vec![]), (vec![ValType::I32, ValType::I32], vec![])],
@@ -31,11 +43,16 @@ pub fn instrument_block_log(bytes: &[u8], program: &Program) -> Result<Vec<u8>, 
         ],
         ..Additions::default()
     };
+    if accesses {
+        add.types.push((vec![ValType::I32, ValType::I64, ValType::I64, ValType::I32], vec![]));
+        add.imports.push((abi::ORACLE_MODULE.into(), abi::ORACLE_ACCESS.into(), 2));
+    }
+    let n_added = add.imports.len() as u32;
     // Block types for multi-value results need a type of their own.
     let type_base = program.types.len() as u32;
     let mut result_types: Vec<(Vec<ValType>, u32)> = Vec::new();
     let mut block_types = Vec::new();
-    let mut shift = crate::rewrite::Shift::new(n_imported, 4);
+    let mut shift = crate::rewrite::Shift::new(n_imported, n_added);
     for i in 0..program.layouts.len() {
         let ty = program.func_type[n_imported as usize + i] as usize;
         let results = program.types.get(ty).and_then(|t| t.as_ref()).map(|t| t.results.clone()).unwrap_or_default();
@@ -67,19 +84,26 @@ pub fn instrument_block_log(bytes: &[u8], program: &Program) -> Result<Vec<u8>, 
         let func = (n_imported + i) as i32;
         let layout = &program.layouts[i as usize];
         let mut locals = Vec::new();
+        let ty = program.func_type[(n_imported + i) as usize] as usize;
+        let mut n_locals = program.types.get(ty).and_then(|t| t.as_ref()).map_or(0, |t| t.params.len() as u32);
         for pair in body.get_locals_reader()? {
             let (count, ty) = pair?;
             let ty = wasm_encoder::reencode::Reencode::val_type(shift, ty).map_err(|e| Error::Rewrite { place: String::new(), message: e.to_string() })?;
             locals.push((count, ty));
+            n_locals += count;
+        }
+        let log = accesses.then(|| access::AccessLog { import: OutFuncIdx(n_imported + 4), first: n_locals });
+        if log.is_some() {
+            locals.extend(access::AccessLog::locals());
         }
         let mut f = Function::new(locals);
-        let ops: Vec<Operator<'_>> = body.get_operators_reader()?.into_iter().collect::<Result<_, _>>()?;
+        let ops: Vec<(Operator<'_>, usize)> = body.get_operators_reader()?.into_iter_with_offsets().collect::<Result<_, _>>()?;
         // Where each block's log call goes: after its first instruction if that is a
         // `loop` (back edges land inside it), before it otherwise.
         let mut log_before = vec![None; ops.len()];
         let mut log_after = vec![None; ops.len()];
         for (b, &first) in layout.first_op.iter().enumerate() {
-            if matches!(ops[first as usize], Operator::Loop { .. }) {
+            if matches!(ops[first as usize].0, Operator::Loop { .. }) {
                 log_after[first as usize] = Some(b as i32);
             } else {
                 log_before[first as usize] = Some(b as i32);
@@ -90,11 +114,14 @@ pub fn instrument_block_log(bytes: &[u8], program: &Program) -> Result<Vec<u8>, 
         f.instruction(&I::Block(block_types[i as usize]));
         let mut depth = 0u32; // open blocks between here and the wrapper
         let last = ops.len() - 1;
-        for (k, op) in ops.into_iter().enumerate() {
+        for (k, (op, at)) in ops.into_iter().enumerate() {
             if let Some(b) = log_before[k] {
                 f.instruction(&I::I32Const(func));
                 f.instruction(&I::I32Const(b));
                 f.instruction(&block.call());
+            }
+            if let Some(log) = &log {
+                log.before(&mut f, &op, at as u32);
             }
             if matches!(op, Operator::Call { .. } | Operator::CallIndirect { .. } | Operator::Unreachable) {
                 f.instruction(&I::I32Const(func));

@@ -1,0 +1,143 @@
+//! The access log (`wpp_wasm::instrument_access_log`), the direct record the memory
+//! dependence oracles start from: the program behaves as uninstrumented; every block
+//! reports exactly the loads, stores and bulk writes its effects list, in order, with
+//! their widths (and, for constant addresses, the address); and the last writer of every
+//! byte read, kept by `wpp_model::deps::Shadow`, is the one a backward scan of the log
+//! finds.
+
+use wpp_model::deps::{Shadow, WriteId, INITIAL};
+use wpp_model::effects::{Action, Base, FuncEffects};
+use wpp_model::{FuncIdx, FuncMap};
+use wpp_runtime::{run_block_log, run_plain, BlockSink, RunConfig, Stdio};
+use wpp_test_support::corpus;
+use wpp_wasm::abi::{ACCESS_READ, ACCESS_WRITE};
+
+/// One logged access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Access {
+    at: u32,
+    addr: u64,
+    len: u64,
+    kind: u32,
+}
+
+/// Records the log, checking each block's accesses against its effects as it goes.
+struct Checker {
+    effects: FuncMap<FuncEffects>,
+    /// The block running and the accesses its effects still expect.
+    expected: Vec<(u32, u64, u32)>,
+    log: Vec<Access>,
+    errors: Vec<String>,
+}
+
+impl Checker {
+    fn finish_block(&mut self) {
+        if !self.expected.is_empty() && self.errors.len() < 10 {
+            // A block left early (a trap, an exit) may leave some unlogged; the run's end
+            // is checked separately.
+            self.errors.push(format!("accesses expected and not logged: {:?}", self.expected));
+        }
+        self.expected.clear();
+    }
+}
+
+impl BlockSink for Checker {
+    fn enter(&mut self, _: u32) {}
+    fn block(&mut self, func: u32, block: u32) {
+        self.finish_block();
+        let Some(fx) = self.effects.get(FuncIdx(func)) else { return };
+        for a in &fx.blocks[block as usize] {
+            match *a {
+                Action::Load { access, at } => self.expected.push((at, access.width as u64, ACCESS_READ | (access.memory << 4))),
+                Action::Store { access, at } => self.expected.push((at, access.width as u64, ACCESS_WRITE | (access.memory << 4))),
+                Action::Clobber { memory, at } => self.expected.push((at, u64::MAX, ACCESS_WRITE | (memory << 4))),
+                Action::Def { .. } => {}
+            }
+        }
+        // Effects list accesses in execution order; pop from the front.
+        self.expected.reverse();
+    }
+    fn exit(&mut self, _: u32) {}
+    fn leave(&mut self, _: u32) {}
+    fn access(&mut self, at: u32, addr: u64, len: u64, kind: u32) {
+        self.log.push(Access { at, addr, len, kind });
+        // A copy's read comes first and is not an effect of its own.
+        if kind & 15 == ACCESS_READ && self.expected.last().is_some_and(|e| e.0 == at && e.1 == u64::MAX) {
+            return;
+        }
+        match self.expected.pop() {
+            Some((e_at, e_len, e_kind)) if e_at == at && (e_len == len || e_len == u64::MAX) && e_kind == kind => {}
+            other => {
+                if self.errors.len() < 10 {
+                    self.errors.push(format!("logged {at:#x} ({len} bytes, kind {kind}), effects expected {other:?}"));
+                }
+            }
+        }
+    }
+}
+
+/// The writer of every byte of every load, by scanning the log backwards: the slow,
+/// obviously correct statement of the dependence semantics.
+fn scan_back(log: &[Access], i: usize, byte: u64) -> WriteId {
+    let mem = log[i].kind >> 4;
+    for j in (0..i).rev() {
+        let w = log[j];
+        if w.kind & 15 == ACCESS_WRITE && w.kind >> 4 == mem && w.addr <= byte && byte < w.addr + w.len {
+            return j as WriteId + 1;
+        }
+    }
+    INITIAL
+}
+
+#[test]
+fn access_log_matches_effects_and_behaviour() {
+    let mut loads = 0usize;
+    for name in corpus::names() {
+        let wasm = corpus::bytes(&name);
+        let program = wpp_wasm::decode(&wasm).unwrap();
+        let effects = wpp_wasm::effects(&wasm, &program).unwrap();
+        let logged = wpp_wasm::instrument_access_log(&wasm, &program).unwrap();
+        let cfg = RunConfig { program_name: name.clone(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
+        let engine = wpp_runtime::engine().unwrap();
+        let plain = run_plain(&engine, &wasm, &cfg).unwrap();
+        let sink = Checker { effects, expected: Vec::new(), log: Vec::new(), errors: Vec::new() };
+        let (run, mut sink) = run_block_log(&engine, &logged, &cfg, sink).unwrap();
+        assert_eq!((run.outcome.exit_status(), &run.stdout, &run.stderr), (plain.outcome.exit_status(), &plain.stdout, &plain.stderr), "{name}");
+        let ended_early = run.outcome.exit_status() != 0;
+        if !ended_early {
+            sink.finish_block();
+        }
+        // A block cut short by a trap or an exit leaves its last expectation unmet.
+        let errors: Vec<&String> = sink.errors.iter().filter(|e| !(ended_early && e.starts_with("accesses expected"))).collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+        // Constant addresses are the ones logged.
+        for (f, fx) in sink.effects.iter() {
+            for a in fx.blocks.iter().flatten() {
+                if let Action::Load { access, at } | Action::Store { access, at } = *a {
+                    if access.base == Base::Const {
+                        for l in sink.log.iter().filter(|l| l.at == at) {
+                            assert_eq!(l.addr, access.offset, "{name}: function {} at {at:#x}", f.0);
+                        }
+                    }
+                }
+            }
+        }
+        // The shadow memory against the backward scan, byte by byte.
+        let mut shadows: Vec<Shadow> = Vec::new();
+        for (i, a) in sink.log.iter().enumerate() {
+            let mem = (a.kind >> 4) as usize;
+            if shadows.len() <= mem {
+                shadows.resize_with(mem + 1, Shadow::default);
+            }
+            if a.kind & 15 == ACCESS_WRITE {
+                shadows[mem].write(a.addr, a.len, i as WriteId + 1);
+            } else if a.len <= 64 {
+                loads += 1;
+                for byte in a.addr..a.addr + a.len {
+                    assert_eq!(shadows[mem].writer(byte), scan_back(&sink.log, i, byte), "{name}: access {i} byte {byte}");
+                }
+            }
+        }
+    }
+    assert!(loads > 100, "only {loads} loads checked");
+}
