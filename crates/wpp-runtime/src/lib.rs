@@ -5,7 +5,8 @@
 //!   buffer into an [`EventSink`] whenever it fills (trace mode), or reading its counters
 //!   at the end (count mode). Whatever way the guest ends (normal return, `proc_exit`, a
 //!   trap), everything it recorded is collected.
-//! * [`run_block_log`] runs the naive oracle rewrite, feeding a [`BlockSink`].
+//! * [`run_block_log`] runs the naive oracle rewrite, feeding a [`BlockSink`] (with the
+//!   accesses of every load, store and bulk write when the rewrite logs them).
 //!
 //! The guest sees nothing of the host but what [`RunConfig`] grants: its arguments, the
 //! environment variables and directories listed, and stdio.
@@ -22,10 +23,12 @@
 //! trace mode, by wasmtime epoch checks otherwise), the timer of `Limits::timeout`, the
 //! memory limiter (the recording memory exempt); `engine_for` compiles in only what the
 //! limits need (fuel counting, epoch checks); its own `Error`; `WPP_JIT_PROFILE=perfmap`
-//! describes guest code to `perf`.
+//! describes guest code to `perf`; `host_writes`: which guest bytes a WASI call wrote
+//! (the host writes of memory dependences), from its arguments and the memory after it.
 
 mod error;
 mod host;
+pub mod host_writes;
 mod run;
 mod stop;
 
@@ -257,5 +260,16 @@ pub trait BlockSink {
     /// [`wpp_wasm::instrument_access_log`]).
     fn access(&mut self, at: u32, addr: u64, len: u64, kind: u32) {
         let _ = (at, addr, len, kind);
+    }
+    /// A call of an imported function `name` is about to run (a module rewritten by
+    /// [`wpp_wasm::instrument_access_log`]); `memory` is the guest's memory 0 before it.
+    fn host_call_begin(&mut self, name: &str, memory: &[u8]) {
+        let _ = (name, memory);
+    }
+    /// The imported function `name` returned, having written `writes` (as
+    /// [`host_writes::wasi_writes`] says; `None` for a function it does not know);
+    /// `memory` is the guest's memory 0 after it.
+    fn host_call(&mut self, name: &str, writes: Option<&[(u64, u64)]>, memory: &[u8]) {
+        let _ = (name, writes, memory);
     }
 }

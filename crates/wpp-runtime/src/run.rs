@@ -370,10 +370,61 @@ pub fn run_block_log<S: BlockSink + Send + 'static>(engine: &Engine, wasm: &[u8]
             c.data_mut().extra.access(at as u32, addr as u64, len as u64, kind as u32)
         })
         .map_err(|e| Error::Wasi(e.into()))?;
+    host_calls(&mut linker, &module, cfg)?;
     let (outcome, guest_time, _) = call_start(&mut store, &control, &linker, &module, None, None)?;
     let sink = store.into_data().extra;
     let (stdout, stderr) = captured_output(captured);
     Ok((RunResult { outcome, stdout, stderr, compile_time, guest_time }, sink))
+}
+
+/// The access log's `host_begin` and `host_end`: each call of an imported function shown
+/// to the sink, with the bytes it wrote when it is a WASI function.
+fn host_calls<S: BlockSink + Send + 'static>(linker: &mut Linker<State<S>>, module: &Module, cfg: &RunConfig) -> Result<(), Error> {
+    // The imported functions in index order: (module, name, parameters).
+    let imports: Vec<(String, String, usize)> = module
+        .imports()
+        .filter_map(|i| match i.ty() {
+            wasmtime::ExternType::Func(ty) => Some((i.module().to_string(), i.name().to_string(), ty.params().len())),
+            _ => None,
+        })
+        .collect();
+    let imports = std::sync::Arc::new(imports);
+    let args = std::iter::once(&cfg.program_name).chain(&cfg.args);
+    let ctx = crate::host_writes::Context {
+        args: 1 + cfg.args.len() as u64,
+        args_bytes: args.map(|a| a.len() as u64 + 1).sum(),
+        environ: cfg.env.len() as u64,
+        environ_bytes: cfg.env.iter().map(|(k, v)| (k.len() + v.len() + 2) as u64).sum(),
+    };
+    let named = imports.clone();
+    linker
+        .func_wrap(abi::ORACLE_MODULE, abi::ORACLE_HOST_BEGIN, move |mut c: Caller<'_, State<S>>, import: i32| {
+            let name = named.get(import as usize).map_or("", |i| i.1.as_str());
+            if let Some(m) = c.get_export("memory").and_then(|e| e.into_memory()) {
+                let (data, state) = m.data_and_store_mut(&mut c);
+                state.extra.host_call_begin(name, data);
+            }
+        })
+        .map_err(|e| Error::Wasi(e.into()))?;
+    linker
+        .func_wrap(
+            abi::ORACLE_MODULE,
+            abi::ORACLE_HOST_END,
+            move |mut c: Caller<'_, State<S>>, import: i32, a0: i64, a1: i64, a2: i64, a3: i64, a4: i64, a5: i64, a6: i64, a7: i64, a8: i64, result: i64| {
+                let Some((from, name, n)) = imports.get(import as usize) else { return };
+                let args = [a0, a1, a2, a3, a4, a5, a6, a7, a8].map(|a| a as u64);
+                if let Some(m) = c.get_export("memory").and_then(|e| e.into_memory()) {
+                    let (data, state) = m.data_and_store_mut(&mut c);
+                    let writes = match from.as_str() {
+                        "wasi_snapshot_preview1" => crate::host_writes::wasi_writes(name, &args[..(*n).min(9)], result as u32, data, &ctx),
+                        _ => None,
+                    };
+                    state.extra.host_call(name, writes.as_deref(), data);
+                }
+            },
+        )
+        .map_err(|e| Error::Wasi(e.into()))?;
+    Ok(())
 }
 
 /// An error and its causes on one line, `a: b: c`.

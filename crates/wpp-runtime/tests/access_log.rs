@@ -141,3 +141,91 @@ fn access_log_matches_effects_and_behaviour() {
     }
     assert!(loads > 100, "only {loads} loads checked");
 }
+
+/// Checks each WASI call's reported writes against the bytes it changed.
+#[derive(Default)]
+struct HostCalls {
+    before: Vec<u8>,
+    calls: u64,
+    /// Calls checked against a copy of memory (the first [`DIFFED`]; copies cost).
+    diffed: u64,
+    names: std::collections::BTreeSet<String>,
+    errors: Vec<String>,
+}
+
+const DIFFED: u64 = 3000;
+
+impl BlockSink for HostCalls {
+    fn enter(&mut self, _: u32) {}
+    fn block(&mut self, _: u32, _: u32) {}
+    fn exit(&mut self, _: u32) {}
+    fn leave(&mut self, _: u32) {}
+    fn host_call_begin(&mut self, _: &str, memory: &[u8]) {
+        if self.calls < DIFFED {
+            self.before.clear();
+            self.before.extend_from_slice(memory);
+        }
+    }
+    fn host_call(&mut self, name: &str, writes: Option<&[(u64, u64)]>, memory: &[u8]) {
+        self.names.insert(name.to_string());
+        let Some(writes) = writes else {
+            self.errors.push(format!("{name}: not in the table"));
+            return;
+        };
+        if self.calls < DIFFED {
+            self.diffed += 1;
+            for (i, (a, b)) in self.before.iter().zip(memory).enumerate() {
+                let i = i as u64;
+                if a != b && !writes.iter().any(|&(at, len)| at <= i && i < at + len) && self.errors.len() < 10 {
+                    self.errors.push(format!("{name} changed byte {i:#x}, outside {writes:?}"));
+                }
+            }
+        }
+        self.calls += 1;
+    }
+}
+
+fn check_host_calls(name: &str, wasm: &[u8], cfg: &RunConfig) -> HostCalls {
+    let program = wpp_wasm::decode(wasm).unwrap();
+    let logged = wpp_wasm::instrument_access_log(wasm, &program).unwrap();
+    let engine = wpp_runtime::engine().unwrap();
+    let plain = run_plain(&engine, wasm, cfg).unwrap();
+    let (run, sink) = run_block_log(&engine, &logged, cfg, HostCalls::default()).unwrap();
+    assert_eq!(
+        (run.outcome.exit_status(), &run.stdout),
+        (plain.outcome.exit_status(), &plain.stdout),
+        "{name}: logging host calls changed the run: {:?}",
+        run.outcome
+    );
+    assert!(sink.errors.is_empty(), "{name}: {:#?}", sink.errors);
+    sink
+}
+
+/// Every WASI call a program makes is in the host-write table, and every byte it changed
+/// is in the ranges the table gives: on the `.wat` programs (with arguments) and on every
+/// real program's test run.
+#[test]
+fn host_writes_cover_what_wasi_changed() {
+    let mut names = std::collections::BTreeSet::new();
+    for name in corpus::names() {
+        let cfg = RunConfig {
+            program_name: name.clone(),
+            args: vec!["one".into(), "two three".into()],
+            env: vec![("K".into(), "V".into())],
+            stdio: Stdio::Capture { stdin: b"some input\n".to_vec() },
+            ..Default::default()
+        };
+        names.extend(check_host_calls(&name, &corpus::bytes(&name), &cfg).names);
+    }
+    let seen = std::sync::Mutex::new(names);
+    wpp_test_support::workloads::for_each_program("host writes", |m, _, p| {
+        let (p, run) = m.run(&p.name, "test").unwrap();
+        let (wasm, cfg) = wpp_test_support::workloads::load_run(m, p, run);
+        let calls = check_host_calls(&p.name, &wasm, &cfg);
+        assert!(calls.diffed > 0, "{}: no WASI call checked", p.name);
+        seen.lock().unwrap().extend(calls.names);
+    });
+    let seen = seen.into_inner().unwrap();
+    eprintln!("WASI calls checked: {seen:?}");
+    assert!(seen.contains("fd_write") && seen.contains("args_get"), "{seen:?}");
+}

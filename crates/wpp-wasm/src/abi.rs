@@ -27,6 +27,11 @@ pub const ORACLE_MODULE: &str = "wpp_oracle";
 /// The access log's import in [`ORACLE_MODULE`]: `access(at: i32, address: i64, length:
 /// i64, kind: i32)`, called before an instruction reads or writes linear memory.
 pub const ORACLE_ACCESS: &str = "access";
+/// The access log's imports around a call of an imported function: `host_begin(import:
+/// i32)` before it, `host_end(import: i32, a0: i64, ..., a8: i64, result: i64)` after it
+/// (the arguments and the result zero-extended, absent ones 0).
+pub const ORACLE_HOST_BEGIN: &str = "host_begin";
+pub const ORACLE_HOST_END: &str = "host_end";
 /// An access's kind (low four bits; the memory index is `kind >> 4`): a read.
 pub const ACCESS_READ: u32 = 0;
 /// A write.

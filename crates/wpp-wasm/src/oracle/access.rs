@@ -3,6 +3,9 @@
 //! byte offset, the first byte it touches and how many (`kind`: [`abi::ACCESS_READ`] or
 //! [`abi::ACCESS_WRITE`], plus the memory index times 16). `memory.copy` reports its read
 //! and then its write. The operands are saved in scratch locals, logged, and put back.
+//! Every call of an imported function (of integer parameters and result) is put between
+//! `host_begin(import)` and `host_end(import, arguments..., result)`, so that the host can
+//! say which bytes the call wrote.
 
 use wasm_encoder::{Function, Instruction as I, ValType};
 use wasmparser::{MemArg, Operator};
@@ -23,17 +26,87 @@ const VF32: u32 = 5;
 const VF64: u32 = 6;
 const V128: u32 = 7;
 
+/// Most parameters of an imported function whose calls are logged (WASI's have at most 9).
+pub(super) const HOST_ARGS: u32 = 9;
+
 /// How one function logs its accesses.
 pub(super) struct AccessLog {
     pub import: OutFuncIdx,
+    /// `host_begin(import)` and `host_end(import, a0, .., a8, result)`.
+    pub host_begin: OutFuncIdx,
+    pub host_end: OutFuncIdx,
     /// The first scratch local (after the function's parameters and locals).
     pub first: u32,
 }
 
 impl AccessLog {
-    /// The locals the log adds to a function.
+    /// The locals the log adds to a function: the accesses' scratch, then an i32 and an
+    /// i64 for each argument of a host call and for its result.
     pub fn locals() -> impl Iterator<Item = (u32, ValType)> {
-        SCRATCH.into_iter().map(|t| (1, t))
+        SCRATCH.into_iter().map(|t| (1, t)).chain([(HOST_ARGS + 1, ValType::I32), (HOST_ARGS + 1, ValType::I64)])
+    }
+
+    /// Whether calls of a function with these parameters and results can be logged: at
+    /// most [`HOST_ARGS`] integers in, at most one integer out.
+    pub fn loggable(params: &[wasmparser::ValType], results: &[wasmparser::ValType]) -> bool {
+        let int = |t: &wasmparser::ValType| matches!(t, wasmparser::ValType::I32 | wasmparser::ValType::I64);
+        params.len() <= HOST_ARGS as usize && params.iter().all(int) && results.len() <= 1 && results.iter().all(int)
+    }
+
+    /// The scratch local for argument `i` (or the result, `i` = [`HOST_ARGS`]) of type `t`.
+    fn host_local(&self, i: u32, t: &wasmparser::ValType) -> u32 {
+        let base = self.first + SCRATCH.len() as u32;
+        match t {
+            wasmparser::ValType::I32 => base + i,
+            _ => base + HOST_ARGS + 1 + i,
+        }
+    }
+
+    /// A call of imported function `import` (its arguments on the stack) between
+    /// `host_begin(import)` and `host_end(import, arguments..., result)`; `call` emits the
+    /// call itself.
+    pub fn host_call(&self, f: &mut Function, import: u32, params: &[wasmparser::ValType], results: &[wasmparser::ValType], call: impl FnOnce(&mut Function)) {
+        for (i, t) in params.iter().enumerate().rev() {
+            f.instruction(&I::LocalSet(self.host_local(i as u32, t)));
+        }
+        f.instruction(&I::I32Const(import as i32));
+        f.instruction(&I::Call(self.host_begin.0));
+        for (i, t) in params.iter().enumerate() {
+            f.instruction(&I::LocalGet(self.host_local(i as u32, t)));
+        }
+        call(f);
+        if let Some(t) = results.first() {
+            f.instruction(&I::LocalSet(self.host_local(HOST_ARGS, t)));
+        }
+        f.instruction(&I::I32Const(import as i32));
+        for i in 0..HOST_ARGS as usize {
+            match params.get(i) {
+                Some(t) => {
+                    f.instruction(&I::LocalGet(self.host_local(i as u32, t)));
+                    if *t == wasmparser::ValType::I32 {
+                        f.instruction(&I::I64ExtendI32U);
+                    }
+                }
+                None => {
+                    f.instruction(&I::I64Const(0));
+                }
+            }
+        }
+        match results.first() {
+            Some(t) => {
+                f.instruction(&I::LocalGet(self.host_local(HOST_ARGS, t)));
+                if *t == wasmparser::ValType::I32 {
+                    f.instruction(&I::I64ExtendI32U);
+                }
+            }
+            None => {
+                f.instruction(&I::I64Const(0));
+            }
+        }
+        f.instruction(&I::Call(self.host_end.0));
+        if let Some(t) = results.first() {
+            f.instruction(&I::LocalGet(self.host_local(HOST_ARGS, t)));
+        }
     }
 
     fn local(&self, k: u32) -> u32 {

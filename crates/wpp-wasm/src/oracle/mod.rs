@@ -46,6 +46,11 @@ fn block_log(bytes: &[u8], program: &Program, accesses: bool) -> Result<Vec<u8>,
     if accesses {
         add.types.push((vec![ValType::I32, ValType::I64, ValType::I64, ValType::I32], vec![]));
         add.imports.push((abi::ORACLE_MODULE.into(), abi::ORACLE_ACCESS.into(), 2));
+        add.imports.push((abi::ORACLE_MODULE.into(), abi::ORACLE_HOST_BEGIN.into(), 0));
+        let mut end = vec![ValType::I32];
+        end.extend(std::iter::repeat_n(ValType::I64, access::HOST_ARGS as usize + 1));
+        add.types.push((end, vec![]));
+        add.imports.push((abi::ORACLE_MODULE.into(), abi::ORACLE_HOST_END.into(), 3));
     }
     let n_added = add.imports.len() as u32;
     // Block types for multi-value results need a type of their own.
@@ -92,7 +97,12 @@ fn block_log(bytes: &[u8], program: &Program, accesses: bool) -> Result<Vec<u8>,
             locals.push((count, ty));
             n_locals += count;
         }
-        let log = accesses.then(|| access::AccessLog { import: OutFuncIdx(n_imported + 4), first: n_locals });
+        let log = accesses.then(|| access::AccessLog {
+            import: OutFuncIdx(n_imported + 4),
+            host_begin: OutFuncIdx(n_imported + 5),
+            host_end: OutFuncIdx(n_imported + 6),
+            first: n_locals,
+        });
         if log.is_some() {
             locals.extend(access::AccessLog::locals());
         }
@@ -148,6 +158,19 @@ fn block_log(bytes: &[u8], program: &Program, accesses: bool) -> Result<Vec<u8>,
                 Operator::End => {
                     depth -= 1;
                     f.instruction(&I::End)
+                }
+                Operator::Call { function_index } if function_index < n_imported && log.is_some() => {
+                    let ty = program.types.get(program.func_type[function_index as usize] as usize).and_then(|t| t.as_ref());
+                    let translated = shift.translate(op)?;
+                    match (ty, &log) {
+                        (Some(ty), Some(log)) if access::AccessLog::loggable(&ty.params, &ty.results) => {
+                            log.host_call(&mut f, function_index, &ty.params, &ty.results, |f| {
+                                f.instruction(&translated);
+                            });
+                            &mut f
+                        }
+                        _ => f.instruction(&translated),
+                    }
                 }
                 other => f.instruction(&shift.translate(other)?),
             };
