@@ -229,3 +229,23 @@ fn host_writes_cover_what_wasi_changed() {
     eprintln!("WASI calls checked: {seen:?}");
     assert!(seen.contains("fd_write") && seen.contains("args_get"), "{seen:?}");
 }
+
+/// The direct record of dependences on Zhang & Gupta's Fig. 9 loop (the command line's
+/// `dataflow.wat`):
+/// over 20 iterations, the second load of address 64 (at 0x78, on iterations with i mod 5
+/// < 3) reads the initial memory on the first three, and the constant store at 0x6b
+/// (iterations with i mod 5 >= 3), always its latest instance, on the nine after.
+#[test]
+fn direct_dependences_of_fig9() {
+    use wpp_test_support::deps::{DirectDeps, Exercised, Writer};
+    let wasm = wat::parse_str(include_str!("../../wpp-cli/tests/cli/dataflow.wat")).unwrap();
+    let program = wpp_wasm::decode(&wasm).unwrap();
+    let logged = wpp_wasm::instrument_access_log(&wasm, &program).unwrap();
+    let cfg = RunConfig { program_name: "dataflow".into(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
+    let (run, d) = run_block_log(&wpp_runtime::engine().unwrap(), &logged, &cfg, DirectDeps::default()).unwrap();
+    assert_eq!(run.outcome.exit_status(), 0);
+    assert_eq!(d.loads.get(&0x78), Some(&12), "{:?}", d.loads);
+    assert_eq!(d.deps.get(&(Writer::Initial, 0x78)), Some(&Exercised { count: 3, earlier_instance: 0 }), "{:?}", d.deps);
+    assert_eq!(d.deps.get(&(Writer::Instruction(0x6b), 0x78)), Some(&Exercised { count: 9, earlier_instance: 0 }), "{:?}", d.deps);
+    assert!(d.unknown_calls.is_empty(), "{:?}", d.unknown_calls);
+}

@@ -16,6 +16,8 @@
 //!   stream, independently of the CFG builder;
 //! * `agree` (feature `runtime`): `agree::check_all_ways`, the uninstrumented run
 //!   against every recording mode and the block-log oracle;
+//! * `deps` (feature `runtime`): `DirectDeps`, every memory dependence of a run recorded
+//!   directly from the access log and a shadow memory, the oracle of their recovery;
 //! * `smith` (feature `runtime`): the same agreement for one wasm-smith module, in a
 //!   wasmtime harness of its own (the modules are not WASI commands), for `smith.rs` and
 //!   the `instrument` fuzz target;
@@ -75,6 +77,8 @@ pub mod workloads;
 
 #[cfg(feature = "runtime")]
 pub mod agree;
+#[cfg(feature = "runtime")]
+pub mod deps;
 #[cfg(feature = "grammar")]
 pub mod grammar_checks;
 #[cfg(feature = "wasm")]

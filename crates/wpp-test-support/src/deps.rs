@@ -1,0 +1,107 @@
+//! The direct record of memory dependences, the oracle every recovery is compared with:
+//! the run of a module rewritten by `wpp_wasm::instrument_access_log`, its every write
+//! (stores, bulk writes, WASI host writes) kept in a shadow memory
+//! (`wpp_model::deps::Shadow`), and for every load, the write instance that last wrote
+//! each byte it read. Independent of any check the extended WPP adds.
+
+use std::collections::BTreeMap;
+
+use wpp_model::deps::{Shadow, WriteId, INITIAL};
+use wpp_runtime::BlockSink;
+use wpp_wasm::abi::ACCESS_WRITE;
+
+/// What wrote a byte.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Writer {
+    /// The instruction at this byte offset (a store or a bulk write).
+    Instruction(u32),
+    /// A call of the imported function of this name.
+    Host(String),
+    /// Nothing during the run: the module's initial memory.
+    Initial,
+}
+
+/// How often a (writer, load) dependence was exercised, and whether always by the
+/// writer's latest instance.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Exercised {
+    /// Load instances that read at least one byte the writer wrote.
+    pub count: u64,
+    /// Of those, the ones whose writing instance was not the writer's latest.
+    pub earlier_instance: u64,
+}
+
+/// A [`BlockSink`] that records every memory dependence of the run.
+#[derive(Default)]
+pub struct DirectDeps {
+    shadows: Vec<Shadow>,
+    /// By write instance (index `id - 1`): the writer and its instance number (1-based).
+    writes: Vec<(Writer, u64)>,
+    /// Instances so far of each writer.
+    instances: BTreeMap<Writer, u64>,
+    /// The dependences exercised, by (writer, load offset).
+    pub deps: BTreeMap<(Writer, u32), Exercised>,
+    /// Load instances by load offset.
+    pub loads: BTreeMap<u32, u64>,
+    /// Calls of imports whose writes the host-write table does not know.
+    pub unknown_calls: BTreeMap<String, u64>,
+}
+
+impl DirectDeps {
+    fn shadow(&mut self, memory: usize) -> &mut Shadow {
+        if self.shadows.len() <= memory {
+            self.shadows.resize_with(memory + 1, Shadow::default);
+        }
+        &mut self.shadows[memory]
+    }
+
+    fn write(&mut self, writer: Writer, memory: usize, ranges: &[(u64, u64)]) {
+        let k = self.instances.entry(writer.clone()).or_insert(0);
+        *k += 1;
+        let instance = *k;
+        self.writes.push((writer, instance));
+        let id = self.writes.len() as WriteId;
+        for &(addr, len) in ranges {
+            self.shadow(memory).write(addr, len, id);
+        }
+    }
+
+    fn read(&mut self, at: u32, memory: usize, addr: u64, len: u64) {
+        *self.loads.entry(at).or_insert(0) += 1;
+        let ids = self.shadow(memory).writers(addr, len);
+        for id in ids {
+            let (writer, earlier) = match id {
+                INITIAL => (Writer::Initial, false),
+                id => {
+                    let (w, instance) = &self.writes[id as usize - 1];
+                    (w.clone(), *instance != self.instances[w])
+                }
+            };
+            let e = self.deps.entry((writer, at)).or_default();
+            e.count += 1;
+            e.earlier_instance += earlier as u64;
+        }
+    }
+}
+
+impl BlockSink for DirectDeps {
+    fn enter(&mut self, _: u32) {}
+    fn block(&mut self, _: u32, _: u32) {}
+    fn exit(&mut self, _: u32) {}
+    fn leave(&mut self, _: u32) {}
+    fn access(&mut self, at: u32, addr: u64, len: u64, kind: u32) {
+        let memory = (kind >> 4) as usize;
+        if kind & 15 == ACCESS_WRITE {
+            self.write(Writer::Instruction(at), memory, &[(addr, len)]);
+        } else {
+            self.read(at, memory, addr, len);
+        }
+    }
+    fn host_call(&mut self, name: &str, writes: Option<&[(u64, u64)]>, _: &[u8]) {
+        match writes {
+            Some(w) if !w.is_empty() => self.write(Writer::Host(name.to_string()), 0, w),
+            Some(_) => {}
+            None => *self.unknown_calls.entry(name.to_string()).or_insert(0) += 1,
+        }
+    }
+}
