@@ -17,8 +17,10 @@
 //! touch it (another base, an unknown address, a bulk write, a call, a redefinition of
 //! the base) makes the path not clear. Calls are taken to write anything.
 
+use std::collections::HashMap;
+
 use wpp_model::effects::{Access, Action, Base, FuncEffects};
-use wpp_model::{Cfg, EdgeKind, Target};
+use wpp_model::{Cfg, EdgeKind, FuncIdx, FuncMap, Target};
 
 /// How the instances of a dependence are recovered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -167,6 +169,47 @@ fn reach(cfg: &Cfg, fx: &FuncEffects, loc: &Location, store: Site, load: Site) -
         }
     }
     (found[0], found[1])
+}
+
+/// Classes of dependences named by their instructions' byte offsets, across a module.
+pub struct Classifier<'a> {
+    cfgs: Vec<Option<&'a Cfg>>,
+    effects: &'a FuncMap<FuncEffects>,
+    /// Every load, store and bulk write: its function and place.
+    sites: HashMap<u32, (FuncIdx, Site)>,
+}
+
+impl<'a> Classifier<'a> {
+    /// For a module whose functions have CFGs `cfgs` (by function index) and effects
+    /// `effects`.
+    pub fn new(cfgs: Vec<Option<&'a Cfg>>, effects: &'a FuncMap<FuncEffects>) -> Classifier<'a> {
+        let mut sites = HashMap::new();
+        for (f, fx) in effects.iter() {
+            for (b, actions) in fx.blocks.iter().enumerate() {
+                for (i, a) in actions.iter().enumerate() {
+                    if !matches!(a, Action::Def { .. }) {
+                        sites.insert(a.at(), (f, Site { block: b as u32, index: i as u32 }));
+                    }
+                }
+            }
+        }
+        Classifier { cfgs, effects, sites }
+    }
+
+    /// The class of the dependence of the load at byte offset `load` on the write at
+    /// `store` (a store or a bulk write); `None` when either names no such instruction.
+    pub fn classify(&self, store: u32, load: u32) -> Option<DepClass> {
+        let (&(sf, ss), &(lf, ls)) = (self.sites.get(&store)?, self.sites.get(&load)?);
+        let fx = self.effects.get(sf)?;
+        let write = fx.blocks[ss.block as usize][ss.index as usize];
+        let read = self.effects.get(lf)?.blocks[ls.block as usize][ls.index as usize];
+        match (write, read) {
+            (Action::Store { .. }, Action::Load { .. }) if sf == lf => Some(classify_local(self.cfgs.get(sf.idx()).copied().flatten()?, fx, ss, ls)),
+            (Action::Store { access, .. }, _) if access.base == Base::Const => Some(DepClass::FixedCost),
+            (Action::Store { .. } | Action::Clobber { .. }, _) => Some(DepClass::VariableCost),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
