@@ -105,6 +105,7 @@ impl Shadow {
 mod tests {
     use super::*;
     use std::collections::HashMap;
+    use wpp_test_support::Rng;
 
     /// A byte-by-byte map, the obviously correct shadow.
     #[derive(Default)]
@@ -129,28 +130,17 @@ mod tests {
         }
     }
 
-    /// xorshift64*, enough for test input.
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
-        }
-    }
-
     /// Random writes and reads, across page boundaries, partial overlaps and bulk writes
     /// included, answer as the byte map does.
     #[test]
     fn agrees_with_a_byte_map() {
         for seed in 1..60u64 {
-            let mut rng = Rng(seed * 0x9e37_79b9_7f4a_7c15);
+            let mut rng = Rng::new(seed);
             let (mut shadow, mut naive) = (Shadow::default(), Naive::default());
             let span = [64, 5000, 70_000][seed as usize % 3];
             for i in 1..400u64 {
-                let addr = rng.below(span);
-                let len = [1, 2, 4, 8, 3, 100, 9000][rng.below(7) as usize];
+                let addr = rng.below(span) as u64;
+                let len = [1, 2, 4, 8, 3, 100, 9000][rng.below(7)];
                 if rng.below(3) == 0 {
                     assert_eq!(
                         {

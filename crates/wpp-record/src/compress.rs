@@ -1,6 +1,6 @@
 //! Grammar profiles of symbol traces recorded by something else.
 
-use std::io::{BufRead as _, Read};
+use std::io::{BufRead, Read};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -119,55 +119,52 @@ fn read_symbols(input: impl Read, name: &Path, format: SymbolFormat, mut f: impl
                 have -= whole;
             }
         }
-        SymbolFormat::Text => {
-            let mut line = String::new();
-            let mut line_no = 0u64;
-            loop {
-                line.clear();
-                if reader.read_line(&mut line).map_err(read_err)? == 0 {
-                    return Ok(());
-                }
-                line_no += 1;
-                for word in line.split_whitespace() {
-                    let v: u32 = word.parse().map_err(|e| {
-                        let hint = match word.parse::<u64>() {
-                            Ok(_) if line.split_whitespace().count() == 2 => {
-                                " (lines of `FUNCTION PATH`, as `wpp expand` prints them, are read with --format events)"
-                            }
-                            _ => "",
-                        };
-                        Error::Invalid(format!("{}:{line_no}: `{word}` is not a symbol (an integer from 0 to {}): {e}{hint}", name.display(), u32::MAX))
-                    })?;
-                    f(Symbol::Value(v))?;
-                }
+        SymbolFormat::Text => lines(reader, name, |line_no, line| {
+            for word in line.split_whitespace() {
+                let v: u32 = word.parse().map_err(|e| {
+                    let hint = match word.parse::<u64>() {
+                        Ok(_) if line.split_whitespace().count() == 2 => {
+                            " (lines of `FUNCTION PATH`, as `wpp expand` prints them, are read with --format events)"
+                        }
+                        _ => "",
+                    };
+                    Error::Invalid(format!("{}:{line_no}: `{word}` is not a symbol (an integer from 0 to {}): {e}{hint}", name.display(), u32::MAX))
+                })?;
+                f(Symbol::Value(v))?;
             }
+            Ok(())
+        }),
+        SymbolFormat::Events => lines(reader, name, |line_no, line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let event = match words[..] {
+                [] => return Ok(()),
+                [func, path] => func.parse::<u32>().ok().zip(path.parse::<u64>().ok()),
+                _ => None,
+            };
+            let Some((func, path)) = event else {
+                return Err(Error::Invalid(format!(
+                    "{}:{line_no}: `{}` is not an event (FUNCTION PATH: an integer up to {} and one up to {})",
+                    name.display(),
+                    line.trim_end(),
+                    u32::MAX,
+                    u64::MAX
+                )));
+            };
+            f(Symbol::Event(func, path))
+        }),
+    }
+}
+
+/// Calls `f(line number, line)` with each line of `reader` (named `name` in errors).
+fn lines(mut reader: impl BufRead, name: &Path, mut f: impl FnMut(u64, &str) -> Result<(), Error>) -> Result<(), Error> {
+    let mut line = String::new();
+    let mut line_no = 0u64;
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).map_err(|source| Error::Read { path: name.to_owned(), source })? == 0 {
+            return Ok(());
         }
-        SymbolFormat::Events => {
-            let mut line = String::new();
-            let mut line_no = 0u64;
-            loop {
-                line.clear();
-                if reader.read_line(&mut line).map_err(read_err)? == 0 {
-                    return Ok(());
-                }
-                line_no += 1;
-                let words: Vec<&str> = line.split_whitespace().collect();
-                let event = match words[..] {
-                    [] => continue,
-                    [func, path] => func.parse::<u32>().ok().zip(path.parse::<u64>().ok()),
-                    _ => None,
-                };
-                let Some((func, path)) = event else {
-                    return Err(Error::Invalid(format!(
-                        "{}:{line_no}: `{}` is not an event (FUNCTION PATH: an integer up to {} and one up to {})",
-                        name.display(),
-                        line.trim_end(),
-                        u32::MAX,
-                        u64::MAX
-                    )));
-                };
-                f(Symbol::Event(func, path))?;
-            }
-        }
+        line_no += 1;
+        f(line_no, &line)?;
     }
 }

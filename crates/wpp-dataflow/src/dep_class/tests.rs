@@ -4,16 +4,7 @@
 use super::*;
 use wpp_model::effects::Var;
 use wpp_model::{Block, BlockIdx, Edge};
-
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
-    }
-}
+use wpp_test_support::Rng;
 
 fn access(rng: &mut Rng) -> Access {
     let base = match rng.below(4) {
@@ -21,7 +12,7 @@ fn access(rng: &mut Rng) -> Access {
         2 => Base::Var(Var::Local(0)),
         _ => Base::Unknown,
     };
-    Access { memory: 0, base, offset: [0, 4, 8][rng.below(3) as usize], width: [4, 8][rng.below(2) as usize] }
+    Access { memory: 0, base, offset: [0, 4, 8][rng.below(3)], width: [4, 8][rng.below(2)] }
 }
 
 fn action(rng: &mut Rng) -> Action {
@@ -41,8 +32,8 @@ fn random_function(rng: &mut Rng) -> (Cfg, FuncEffects) {
         let mut targets: Vec<(Target, EdgeKind)> = Vec::new();
         for _ in 0..1 + rng.below(2) {
             let t = match rng.below(4) {
-                0 if b + 1 < n => (Target::Block(BlockIdx(b + 1 + rng.below((n - b - 1) as u64) as u32)), EdgeKind::Forward),
-                1 => (Target::Block(BlockIdx(rng.below(b as u64 + 1) as u32)), EdgeKind::Back),
+                0 if b + 1 < n => (Target::Block(BlockIdx(b + 1 + rng.below((n - b - 1) as usize) as u32)), EdgeKind::Forward),
+                1 => (Target::Block(BlockIdx(rng.below(b as usize + 1) as u32)), EdgeKind::Back),
                 2 if b + 1 < n => (Target::Block(BlockIdx(b + 1)), EdgeKind::Call),
                 _ => (Target::Exit, EdgeKind::Return),
             };
@@ -99,7 +90,7 @@ fn enumerate(cfg: &Cfg, fx: &FuncEffects, loc: &Location, store: Site, load: Sit
 fn agrees_with_path_enumeration() {
     let mut classes = std::collections::BTreeMap::new();
     for seed in 1..3000u64 {
-        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut rng = Rng::new(seed);
         let (cfg, fx) = random_function(&mut rng);
         let sites = |want_store: bool| -> Vec<Site> {
             let mut v = Vec::new();
