@@ -9,7 +9,8 @@
 //! * [`effects`] says what each block does to variables and memory (definitions, loads
 //!   and stores with their address expressions), for data flow analyses.
 //! * [`instrument_block_log`] is the naive rewrite the tests use as an oracle: it reports
-//!   every basic block entered, function entries and exits, through host calls.
+//!   every basic block entered, function entries and exits, through host calls;
+//!   [`instrument_access_log`] also reports every memory access and import call.
 //!
 //! The host side of the contract (import names, export names, memory layout) is described
 //! by [`abi`] and [`Layout`]; `wpp-runtime` is its only user.
@@ -22,10 +23,10 @@
 //! `mod` numbers the program and drives, `layout` the counter policy and added memory as a
 //! pure function, `additions` what the module gains and where, `emit` each function's code,
 //! `hash_fn` the generated hash function), `wasm_idx` (typed local, global, memory and
-//! function indices of the rewritten module), `instrument_block_log` (the naive oracle
-//! rewrite), `rewrite` (section plumbing shared by both), `origin` (where each copied
-//! instruction came from, to speak of the running module's code in the original's
-//! offsets), `abi` (import/export names),
+//! function indices of the rewritten module), `oracle/` (the naive oracle rewrite,
+//! `instrument_block_log`, and in `access` the access log), `rewrite` (section plumbing
+//! shared by both), `origin` (where each copied instruction came from, to speak of the
+//! running module's code in the original's offsets), `abi` (import/export names),
 //! `source` (file and line range of every block, and the line of every instruction, from
 //! the DWARF line table), `facts` (`effects`: each block's actions in order, addresses
 //! followed through the operand stack by a symbolic interpretation whose arities come from

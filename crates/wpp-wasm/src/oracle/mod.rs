@@ -7,6 +7,9 @@
 //! `exit(func)`. Each body is wrapped in a `block` of the function's result type, so
 //! that every way out of the function (`return` becomes a branch to it) passes one
 //! `exit` call; tail calls report `exit` just before they leave.
+//!
+//! The access log ([`instrument_access_log`], `access`) adds a report of every memory
+//! access and brackets every import call, for the memory dependence oracles.
 
 use wasm_encoder::{BlockType, Function, Instruction as I, ValType};
 use wasmparser::{FunctionBody, Operator};
