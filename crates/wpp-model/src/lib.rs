@@ -21,8 +21,10 @@
 //! signal, a time, fuel or memory limit; the runtime's outcome and the profile's ending
 //! share it), `sniff::FileKind` (what a file looks like from its first bytes, for errors
 //! about a file of the wrong kind), `progress` (the `Progress` a long step reports to), `deps` (memory dependences
-//! stated once: the last writer of every byte, `Shadow`).
+//! stated once: the last writer of every byte, `Shadow`), `access_event` (memory
+//! accesses as event words beside path events, and their decoder).
 
+pub mod access_event;
 mod cfg;
 pub mod deps;
 pub mod effects;
