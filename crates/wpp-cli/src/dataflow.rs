@@ -109,14 +109,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
 
 fn sites(out: &mut impl std::io::Write, what: &str, v: &[SiteCount]) -> std::io::Result<()> {
     for s in v.iter().take(6) {
-        let name = match (&s.place, s.kind) {
-            (Some(p), _) => format!("{} {}{}", p.at, p.function, p.source.as_ref().map(|s| format!(" {s}")).unwrap_or_default()),
-            (None, "entry") => "entry (parameter or zero)".into(),
-            (None, "init") => "start of the run".into(),
-            (None, "import") => "a call to an import".into(),
-            (None, k) => k.into(),
-        };
-        writeln!(out, "    {what:<10} {:>12}  {name}", group(s.count))?;
+        writeln!(out, "    {what:<10} {:>12}  {}", group(s.count), s.name())?;
     }
     if v.len() > 6 {
         writeln!(out, "    {what:<10} ... {} more sites (--json has every one)", v.len() - 6)?;
@@ -142,8 +135,7 @@ fn print_redundancy(report: &RedundancyReport) -> std::io::Result<()> {
     }
     for l in &report.loads {
         let pct = 100.0 * l.redundant as f64 / l.executions as f64;
-        let src = l.load.source.as_ref().map(|s| format!(" {s}")).unwrap_or_default();
-        writeln!(out, "{} {}{}  load {}", l.load.at, l.load.function, src, l.address)?;
+        writeln!(out, "{}  load {}", l.load.at_function(), l.address)?;
         writeln!(out, "    redundant  {:>12} of {} executions ({pct:.1}%)", group(l.redundant), group(l.executions))?;
         sites(&mut out, "from", &l.available_from)?;
         sites(&mut out, "killed by", &l.killed_by)?;
@@ -174,8 +166,7 @@ fn reaching(o: ReachingOpts) -> anyhow::Result<()> {
 
 fn print_reaching(r: &ReachingReport) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    let src = r.point.source.as_ref().map(|s| format!(" {s}")).unwrap_or_default();
-    writeln!(out, "{} at {} {}{}: {} executions", r.variable, r.point.at, r.point.function, src, group(r.executions))?;
+    writeln!(out, "{} at {}: {} executions", r.variable, r.point.at_function(), group(r.executions))?;
     sites(&mut out, "defined", &r.definitions)?;
     Ok(())
 }

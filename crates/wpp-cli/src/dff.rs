@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use wpp_dataflow::dff::Dff;
-use wpp_report::dataflow::{DffReport, FactRow, Place};
+use wpp_report::dataflow::DffReport;
 use wpp_report::format::group;
 
 /// Data flow frequencies: how often each fact held at each point over the whole run,
@@ -74,20 +74,6 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn place(p: &Place) -> String {
-    format!("{}{}", p.at, p.source.as_ref().map(|s| format!(" {s}")).unwrap_or_default())
-}
-
-fn fact_name(f: &FactRow) -> String {
-    match (&f.place, f.site) {
-        (Some(p), _) => format!("{} = {} {}", f.variable, p.at, p.source.as_deref().unwrap_or(&p.function)),
-        (None, "entry") => format!("{} = entry (parameter or zero)", f.variable),
-        (None, "init") => format!("{} = its value at the start", f.variable),
-        (None, "load") => format!("{} available (load redundant)", f.variable),
-        (None, s) => format!("{} = {s}", f.variable),
-    }
-}
-
 fn estimate(e: Option<f64>) -> String {
     e.map_or_else(|| "-".into(), |x| wpp_report::format::group_f(x, 1))
 }
@@ -126,10 +112,10 @@ fn print_text(o: &Out, top: wpp_report::Top) -> std::io::Result<()> {
         writeln!(out, "\n{what} in {} ran", r.function)?;
     }
     for p in &r.points {
-        writeln!(out, "\nblock {} at {}  executed {}", p.block, place(&p.point), group(p.executions))?;
+        writeln!(out, "\nblock {} at {}  executed {}", p.block, p.point.at_source(), group(p.executions))?;
         writeln!(out, "    {:>14} {:>16}  fact", "exact", "edge estimate")?;
         for f in p.facts.iter().take(facts_shown) {
-            writeln!(out, "    {:>14} {:>16}  {}", group(f.exact), estimate(f.estimate), fact_name(f))?;
+            writeln!(out, "    {:>14} {:>16}  {}", group(f.exact), estimate(f.estimate), f.name())?;
         }
         if p.facts.len() > facts_shown {
             let left = p.facts.len() - facts_shown;
@@ -148,8 +134,8 @@ fn print_text(o: &Out, top: wpp_report::Top) -> std::io::Result<()> {
                 out,
                 "    block {} at {}: {}  exact {} of {}, estimate {} ({:+.1})",
                 d.block,
-                place(&d.point),
-                fact_name(&d.fact),
+                d.point.at_source(),
+                d.fact.name(),
                 group(d.fact.exact),
                 group(d.executions),
                 estimate(d.fact.estimate),

@@ -19,6 +19,31 @@ pub struct Place {
     pub source: Option<String>,
 }
 
+impl Place {
+    /// `0x1a2b file.c:12`, or the offset alone without DWARF.
+    pub fn at_source(&self) -> String {
+        format!("{}{}", self.at, self.source.as_ref().map(|s| format!(" {s}")).unwrap_or_default())
+    }
+
+    /// `0x1a2b F file.c:12`: the offset, the function, and the line when there is one.
+    pub fn at_function(&self) -> String {
+        format!("{} {}{}", self.at, self.function, self.source.as_ref().map(|s| format!(" {s}")).unwrap_or_default())
+    }
+}
+
+impl SiteCount {
+    /// What a person reads for the site: the instruction, or what stands for it.
+    pub fn name(&self) -> String {
+        match (&self.place, self.kind) {
+            (Some(p), _) => p.at_function(),
+            (None, "entry") => "entry (parameter or zero)".into(),
+            (None, "init") => "start of the run".into(),
+            (None, "import") => "a call to an import".into(),
+            (None, k) => k.into(),
+        }
+    }
+}
+
 /// How often one site generated or killed the fact.
 #[derive(Clone, Debug, Serialize)]
 pub struct SiteCount {
@@ -81,6 +106,19 @@ pub struct FactRow {
     /// What the edge profile's independence assumption gives (`null` when its system is
     /// singular).
     pub estimate: Option<f64>,
+}
+
+impl FactRow {
+    /// What a person reads for the fact: `local 3 = 0x1a2b file.c:12`.
+    pub fn name(&self) -> String {
+        match (&self.place, self.site) {
+            (Some(p), _) => format!("{} = {} {}", self.variable, p.at, p.source.as_deref().unwrap_or(&p.function)),
+            (None, "entry") => format!("{} = entry (parameter or zero)", self.variable),
+            (None, "init") => format!("{} = its value at the start", self.variable),
+            (None, "load") => format!("{} available (load redundant)", self.variable),
+            (None, s) => format!("{} = {s}", self.variable),
+        }
+    }
 }
 
 /// One point and the facts that held there.
