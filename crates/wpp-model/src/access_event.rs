@@ -44,6 +44,42 @@ impl AccessEvent {
     }
 }
 
+/// What an access site does to memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum SiteKind {
+    /// An instruction reads `width` bytes (`None`: as many as its length operand says).
+    Read { width: Option<u32> },
+    /// An instruction writes `width` bytes (`None`: as many as its length operand says).
+    Write { width: Option<u32> },
+    /// A call of an imported function, which may write any number of ranges.
+    Host,
+}
+
+/// One access site of a module: an instruction's read or write of linear memory, or the
+/// writes of calls of one imported function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct AccessSite {
+    /// The function holding the instruction, or the imported function.
+    pub func: FuncIdx,
+    /// The instruction's byte offset in the module (0 for an import).
+    pub at: u32,
+    /// The instruction's block (0 for an import).
+    pub block: crate::BlockIdx,
+    pub memory: u32,
+    pub kind: SiteKind,
+}
+
+impl AccessSite {
+    /// Whether the site's events carry a length word.
+    pub fn is_bulk(&self) -> bool {
+        matches!(self.kind, SiteKind::Read { width: None } | SiteKind::Write { width: None } | SiteKind::Host)
+    }
+
+    pub fn is_write(&self) -> bool {
+        matches!(self.kind, SiteKind::Write { .. } | SiteKind::Host)
+    }
+}
+
 /// What the next word completes.
 #[derive(Clone, Copy, Debug, Default)]
 enum Pending {

@@ -1,6 +1,6 @@
 //! Instantiating and running a guest, and collecting what the instrumentation recorded.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
 use wasmtime::{Caller, Engine, Linker, Memory, Module, Store};
@@ -26,6 +26,9 @@ pub struct PathsRun {
     pub hashed: PathCounts,
     /// Events delivered to the sink (trace mode).
     pub n_event_words: u64,
+    /// With memory accesses recorded: calls of imported functions whose writes to guest
+    /// memory the host does not know (none of them is in the event stream), by name.
+    pub unknown_host_calls: BTreeMap<String, u64>,
 }
 
 /// What the store carries besides WASI.
@@ -54,6 +57,7 @@ struct Paths {
     hash_entries: usize,
     hash_counts: PathCounts,
     error: Option<BoxError>,
+    unknown_host_calls: BTreeMap<String, u64>,
 }
 
 fn compile(engine: &Engine, wasm: &[u8]) -> Result<(Module, std::time::Duration), Error> {
@@ -176,15 +180,17 @@ pub fn run_plain(engine: &Engine, wasm: &[u8], cfg: &RunConfig) -> Result<RunRes
 /// Buffers in flight between the guest and the consumer thread.
 const QUEUED_BUFFERS: usize = 4;
 
-/// Copies the event words `[0, bytes)` of the added memory to the consumer.
-fn drain_events(data: &[u8], p: &mut Paths, bytes: usize) -> Result<(), BoxError> {
+/// Copies the event words `[0, bytes)` of the added memory to the consumer, and `more`
+/// after them.
+fn drain_events(data: &[u8], p: &mut Paths, bytes: usize, more: &[u64]) -> Result<(), BoxError> {
     let bytes = bytes.min(data.len()) & !7;
-    if bytes == 0 {
+    if bytes == 0 && more.is_empty() {
         return Ok(());
     }
     let mut words = p.recycled.try_recv().unwrap_or_default();
     words.clear();
     words.extend(data[..bytes].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))));
+    words.extend_from_slice(more);
     p.n_words += words.len() as u64;
     let tx = p.to_consumer.as_ref().ok_or("the event consumer is gone")?;
     tx.send(words).map_err(|_| "the event consumer stopped".into())
@@ -243,6 +249,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
         hash_entries: inst.layout.hash_entries as usize,
         hash_counts: HashMap::new(),
         error: None,
+        unknown_host_calls: BTreeMap::new(),
     };
     let (mut store, captured, control) = new_store(engine, cfg, Some(inst.layout.memory_bytes), paths)?;
     let mut linker = wasi_linker::<Paths>(engine)?;
@@ -258,7 +265,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
             let p = &mut state.extra;
             match kind {
                 abi::FLUSH_EVENTS => {
-                    if let Err(e) = drain_events(data, p, bytes as u32 as usize) {
+                    if let Err(e) = drain_events(data, p, bytes as u32 as usize, &[]) {
                         // Stop the guest: the consumer cannot take more.
                         let msg = chain(&*e);
                         p.error = Some(e);
@@ -271,6 +278,9 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
             Ok(())
         })
         .map_err(|e| Error::Wasi(e.into()))?;
+    if inst.accesses {
+        host_call_events(&mut linker, &module, cfg, inst)?;
+    }
     let started = call_start(&mut store, &control, &linker, &module, Some(abi::EXPORT_MEMORY), Some(&inst.origins));
     // Whatever happened, stop the consumer so that its error (if any) can be reported.
     let finish = |store: &mut Store<State<Paths>>| -> Result<S, Error> {
@@ -302,7 +312,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
                 .and_then(|g| g.get(&mut store).i32())
                 .ok_or_else(|| Error::Abi(format!("it lacks the `{}` global", abi::EXPORT_EVENT_PTR)))?;
             let (data, state) = memory.data_and_store_mut(&mut store);
-            if let Err(e) = drain_events(data, &mut state.extra, ptr as u32 as usize) {
+            if let Err(e) = drain_events(data, &mut state.extra, ptr as u32 as usize, &[]) {
                 return Err(match finish(&mut store) {
                     Err(why) => why,
                     Ok(_) => Error::Recording(e),
@@ -344,9 +354,10 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
         }
     }
     let n_event_words = store.data().extra.n_words;
+    let unknown_host_calls = std::mem::take(&mut store.data_mut().extra.unknown_host_calls);
     let sink = finish(&mut store)?;
     let (stdout, stderr) = captured_output(captured);
-    Ok((PathsRun { result: RunResult { outcome, stdout, stderr, compile_time, guest_time }, counts, hashed, n_event_words }, sink))
+    Ok((PathsRun { result: RunResult { outcome, stdout, stderr, compile_time, guest_time }, counts, hashed, n_event_words, unknown_host_calls }, sink))
 }
 
 /// Runs a module rewritten by [`wpp_wasm::instrument_block_log`] (or
@@ -380,22 +391,9 @@ pub fn run_block_log<S: BlockSink + Send + 'static>(engine: &Engine, wasm: &[u8]
 /// The access log's `host_begin` and `host_end`: each call of an imported function shown
 /// to the sink, with the bytes it wrote when it is a WASI function.
 fn host_calls<S: BlockSink + Send + 'static>(linker: &mut Linker<State<S>>, module: &Module, cfg: &RunConfig) -> Result<(), Error> {
-    // The imported functions in index order: (module, name, parameters).
-    let imports: Vec<(String, String, usize)> = module
-        .imports()
-        .filter_map(|i| match i.ty() {
-            wasmtime::ExternType::Func(ty) => Some((i.module().to_string(), i.name().to_string(), ty.params().len())),
-            _ => None,
-        })
-        .collect();
+    let imports = imported_functions(module);
     let imports = std::sync::Arc::new(imports);
-    let args = std::iter::once(&cfg.program_name).chain(&cfg.args);
-    let ctx = crate::host_writes::Context {
-        args: 1 + cfg.args.len() as u64,
-        args_bytes: args.map(|a| a.len() as u64 + 1).sum(),
-        environ: cfg.env.len() as u64,
-        environ_bytes: cfg.env.iter().map(|(k, v)| (k.len() + v.len() + 2) as u64).sum(),
-    };
+    let ctx = host_context(cfg);
     let named = imports.clone();
     linker
         .func_wrap(abi::ORACLE_MODULE, abi::ORACLE_HOST_BEGIN, move |mut c: Caller<'_, State<S>>, import: i32| {
@@ -421,6 +419,86 @@ fn host_calls<S: BlockSink + Send + 'static>(linker: &mut Linker<State<S>>, modu
                     };
                     state.extra.host_call(name, writes.as_deref(), data);
                 }
+            },
+        )
+        .map_err(|e| Error::Wasi(e.into()))?;
+    Ok(())
+}
+
+/// The imported functions in index order: (module, name, parameters).
+fn imported_functions(module: &Module) -> Vec<(String, String, usize)> {
+    module
+        .imports()
+        .filter_map(|i| match i.ty() {
+            wasmtime::ExternType::Func(ty) => Some((i.module().to_string(), i.name().to_string(), ty.params().len())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What the WASI host-write table needs to know of the guest's arguments and environment.
+fn host_context(cfg: &RunConfig) -> crate::host_writes::Context {
+    let args = std::iter::once(&cfg.program_name).chain(&cfg.args);
+    crate::host_writes::Context {
+        args: 1 + cfg.args.len() as u64,
+        args_bytes: args.map(|a| a.len() as u64 + 1).sum(),
+        environ: cfg.env.len() as u64,
+        environ_bytes: cfg.env.iter().map(|(k, v)| (k.len() + v.len() + 2) as u64).sum(),
+    }
+}
+
+/// The path rewrite's `host_call` (accesses recorded): the event buffer drained, then an
+/// access event of the import's site for each range the call wrote.
+fn host_call_events(linker: &mut Linker<State<Paths>>, module: &Module, cfg: &RunConfig, inst: &Instrumented) -> Result<(), Error> {
+    let imports = imported_functions(module);
+    let ctx = host_context(cfg);
+    // Sites of imports follow the instructions' sites, one per imported function of the
+    // user's module (the rewrite's own imports come after those).
+    let first_host = inst.sites.iter().position(|s| s.kind == wpp_model::access_event::SiteKind::Host).unwrap_or(inst.sites.len()) as u32;
+    linker
+        .func_wrap(
+            abi::IMPORT_MODULE,
+            abi::IMPORT_HOST_CALL,
+            move |mut c: Caller<'_, State<Paths>>,
+                  import: i32,
+                  a0: i64,
+                  a1: i64,
+                  a2: i64,
+                  a3: i64,
+                  a4: i64,
+                  a5: i64,
+                  a6: i64,
+                  a7: i64,
+                  a8: i64,
+                  result: i64,
+                  bytes: i32|
+                  -> wasmtime::Result<()> {
+                let Some((from, name, n)) = imports.get(import as usize) else {
+                    return Err(wasmtime::Error::msg(format!("wpp: host_call of import {import}")));
+                };
+                let args = [a0, a1, a2, a3, a4, a5, a6, a7, a8].map(|a| a as u64);
+                let writes = match (from.as_str(), c.get_export("memory").and_then(|e| e.into_memory())) {
+                    ("wasi_snapshot_preview1", Some(m)) => crate::host_writes::wasi_writes(name, &args[..(*n).min(9)], result as u32, m.data(&c), &ctx),
+                    _ => None,
+                };
+                let mut more = Vec::new();
+                match writes {
+                    Some(w) => {
+                        for (addr, len) in w {
+                            wpp_model::access_event::AccessEvent { site: first_host + import as u32, addr: addr as u32, len: Some(len) }.encode(&mut more);
+                        }
+                    }
+                    None => *c.data_mut().extra.unknown_host_calls.entry(name.clone()).or_insert(0) += 1,
+                }
+                let Some(memory) = c.data().memory else { return Err(wasmtime::Error::msg("wpp: host_call before the memory is known")) };
+                let (data, state) = memory.data_and_store_mut(&mut c);
+                let p = &mut state.extra;
+                if let Err(e) = drain_events(data, p, bytes as u32 as usize, &more) {
+                    let msg = chain(&*e);
+                    p.error = Some(e);
+                    return Err(wasmtime::Error::msg(format!("wpp: recording failed: {msg}")));
+                }
+                Ok(())
             },
         )
         .map_err(|e| Error::Wasi(e.into()))?;

@@ -33,6 +33,7 @@
 //! wasmparser's validator).
 
 pub mod abi;
+mod access;
 mod cfg_build;
 mod decode;
 mod error;
@@ -45,6 +46,7 @@ mod rewrite;
 mod source;
 mod wasm_idx;
 
+pub use access::access_sites;
 pub use decode::{decode, Program};
 pub use error::Error;
 pub use facts::effects;

@@ -23,9 +23,10 @@ fn rewrites_validate() {
             Options { mode: Mode::Trace, ..Options::default() },
             Options { mode: Mode::Count, ..Options::default() },
             Options { mode: Mode::Count, force_hash: true, ..Options::default() },
+            Options { mode: Mode::Trace, accesses: true, ..Options::default() },
         ] {
             if let Err(e) = instrument(&wasm, &program, &opts) {
-                panic!("{name} ({:?}, hash {}): {e}\n{}", opts.mode, opts.force_hash, dump(&wasm, &program, &opts));
+                panic!("{name} ({:?}, hash {}, accesses {}): {e}\n{}", opts.mode, opts.force_hash, opts.accesses, dump(&wasm, &program, &opts));
             }
         }
         instrument_block_log(&wasm, &program).unwrap_or_else(|e| panic!("{name} (block log): {e}"));

@@ -1,4 +1,5 @@
-//! What the rewrite adds to the module — the `flush` import, the memory, the event pointer
+//! What the rewrite adds to the module — the `flush` import (and `host_call` when
+//! accesses are recorded), the memory, the event pointer
 //! and hash fill globals with their exports, the hash function, the PPP slots' data, and a
 //! block type for each list of values a `br_table` carries — and where each addition lands
 //! in the rewritten module's index spaces ([`Env`](super::env::Env)).
@@ -9,6 +10,7 @@ use wasm_encoder::{BlockType, ConstExpr, ExportKind, GlobalType, MemoryType, Val
 use super::env::Env;
 use super::hash_fn::hash_count_function;
 use super::layout::{Layout, PAGE};
+use crate::access::HOST_ARGS;
 use crate::decode::Program;
 use crate::rewrite::{Additions, Shift};
 use crate::wasm_idx::{GlobalIdx, MemIdx, OutFuncIdx};
@@ -33,7 +35,13 @@ impl CarryTypes {
 /// The additions for the memory laid out as `layout` (with the hash function if
 /// `needs_hash`, and the PPP slots' initial content `slot_data`), their indices, and the
 /// dispatch block types.
-pub(super) fn additions(program: &Program, layout: &Layout, needs_hash: bool, slot_data: Vec<(u32, Vec<u8>)>) -> Result<(Additions, Env, CarryTypes), Error> {
+pub(super) fn additions(
+    program: &Program,
+    layout: &Layout,
+    needs_hash: bool,
+    slot_data: Vec<(u32, Vec<u8>)>,
+    accesses: bool,
+) -> Result<(Additions, Env, CarryTypes), Error> {
     for name in [abi::EXPORT_MEMORY, abi::EXPORT_EVENT_PTR, abi::EXPORT_HASH_USED] {
         if program.export_names.contains(name) {
             return Err(Error::Unsupported { feature: format!("the module already exports `{name}`"), place: "export section".into() });
@@ -41,14 +49,16 @@ pub(super) fn additions(program: &Program, layout: &Layout, needs_hash: bool, sl
     }
     let n_imported = program.n_imported_funcs;
     let n_funcs = program.functions.len() as u32;
-    // Our import comes after the module's, our memory and globals after its own, and the
-    // hash function after every defined function (shifted by our import).
+    // Our imports come after the module's, our memory and globals after its own, and the
+    // hash function after every defined function (shifted by our imports).
+    let n_added = 1 + accesses as u32;
     let env = Env {
         mem: MemIdx(program.n_memories),
         g_ptr: GlobalIdx(program.n_globals),
         g_hused: GlobalIdx(program.n_globals + 1),
         flush: OutFuncIdx(n_imported),
-        hash_fn: OutFuncIdx(n_funcs + 1),
+        host_call: accesses.then_some(OutFuncIdx(n_imported + 1)),
+        hash_fn: OutFuncIdx(n_funcs + n_added),
         cap: layout.buffer_bytes,
         hash_base: layout.hash_base,
         hash_entries: layout.hash_entries,
@@ -70,11 +80,18 @@ pub(super) fn additions(program: &Program, layout: &Layout, needs_hash: bool, sl
         functions: Vec::new(),
         data: slot_data.into_iter().map(|(base, bytes)| (env.mem, base, bytes)).collect(),
     };
+    if accesses {
+        let mut params = vec![ValType::I32];
+        params.extend(std::iter::repeat_n(ValType::I64, HOST_ARGS as usize + 1));
+        params.push(ValType::I32);
+        add.types.push((params, vec![]));
+        add.imports.push((abi::IMPORT_MODULE.into(), abi::IMPORT_HOST_CALL.into(), add.types.len() as u32 - 1));
+    }
     if needs_hash {
         add.functions.push((1, hash_count_function(&env)));
     }
     let carry = CarryTypes { base: program.types.len() as u32 + add.types.len() as u32, types: carried_types(program) };
-    let mut conv = Shift::new(n_imported, 1);
+    let mut conv = Shift::new(n_imported, n_added);
     for t in &carry.types {
         let t: Vec<ValType> = t
             .iter()

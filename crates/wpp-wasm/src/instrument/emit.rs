@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use wasm_encoder::reencode::Reencode;
 use wasm_encoder::{BlockType, Function, Instruction as I, ValType};
 use wasmparser::{FunctionBody, Operator};
+use wpp_model::access_event::ACCESS_TAG;
 use wpp_model::FuncMap;
 use wpp_model::{BlockIdx, EdgeIdx, FuncIdx, ESCAPE_FUNC};
 use wpp_paths::{EdgeAction, Numbering, PppAction, PppNumbering, ProgramNumbering};
@@ -16,6 +17,7 @@ use super::additions::CarryTypes;
 use super::env::Env;
 use super::layout::{CounterKind, Layout};
 use super::Mode;
+use crate::access::{Access, HostArgs, MemOp, Scratch};
 use crate::cfg_build::{FuncLayout, Term};
 use crate::decode::Program;
 use crate::rewrite::Shift;
@@ -33,6 +35,9 @@ pub(super) struct Shared<'a> {
     pub numberings: &'a ProgramNumbering,
     /// By function index, for functions with interesting paths.
     pub ppp: &'a FuncMap<PppNumbering>,
+    /// When accesses are recorded: the number of the first access site of each defined
+    /// function.
+    pub first_site: Option<&'a [u32]>,
 }
 
 /// The rewritten body of defined function `func`; `shift` translates its instructions.
@@ -52,7 +57,8 @@ pub(super) fn function(shift: &mut Shift, shared: &Shared<'_>, func: FuncIdx, bo
         (Some(p), Record::Ppp { .. }) => Some(FuncPpp::new(p, num, program, func)?),
         _ => None,
     };
-    let ctx = FuncCtx { env: shared.env, func, num, record, ppp, regs: Regs::default(), carry: shared.carry };
+    let next_site = shared.first_site.map(|f| f[defined]);
+    let ctx = FuncCtx { env: shared.env, func, num, record, ppp, regs: Regs::default(), carry: shared.carry, next_site };
     rewrite_body(shift, program, &program.layouts[defined], ctx, body).map_err(|e| with_place(e, program.name(func)))
 }
 
@@ -116,6 +122,8 @@ struct FuncCtx<'a> {
     record: Record,
     ppp: Option<FuncPpp>,
     regs: Regs,
+    /// When accesses are recorded: the site number of the next access.
+    next_site: Option<u32>,
 }
 
 /// `reg += k`.
@@ -179,10 +187,59 @@ impl FuncCtx<'_> {
         }
     }
 
+    /// Moves the event pointer past the `step` bytes just written, flushing a full buffer.
+    fn advance(&self, f: &mut Function, step: i32) {
+        let env = self.env;
+        let p = self.regs.p;
+        f.instruction(&env.g_ptr.get());
+        f.instruction(&I::I32Const(step));
+        f.instruction(&I::I32Add);
+        f.instruction(&p.tee());
+        f.instruction(&env.g_ptr.set());
+        f.instruction(&p.get());
+        f.instruction(&I::I32Const(env.cap as i32));
+        f.instruction(&I::I32GeU);
+        f.instruction(&I::If(BlockType::Empty));
+        f.instruction(&I::I32Const(abi::FLUSH_EVENTS));
+        f.instruction(&p.get());
+        f.instruction(&env.flush.call());
+        f.instruction(&I::I32Const(0));
+        f.instruction(&env.g_ptr.set());
+        f.instruction(&I::End);
+    }
+
+    /// Appends the access event of site `site` for access `a` (a bulk one's length in
+    /// local `len`).
+    fn access_event(&self, f: &mut Function, site: u32, a: Access, len: u32) {
+        let env = self.env;
+        f.instruction(&env.g_ptr.get());
+        f.instruction(&I::LocalGet(a.base));
+        if a.offset != 0 {
+            // The address wraps as a 32-bit number: an access past 4 GiB traps anyway.
+            f.instruction(&I::I32Const(a.offset as u32 as i32));
+            f.instruction(&I::I32Add);
+        }
+        f.instruction(&I::I64ExtendI32U);
+        f.instruction(&I::I64Const((((ACCESS_TAG | site) as u64) << 32) as i64));
+        f.instruction(&I::I64Or);
+        f.instruction(&I::I64Store(env.mem.arg64(0)));
+        let step = match a.len {
+            Some(_) => 8,
+            None => {
+                f.instruction(&env.g_ptr.get());
+                f.instruction(&I::LocalGet(len));
+                f.instruction(&I::I64ExtendI32U);
+                f.instruction(&I::I64Store(env.mem.arg64(8)));
+                16
+            }
+        };
+        self.advance(f, step);
+    }
+
     /// Records the path ending with Ball-Larus constant `add` (and PPP constant `ppp_add`).
     fn record(&self, f: &mut Function, add: u64, ppp_add: i64) {
         let env = self.env;
-        let Regs { c: _, p, .. } = self.regs;
+        let p = self.regs.p;
         match self.record {
             Record::Trace { wide } => {
                 f.instruction(&env.g_ptr.get());
@@ -200,21 +257,7 @@ impl FuncCtx<'_> {
                     f.instruction(&I::I64Store(env.mem.arg64(0)));
                     8
                 };
-                f.instruction(&env.g_ptr.get());
-                f.instruction(&I::I32Const(step));
-                f.instruction(&I::I32Add);
-                f.instruction(&p.tee());
-                f.instruction(&env.g_ptr.set());
-                f.instruction(&p.get());
-                f.instruction(&I::I32Const(env.cap as i32));
-                f.instruction(&I::I32GeU);
-                f.instruction(&I::If(BlockType::Empty));
-                f.instruction(&I::I32Const(abi::FLUSH_EVENTS));
-                f.instruction(&p.get());
-                f.instruction(&env.flush.call());
-                f.instruction(&I::I32Const(0));
-                f.instruction(&env.g_ptr.set());
-                f.instruction(&I::End);
+                self.advance(f, step);
             }
             Record::Array { base } => {
                 self.path_value(f, add);
@@ -327,6 +370,11 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
     if ctx.ppp.is_some() {
         locals.push((1, ValType::I64));
     }
+    let scratch = Scratch { first: n_locals + 3 + ctx.ppp.is_some() as u32 };
+    let host = HostArgs { first: scratch.first + Scratch::COUNT };
+    if ctx.next_site.is_some() {
+        locals.extend(Scratch::locals().chain(HostArgs::locals()));
+    }
     let mut f = Function::new(locals);
 
     let ops: Vec<(Operator<'_>, usize)> = body.get_operators_reader()?.into_iter_with_offsets().collect::<Result<_, _>>()?;
@@ -362,6 +410,33 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
             depths.push(targets.default());
             let bt = layout.br_table_types.get(&(i as u32)).map(|t| ctx.carry.block_type(t)).unwrap_or(BlockType::Empty);
             br_table_dispatch(&mut f, &ctx, &depths, edges, bt);
+        } else if let Some(site) = ctx.next_site {
+            // Recording accesses: the access events before the instruction, the host's
+            // writes after a call of an import.
+            if let Some(mem_op) = MemOp::of(&op) {
+                let mut k = site;
+                scratch.around(&mut f, mem_op, |f, a| {
+                    ctx.access_event(f, k, a, scratch.len());
+                    k += 1;
+                });
+                ctx.next_site = Some(k);
+            }
+            match bracketed_import(program, &op) {
+                Some((import, ty)) => {
+                    let mut copied = Ok(());
+                    let env = ctx.env;
+                    let host_call = env.host_call.expect("accesses are recorded");
+                    let after = |f: &mut Function| {
+                        f.instruction(&env.g_ptr.get());
+                        f.instruction(&host_call.call());
+                        f.instruction(&I::I32Const(0));
+                        f.instruction(&env.g_ptr.set());
+                    };
+                    host.bracket(&mut f, (import, &ty.params, &ty.results), |_| {}, |f| copied = shift.copy(f, op, at), after);
+                    copied?;
+                }
+                None => shift.copy(&mut f, op, at)?,
+            }
         } else {
             shift.copy(&mut f, op, at)?;
         }
@@ -370,6 +445,17 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
         }
     }
     Ok(f)
+}
+
+/// A `call` of an imported function whose calls the host can be told about: its index and
+/// type.
+fn bracketed_import<'p>(program: &'p Program, op: &Operator<'_>) -> Option<(u32, &'p crate::func_type::FuncType)> {
+    let Operator::Call { function_index } = *op else { return None };
+    if function_index >= program.n_imported_funcs {
+        return None;
+    }
+    let ty = program.types.get(*program.func_type.get(function_index as usize)? as usize)?.as_ref()?;
+    HostArgs::bracketable(&ty.params, &ty.results).then_some((function_index, ty))
 }
 
 /// `br_if` to `relative_depth` taking edge `taken` or `fall`: the taken edge's action before

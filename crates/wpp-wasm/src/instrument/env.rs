@@ -15,6 +15,8 @@ pub(super) struct Env {
     pub g_hused: GlobalIdx,
     /// The `flush` import.
     pub flush: OutFuncIdx,
+    /// The `host_call` import (when accesses are recorded).
+    pub host_call: Option<OutFuncIdx>,
     /// The hash function (present when some path is hashed).
     pub hash_fn: OutFuncIdx,
     /// Event buffer capacity in bytes.

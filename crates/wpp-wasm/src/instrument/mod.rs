@@ -45,6 +45,7 @@ mod layout;
 
 use std::collections::BTreeMap;
 
+use wpp_model::access_event::{AccessSite, SiteKind, MAX_SITE};
 use wpp_model::{FuncIdx, FuncMap, PathId};
 use wpp_paths::{ppp_number, PppNumbering, ProgramNumbering};
 
@@ -91,6 +92,11 @@ pub struct Options {
     /// With interesting paths: use PPP slots in every function with interesting paths, also
     /// where a Ball-Larus counter array would fit.
     pub ppp_everywhere: bool,
+    /// Trace mode only: before every instruction that touches linear memory, an access
+    /// event naming its site ([`access_sites`](crate::access_sites)) and address; after
+    /// every call of an imported function, a `host_call` that lets the host add the
+    /// call's writes ([`abi::IMPORT_HOST_CALL`](crate::abi::IMPORT_HOST_CALL)).
+    pub accesses: bool,
 }
 
 /// Interesting paths by function.
@@ -110,6 +116,7 @@ impl Default for Options {
             ppp_slots_per_path: 4,
             ppp_min_slots: 1 << 16,
             ppp_everywhere: false,
+            accesses: false,
         }
     }
 }
@@ -125,6 +132,10 @@ pub struct Instrumented {
     pub ppp: FuncMap<PppNumbering>,
     /// Where each instruction of `wasm` came from in the original module.
     pub origins: Origins,
+    /// [`Options::accesses`]: whether memory accesses are recorded.
+    pub accesses: bool,
+    /// With accesses: the module's access sites, which access events number.
+    pub sites: Vec<AccessSite>,
 }
 
 /// Rewrites `bytes` (decoded as `program`) to record Ball-Larus paths.
@@ -139,11 +150,38 @@ pub fn instrument_numbered(bytes: &[u8], program: &Program, numberings: ProgramN
         return Err(Error::Rewrite { place: "numbering".into(), message: "the numbering is not of this module".into() });
     }
     let ppp = ppp_number_functions(program, opts, &numberings)?;
+    if opts.accesses && opts.mode != Mode::Trace {
+        return Err(Error::Rewrite { place: "options".into(), message: "memory accesses are recorded in trace mode only".into() });
+    }
+    let sites = if opts.accesses { crate::access_sites(bytes, program)? } else { Vec::new() };
+    if sites.len() as u64 > MAX_SITE as u64 + 1 {
+        return Err(Error::Unsupported {
+            feature: format!("{} memory access sites (at most {})", sites.len(), MAX_SITE as u64 + 1),
+            place: "code section".into(),
+        });
+    }
+    // The first site of each defined function.
+    let mut first_site = vec![0u32; program.functions.len() - program.n_imported_funcs as usize + 1];
+    for s in sites.iter().filter(|s| s.func.0 >= program.n_imported_funcs && s.kind != SiteKind::Host) {
+        first_site[(s.func.0 - program.n_imported_funcs) as usize + 1] += 1;
+    }
+    for i in 1..first_site.len() {
+        first_site[i] += first_site[i - 1];
+    }
     let layout::Placement { layout, needs_hash, slot_data } = layout::place(&numberings, &ppp, opts)?;
-    let (add, env, carry) = additions::additions(program, &layout, needs_hash, slot_data)?;
-    let shared = emit::Shared { program, mode: opts.mode, env: &env, layout: &layout, carry: &carry, numberings: &numberings, ppp: &ppp };
+    let (add, env, carry) = additions::additions(program, &layout, needs_hash, slot_data, opts.accesses)?;
+    let shared = emit::Shared {
+        program,
+        mode: opts.mode,
+        env: &env,
+        layout: &layout,
+        carry: &carry,
+        numberings: &numberings,
+        ppp: &ppp,
+        first_site: opts.accesses.then_some(first_site.as_slice()),
+    };
     let (wasm, origins) = rewrite(bytes, program, add, |shift, i, body| emit::function(shift, &shared, FuncIdx(program.n_imported_funcs + i), body))?;
-    Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp, origins })
+    Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp, origins, accesses: opts.accesses, sites })
 }
 
 /// The Ball-Larus numbering of every function of `program` with code, functions with more

@@ -51,7 +51,7 @@ fn block_log(bytes: &[u8], program: &Program, accesses: bool) -> Result<Vec<u8>,
         add.imports.push((abi::ORACLE_MODULE.into(), abi::ORACLE_ACCESS.into(), 2));
         add.imports.push((abi::ORACLE_MODULE.into(), abi::ORACLE_HOST_BEGIN.into(), 0));
         let mut end = vec![ValType::I32];
-        end.extend(std::iter::repeat_n(ValType::I64, access::HOST_ARGS as usize + 1));
+        end.extend(std::iter::repeat_n(ValType::I64, crate::access::HOST_ARGS as usize + 1));
         add.types.push((end, vec![]));
         add.imports.push((abi::ORACLE_MODULE.into(), abi::ORACLE_HOST_END.into(), 3));
     }
@@ -166,7 +166,7 @@ fn block_log(bytes: &[u8], program: &Program, accesses: bool) -> Result<Vec<u8>,
                     let ty = program.types.get(program.func_type[function_index as usize] as usize).and_then(|t| t.as_ref());
                     let translated = shift.translate(op)?;
                     match (ty, &log) {
-                        (Some(ty), Some(log)) if access::AccessLog::loggable(&ty.params, &ty.results) => {
+                        (Some(ty), Some(log)) if crate::access::HostArgs::bracketable(&ty.params, &ty.results) => {
                             log.host_call(&mut f, function_index, &ty.params, &ty.results, |f| {
                                 f.instruction(&translated);
                             });
