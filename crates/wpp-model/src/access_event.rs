@@ -51,19 +51,23 @@ pub enum SiteKind {
     Read { width: Option<u32> },
     /// An instruction writes `width` bytes (`None`: as many as its length operand says).
     Write { width: Option<u32> },
-    /// A call of an imported function, which may write any number of ranges.
-    Host,
+    /// A call of imported function `import`: its event's address field is the number of
+    /// ranges of guest memory the call wrote, each then given by a [`SiteKind::HostWrite`]
+    /// event.
+    HostCall { import: FuncIdx },
+    /// A range the last host call wrote (one site per module, the last).
+    HostWrite,
 }
 
-/// One access site of a module: an instruction's read or write of linear memory, or the
-/// writes of calls of one imported function.
+/// One access site of a module: an instruction's read or write of linear memory, a call
+/// of an imported function, or the ranges such calls wrote.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct AccessSite {
-    /// The function holding the instruction, or the imported function.
+    /// The function holding the instruction (0 for [`SiteKind::HostWrite`]).
     pub func: FuncIdx,
-    /// The instruction's byte offset in the module (0 for an import).
+    /// The instruction's byte offset in the module.
     pub at: u32,
-    /// The instruction's block (0 for an import).
+    /// The instruction's block.
     pub block: crate::BlockIdx,
     pub memory: u32,
     pub kind: SiteKind,
@@ -72,11 +76,12 @@ pub struct AccessSite {
 impl AccessSite {
     /// Whether the site's events carry a length word.
     pub fn is_bulk(&self) -> bool {
-        matches!(self.kind, SiteKind::Read { width: None } | SiteKind::Write { width: None } | SiteKind::Host)
+        matches!(self.kind, SiteKind::Read { width: None } | SiteKind::Write { width: None } | SiteKind::HostWrite)
     }
 
+    /// Whether the site writes memory.
     pub fn is_write(&self) -> bool {
-        matches!(self.kind, SiteKind::Write { .. } | SiteKind::Host)
+        matches!(self.kind, SiteKind::Write { .. } | SiteKind::HostWrite)
     }
 }
 

@@ -6,6 +6,7 @@ use std::time::Instant;
 use wasmtime::{Caller, Engine, Linker, Memory, Module, Store};
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::I32Exit;
+use wpp_model::access_event::{AccessEvent, SiteKind};
 use wpp_model::{FuncIdx, PathId};
 use wpp_wasm::{abi, CounterKind, Instrumented, Mode, Origin, Origins};
 
@@ -447,20 +448,19 @@ fn host_context(cfg: &RunConfig) -> crate::host_writes::Context {
     }
 }
 
-/// The path rewrite's `host_call` (accesses recorded): the event buffer drained, then an
-/// access event of the import's site for each range the call wrote.
+/// The path rewrite's `host_call` (accesses recorded): the event buffer drained, then the
+/// call site's event (how many ranges the call wrote) and an event for each range.
 fn host_call_events(linker: &mut Linker<State<Paths>>, module: &Module, cfg: &RunConfig, inst: &Instrumented) -> Result<(), Error> {
     let imports = imported_functions(module);
     let ctx = host_context(cfg);
-    // Sites of imports follow the instructions' sites, one per imported function of the
-    // user's module (the rewrite's own imports come after those).
-    let first_host = inst.sites.iter().position(|s| s.kind == wpp_model::access_event::SiteKind::Host).unwrap_or(inst.sites.len()) as u32;
+    let sites = inst.sites.clone();
+    let host_write = sites.len() as u32 - 1;
     linker
         .func_wrap(
             abi::IMPORT_MODULE,
             abi::IMPORT_HOST_CALL,
             move |mut c: Caller<'_, State<Paths>>,
-                  import: i32,
+                  site: i32,
                   a0: i64,
                   a1: i64,
                   a2: i64,
@@ -473,22 +473,24 @@ fn host_call_events(linker: &mut Linker<State<Paths>>, module: &Module, cfg: &Ru
                   result: i64,
                   bytes: i32|
                   -> wasmtime::Result<()> {
-                let Some((from, name, n)) = imports.get(import as usize) else {
-                    return Err(wasmtime::Error::msg(format!("wpp: host_call of import {import}")));
+                let import = match sites.get(site as usize).map(|s| s.kind) {
+                    Some(SiteKind::HostCall { import }) => import,
+                    _ => return Err(wasmtime::Error::msg(format!("wpp: host_call of site {site}, not a call's"))),
                 };
+                let Some((from, name, n)) = imports.get(import.idx()) else { return Err(wasmtime::Error::msg(format!("wpp: no import {}", import.0))) };
                 let args = [a0, a1, a2, a3, a4, a5, a6, a7, a8].map(|a| a as u64);
                 let writes = match (from.as_str(), c.get_export("memory").and_then(|e| e.into_memory())) {
                     ("wasi_snapshot_preview1", Some(m)) => crate::host_writes::wasi_writes(name, &args[..(*n).min(9)], result as u32, m.data(&c), &ctx),
                     _ => None,
                 };
                 let mut more = Vec::new();
-                match writes {
-                    Some(w) => {
-                        for (addr, len) in w {
-                            wpp_model::access_event::AccessEvent { site: first_host + import as u32, addr: addr as u32, len: Some(len) }.encode(&mut more);
-                        }
-                    }
-                    None => *c.data_mut().extra.unknown_host_calls.entry(name.clone()).or_insert(0) += 1,
+                if writes.is_none() {
+                    *c.data_mut().extra.unknown_host_calls.entry(name.clone()).or_insert(0) += 1;
+                }
+                let writes = writes.unwrap_or_default();
+                AccessEvent { site: site as u32, addr: writes.len() as u32, len: None }.encode(&mut more);
+                for (addr, len) in writes {
+                    AccessEvent { site: host_write, addr: addr as u32, len: Some(len) }.encode(&mut more);
                 }
                 let Some(memory) = c.data().memory else { return Err(wasmtime::Error::msg("wpp: host_call before the memory is known")) };
                 let (data, state) = memory.data_and_store_mut(&mut c);

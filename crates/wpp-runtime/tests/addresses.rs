@@ -47,9 +47,9 @@ impl Sequence {
     }
 }
 
-/// The oracle's side.
+/// The oracle's side: the accesses, and how many import calls it saw end.
 #[derive(Default)]
-struct Logged(Sequence);
+struct Logged(Sequence, u64);
 
 impl BlockSink for Logged {
     fn enter(&mut self, _: u32) {}
@@ -61,6 +61,7 @@ impl BlockSink for Logged {
         self.0.push(Seen { at, host: None, memory: kind >> 4, addr: addr & 0xffff_ffff, len, write: kind & 15 == ACCESS_WRITE });
     }
     fn host_call(&mut self, name: &str, writes: Option<&[(u64, u64)]>, _: &[u8]) {
+        self.1 += 1;
         for &(addr, len) in writes.unwrap_or_default() {
             self.0.push(Seen { at: 0, host: Some(name.to_string()), memory: 0, addr, len, write: true });
         }
@@ -126,6 +127,9 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, buffer_bytes: u32) -> u64 {
     let mut got = Sequence::default();
     let mut paths = Vec::new();
     let mut d = EventDecoder::default();
+    // The import of the last host call, and how many of its ranges are still to come.
+    let mut call: Option<(String, u32)> = None;
+    let mut calls = 0u64;
     d.feed(
         &words,
         |s| sites[s as usize].is_bulk(),
@@ -133,18 +137,29 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, buffer_bytes: u32) -> u64 {
             Event::Path(p) => paths.push(p),
             Event::Access(a) => {
                 let s = &sites[a.site as usize];
-                let width = match s.kind {
-                    SiteKind::Read { width } | SiteKind::Write { width } => width,
-                    SiteKind::Host => None,
-                };
-                let host = (s.kind == SiteKind::Host).then(|| imports[s.func.idx()].clone());
-                let len = a.len.unwrap_or_else(|| width.expect("a sized site") as u64);
-                got.push(Seen { at: s.at, host, memory: s.memory, addr: a.addr as u64, len, write: s.is_write() });
+                match s.kind {
+                    SiteKind::Read { width } | SiteKind::Write { width } => {
+                        assert!(call.as_ref().is_none_or(|c| c.1 == 0), "{name}: an access among a host call's ranges");
+                        let len = a.len.unwrap_or_else(|| width.expect("a sized site") as u64);
+                        got.push(Seen { at: s.at, host: None, memory: s.memory, addr: a.addr as u64, len, write: s.is_write() });
+                    }
+                    SiteKind::HostCall { import } => {
+                        calls += 1;
+                        call = Some((imports[import.idx()].clone(), a.addr))
+                    }
+                    SiteKind::HostWrite => {
+                        let c = call.as_mut().expect("a host write after its call");
+                        assert!(c.1 > 0, "{name}: more host writes than the call said");
+                        c.1 -= 1;
+                        got.push(Seen { at: 0, host: Some(c.0.clone()), memory: 0, addr: a.addr as u64, len: a.len.unwrap(), write: true });
+                    }
+                }
             }
         },
     );
     assert!(!d.is_mid_event(), "{name}: the stream ends inside an event");
     assert_eq!(got.n, oracle.0.n, "{name}: accesses");
+    assert_eq!(calls, oracle.1, "{name}: import calls");
     if let Some(i) = got.kept.iter().zip(&oracle.0.kept).position(|(a, b)| a != b) {
         panic!("{name}: access {i}: recorded {:?}, the log has {:?}", got.kept[i], oracle.0.kept[i]);
     }

@@ -13,11 +13,12 @@ pub const FLUSH_EVENTS: i32 = 0;
 /// `kind` of a flush of the hash table of path counters.
 pub const FLUSH_HASH: i32 = 1;
 
-/// `host_call(import: i32, a0: i64, ..., a8: i64, result: i64, bytes: i32)`, added when
-/// memory accesses are recorded: the imported function `import` was just called with
-/// these arguments (zero-extended, absent ones 0) and returned `result`. The host drains
-/// the event buffer's `bytes` (the guest then restarts it at 0) and appends an access
-/// event for each range of guest memory the call wrote.
+/// `host_call(site: i32, a0: i64, ..., a8: i64, result: i64, bytes: i32)`, added when
+/// memory accesses are recorded: the call of an imported function at access site `site`
+/// (a `HostCall` site, which names the import) was just made with these arguments
+/// (zero-extended, absent ones 0) and returned `result`. The host drains the event
+/// buffer's `bytes` (the guest then restarts it at 0) and appends the call's event (how
+/// many ranges of guest memory it wrote) and an event for each range.
 pub const IMPORT_HOST_CALL: &str = "host_call";
 
 /// The memory the rewrite adds (buffer, counters, hash table).

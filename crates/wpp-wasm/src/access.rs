@@ -242,9 +242,10 @@ fn store_value(op: &Operator) -> u32 {
     }
 }
 
-/// Every access site of the module: each memory-touching instruction's accesses, by
-/// function and offset (a `memory.copy` gives its read, then its write), then one
-/// [`SiteKind::Host`] site per imported function. Site numbers are indices into this.
+/// Every access site of the module: each memory-touching instruction's accesses and each
+/// call of an imported function the rewrite brackets ([`HostArgs::bracketable`]), by
+/// function and offset (a `memory.copy` gives its read, then its write), then the one
+/// [`SiteKind::HostWrite`] site. Site numbers are indices into this.
 pub fn access_sites(bytes: &[u8], program: &Program) -> Result<Vec<AccessSite>, Error> {
     let mut sites = Vec::new();
     let mut defined = 0u32;
@@ -259,12 +260,24 @@ pub fn access_sites(bytes: &[u8], program: &Program) -> Result<Vec<AccessSite>, 
             while block + 1 < layout.first_op.len() && i as u32 >= layout.first_op[block + 1] {
                 block += 1;
             }
-            let Some(mem_op) = MemOp::of(&op) else { continue };
-            for (memory, kind) in mem_op.sites() {
-                sites.push(AccessSite { func, at: at as u32, block: BlockIdx(block as u32), memory, kind });
+            let site = |memory, kind| AccessSite { func, at: at as u32, block: BlockIdx(block as u32), memory, kind };
+            if let Some(mem_op) = MemOp::of(&op) {
+                sites.extend(mem_op.sites().map(|(memory, kind)| site(memory, kind)));
+            } else if let Some((import, _)) = bracketed_import(program, &op) {
+                sites.push(site(0, SiteKind::HostCall { import: FuncIdx(import) }));
             }
         }
     }
-    sites.extend((0..program.n_imported_funcs).map(|i| AccessSite { func: FuncIdx(i), at: 0, block: BlockIdx(0), memory: 0, kind: SiteKind::Host }));
+    sites.push(AccessSite { func: FuncIdx(0), at: 0, block: BlockIdx(0), memory: 0, kind: SiteKind::HostWrite });
     Ok(sites)
+}
+
+/// A `call` of an imported function whose calls are bracketed: its index and type.
+pub(crate) fn bracketed_import<'p>(program: &'p Program, op: &Operator<'_>) -> Option<(u32, &'p crate::func_type::FuncType)> {
+    let Operator::Call { function_index } = *op else { return None };
+    if function_index >= program.n_imported_funcs {
+        return None;
+    }
+    let ty = program.types.get(*program.func_type.get(function_index as usize)? as usize)?.as_ref()?;
+    HostArgs::bracketable(&ty.params, &ty.results).then_some((function_index, ty))
 }

@@ -17,7 +17,7 @@ use super::additions::CarryTypes;
 use super::env::Env;
 use super::layout::{CounterKind, Layout};
 use super::Mode;
-use crate::access::{Access, HostArgs, MemOp, Scratch};
+use crate::access::{bracketed_import, Access, HostArgs, MemOp, Scratch};
 use crate::cfg_build::{FuncLayout, Term};
 use crate::decode::Program;
 use crate::rewrite::Shift;
@@ -422,7 +422,10 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
                 ctx.next_site = Some(k);
             }
             match bracketed_import(program, &op) {
-                Some((import, ty)) => {
+                Some((_, ty)) => {
+                    // The host is told the call's site; the site names the import.
+                    let k = ctx.next_site.expect("accesses are recorded");
+                    ctx.next_site = Some(k + 1);
                     let mut copied = Ok(());
                     let env = ctx.env;
                     let host_call = env.host_call.expect("accesses are recorded");
@@ -432,7 +435,7 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
                         f.instruction(&I::I32Const(0));
                         f.instruction(&env.g_ptr.set());
                     };
-                    host.bracket(&mut f, (import, &ty.params, &ty.results), |_| {}, |f| copied = shift.copy(f, op, at), after);
+                    host.bracket(&mut f, (k, &ty.params, &ty.results), |_| {}, |f| copied = shift.copy(f, op, at), after);
                     copied?;
                 }
                 None => shift.copy(&mut f, op, at)?,
@@ -445,17 +448,6 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
         }
     }
     Ok(f)
-}
-
-/// A `call` of an imported function whose calls the host can be told about: its index and
-/// type.
-fn bracketed_import<'p>(program: &'p Program, op: &Operator<'_>) -> Option<(u32, &'p crate::func_type::FuncType)> {
-    let Operator::Call { function_index } = *op else { return None };
-    if function_index >= program.n_imported_funcs {
-        return None;
-    }
-    let ty = program.types.get(*program.func_type.get(function_index as usize)? as usize)?.as_ref()?;
-    HostArgs::bracketable(&ty.params, &ty.results).then_some((function_index, ty))
 }
 
 /// `br_if` to `relative_depth` taking edge `taken` or `fall`: the taken edge's action before

@@ -162,7 +162,7 @@ pub fn instrument_numbered(bytes: &[u8], program: &Program, numberings: ProgramN
     }
     // The first site of each defined function.
     let mut first_site = vec![0u32; program.functions.len() - program.n_imported_funcs as usize + 1];
-    for s in sites.iter().filter(|s| s.func.0 >= program.n_imported_funcs && s.kind != SiteKind::Host) {
+    for s in sites.iter().filter(|s| s.kind != SiteKind::HostWrite) {
         first_site[(s.func.0 - program.n_imported_funcs) as usize + 1] += 1;
     }
     for i in 1..first_site.len() {
