@@ -22,13 +22,16 @@
 //! share it), `sniff::FileKind` (what a file looks like from its first bytes, for errors
 //! about a file of the wrong kind), `progress` (the `Progress` a long step reports to), `deps` (memory dependences
 //! stated once: the last writer of every byte, `Shadow`), `access_event` (memory
-//! accesses as event words beside path events, and their decoder).
+//! accesses as event words beside path events, their decoder, and the access sites they
+//! name), `exercised` (the dependences a run exercised, from its accesses in order:
+//! `Tracker`).
 
 pub mod access_event;
 mod cfg;
 pub mod deps;
 pub mod effects;
 mod event;
+pub mod exercised;
 mod func_map;
 mod idx;
 pub mod progress;

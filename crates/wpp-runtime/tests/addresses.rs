@@ -2,12 +2,17 @@
 //! against the access log of the oracle rewrite: the access events, read through the
 //! module's site table, are the accesses the log reports, in order, with the host's
 //! writes after each WASI call; the path events are those of a plain trace recording; the
-//! program behaves as it does uninstrumented.
+//! program behaves as it does uninstrumented; and the dependences a `Tracker` follows
+//! from the events are those of the direct log (`wpp_test_support::deps`).
 
+use std::collections::BTreeMap;
 use wpp_model::access_event::{Event, EventDecoder, SiteKind};
+
+use wpp_model::exercised::{ExercisedDeps, Tracker};
 use wpp_model::PathEvent;
 use wpp_runtime::{run_block_log, run_paths, run_plain, BlockSink, RunConfig, Stdio};
 use wpp_test_support::corpus;
+use wpp_test_support::deps::{DirectDeps, Exercised, Writer};
 use wpp_wasm::abi::ACCESS_WRITE;
 use wpp_wasm::{Mode, Options};
 
@@ -95,6 +100,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, buffer_bytes: u32) -> u64 {
 
     let logged = wpp_wasm::instrument_access_log(wasm, &program).unwrap();
     let (_, oracle) = run_block_log(&engine, &logged, cfg, Logged::default()).unwrap();
+    let (_, direct) = run_block_log(&engine, &logged, cfg, DirectDeps::default()).unwrap();
 
     let trace = wpp_wasm::instrument(wasm, &program, &Options::default()).unwrap();
     let (_, trace_words) = run_paths(&engine, &trace, cfg, Words::default()).unwrap();
@@ -124,6 +130,8 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, buffer_bytes: u32) -> u64 {
             }
         }
     }
+    let mut tracker = Tracker::new(&sites).unwrap();
+    let mut exercised = ExercisedDeps::default();
     let mut got = Sequence::default();
     let mut paths = Vec::new();
     let mut d = EventDecoder::default();
@@ -136,6 +144,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, buffer_bytes: u32) -> u64 {
         |e| match e {
             Event::Path(p) => paths.push(p),
             Event::Access(a) => {
+                tracker.access(a.site, a.addr, a.len, |d| exercised.add(&d)).unwrap();
                 let s = &sites[a.site as usize];
                 match s.kind {
                     SiteKind::Read { width } | SiteKind::Write { width } => {
@@ -165,6 +174,42 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, buffer_bytes: u32) -> u64 {
     }
     assert_eq!(got.hash, oracle.0.hash, "{name}: the accesses past the first {KEPT} differ");
     assert_eq!((paths.len(), path_hash(&paths)), (trace_paths.len(), path_hash(&trace_paths)), "{name}: path events");
+
+    // The dependences followed from the events are the direct log's. Host writers are
+    // named by import there, by call site here; whether an instance is the latest is
+    // compared for instructions only (the log counts instances of an import's calls that
+    // wrote something, the tracker every call).
+    let mut mine: BTreeMap<(Writer, u32), Exercised> = BTreeMap::new();
+    for (&(w, load), e) in &exercised.deps {
+        let writer = match w {
+            wpp_model::exercised::Writer::Initial => Writer::Initial,
+            wpp_model::exercised::Writer::Site(s) => match sites[s as usize].kind {
+                SiteKind::HostCall { import } => Writer::Host(imports[import.idx()].clone()),
+                _ => Writer::Instruction(sites[s as usize].at),
+            },
+        };
+        let m = mine.entry((writer, sites[load as usize].at)).or_default();
+        m.count += e.count;
+        m.earlier_instance += e.earlier_instance;
+    }
+    let mut theirs = direct.deps.clone();
+    for ((w, _), e) in mine.iter_mut().chain(theirs.iter_mut()) {
+        if matches!(w, Writer::Host(_)) {
+            e.earlier_instance = 0;
+        }
+    }
+    if mine != theirs {
+        let diff: Vec<_> = mine.iter().filter(|(k, v)| theirs.get(k) != Some(v)).take(5).collect();
+        let missing: Vec<_> = theirs.iter().filter(|(k, _)| !mine.contains_key(k)).take(5).collect();
+        panic!("{name}: dependences differ: ours {diff:?}; the log's missing from ours {missing:?}");
+    }
+    let mut loads: BTreeMap<u32, u64> = BTreeMap::new();
+    for (i, s) in sites.iter().enumerate() {
+        if matches!(s.kind, SiteKind::Read { .. }) && tracker.instances(i as u32) > 0 {
+            *loads.entry(s.at).or_default() += tracker.instances(i as u32);
+        }
+    }
+    assert_eq!(loads, direct.loads, "{name}: load executions");
     got.n
 }
 

@@ -1,0 +1,171 @@
+//! The memory dependences a run exercised, from its accesses in order ([`Tracker`]): for
+//! each load instance, the write instances it depends on ([`crate::deps`] states the
+//! semantics), named by access site ([`crate::access_event::AccessSite`]) and instance,
+//! and summed per (writer, load) pair ([`Exercised`]). A filtering run feeds it the
+//! guest's access events as they arrive; the recovery from an address trace feeds it the
+//! accesses read back against the control flow.
+
+use std::collections::BTreeMap;
+
+use crate::access_event::{AccessSite, SiteKind};
+use crate::deps::{Shadow, WriteId, INITIAL};
+
+/// What wrote the bytes a load read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub enum Writer {
+    /// Nothing during the run: the module's initial memory.
+    Initial,
+    /// The instruction at this access site (a store or a bulk write), or for a
+    /// [`SiteKind::HostCall`] site, that call of an import.
+    Site(u32),
+}
+
+/// One dynamic dependence: instance `load_instance` (1-based) of load site `load` read
+/// bytes that instance `writer_instance` of `writer` wrote (0 for [`Writer::Initial`]).
+/// `latest`: the writer had not run again between that instance and the load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Dependence {
+    pub load: u32,
+    pub load_instance: u64,
+    pub writer: Writer,
+    pub writer_instance: u64,
+    pub latest: bool,
+}
+
+/// How often a (writer, load) dependence was exercised.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Exercised {
+    /// Load instances that read at least one byte the writer wrote.
+    pub count: u64,
+    /// Of those, the ones whose writing instance was not the writer's latest (an
+    /// any-instance dependence when not 0, a last-instance one otherwise).
+    pub earlier_instance: u64,
+}
+
+/// Every dependence of a run summed by (writer, load site), and the executions of every
+/// load site.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ExercisedDeps {
+    pub deps: BTreeMap<(Writer, u32), Exercised>,
+    pub loads: BTreeMap<u32, u64>,
+}
+
+impl ExercisedDeps {
+    pub fn add(&mut self, d: &Dependence) {
+        let e = self.deps.entry((d.writer, d.load)).or_default();
+        e.count += 1;
+        e.earlier_instance += !d.latest as u64;
+    }
+}
+
+/// Bits of a [`WriteId`] that hold the instance; the site (plus one) is above them.
+const INSTANCE_BITS: u32 = 40;
+
+/// The most access sites a [`Tracker`] can tell apart.
+pub const MAX_TRACKED_SITES: usize = 1 << (64 - INSTANCE_BITS - 1);
+
+/// Follows a run's accesses, in the order they ran, with a shadow memory per linear
+/// memory holding the last writer of each byte.
+pub struct Tracker<'s> {
+    sites: &'s [AccessSite],
+    shadows: Vec<Shadow>,
+    /// Executions so far of each site.
+    instances: Vec<u64>,
+    /// The last host call's site, and how many of its ranges are still to come.
+    call: Option<(u32, u32)>,
+    /// Scratch: one load's distinct writers.
+    writers: Vec<WriteId>,
+}
+
+/// Why an access cannot be followed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TrackError {
+    #[error("access site {0} is not in the module's table of {1} sites")]
+    NoSite(u32, usize),
+    #[error("a host write without a host call before it")]
+    StrayHostWrite,
+    #[error("more than {MAX_TRACKED_SITES} access sites")]
+    TooManySites,
+}
+
+impl<'s> Tracker<'s> {
+    pub fn new(sites: &'s [AccessSite]) -> Result<Self, TrackError> {
+        if sites.len() > MAX_TRACKED_SITES {
+            return Err(TrackError::TooManySites);
+        }
+        Ok(Tracker { sites, shadows: Vec::new(), instances: vec![0; sites.len()], call: None, writers: Vec::new() })
+    }
+
+    /// Executions so far of site `site`.
+    pub fn instances(&self, site: u32) -> u64 {
+        self.instances[site as usize]
+    }
+
+    /// Bytes of shadow memory held.
+    pub fn memory_bytes(&self) -> usize {
+        self.shadows.iter().map(Shadow::memory_bytes).sum::<usize>() + self.instances.len() * 8
+    }
+
+    fn shadow(&mut self, memory: u32) -> &mut Shadow {
+        let m = memory as usize;
+        if self.shadows.len() <= m {
+            self.shadows.resize_with(m + 1, Shadow::default);
+        }
+        &mut self.shadows[m]
+    }
+
+    /// The access of site `site` at `addr` (for a bulk site, of `len` bytes; for a
+    /// [`SiteKind::HostCall`] site, `addr` is how many ranges the call wrote); `f` gets
+    /// each dependence of a load, one per distinct write instance.
+    pub fn access(&mut self, site: u32, addr: u32, len: Option<u64>, mut f: impl FnMut(Dependence)) -> Result<(), TrackError> {
+        let s = *self.sites.get(site as usize).ok_or(TrackError::NoSite(site, self.sites.len()))?;
+        let (writer, width) = match s.kind {
+            SiteKind::HostCall { .. } => {
+                self.instances[site as usize] += 1;
+                self.call = Some((site, addr));
+                return Ok(());
+            }
+            SiteKind::HostWrite => match &mut self.call {
+                Some((call, left)) if *left > 0 => {
+                    *left -= 1;
+                    (*call, None)
+                }
+                _ => return Err(TrackError::StrayHostWrite),
+            },
+            SiteKind::Write { width } => {
+                self.instances[site as usize] += 1;
+                (site, width)
+            }
+            SiteKind::Read { width } => {
+                self.instances[site as usize] += 1;
+                let len = width.map_or(len.unwrap_or(0), u64::from);
+                let load_instance = self.instances[site as usize];
+                let mut writers = std::mem::take(&mut self.writers);
+                writers.clear();
+                self.shadow(s.memory).read(addr as u64, len, |span| {
+                    if !writers.contains(&span.write) {
+                        writers.push(span.write);
+                    }
+                });
+                for &w in &writers {
+                    let (writer, writer_instance) = match w {
+                        INITIAL => (Writer::Initial, 0),
+                        w => (Writer::Site((w >> INSTANCE_BITS) as u32 - 1), w & ((1 << INSTANCE_BITS) - 1)),
+                    };
+                    let latest = match writer {
+                        Writer::Initial => true,
+                        Writer::Site(ws) => self.instances[ws as usize] == writer_instance,
+                    };
+                    f(Dependence { load: site, load_instance, writer, writer_instance, latest });
+                }
+                self.writers = writers;
+                return Ok(());
+            }
+        };
+        let len = width.map_or(len.unwrap_or(0), u64::from);
+        let id = ((writer as u64 + 1) << INSTANCE_BITS) | self.instances[writer as usize];
+        let memory = self.sites[writer as usize].memory;
+        self.shadow(memory).write(addr as u64, len, id);
+        Ok(())
+    }
+}
