@@ -96,6 +96,16 @@ enum ModeArg {
     /// Preferential path profiling: count the interesting paths of --interesting in compact
     /// arrays, and every other (residual) path by its Ball-Larus number.
     Ppp,
+    /// The whole program path as in grammar mode, and beside it the address trace: every
+    /// load and store address, bulk write and write by a WASI call, compressed by the same
+    /// builder (the baseline the extended WPP is measured against; `wpp deps` reads the
+    /// dependences from it).
+    Addresses,
+    /// The filtering run of the extended WPP: which memory dependences the program
+    /// exercises (store or host write → load), how often, and whether always on the
+    /// writer's latest instance, from a shadow of the last writer of every byte; with path
+    /// counts.
+    EwppFilter,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<i32> {
@@ -104,6 +114,8 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
         ModeArg::Paths => RecordMode::Paths,
         ModeArg::Trace => RecordMode::Trace,
         ModeArg::Ppp => RecordMode::Ppp,
+        ModeArg::Addresses => RecordMode::Addresses(o.grammar),
+        ModeArg::EwppFilter => RecordMode::EwppFilter,
     };
     match (mode, &o.interesting) {
         (RecordMode::Ppp, None) => bail!("--mode ppp needs --interesting SET (a set file from `wpp ppp select`)"),
@@ -310,6 +322,9 @@ fn report(r: &Recording, program: &Path, output: &Path) {
     }
     if let Some(n) = r.residual {
         note = format!("; {} of them residual (`wpp ppp report` lists them)", group(n));
+    }
+    if let Some(n) = r.accesses {
+        note.push_str(&format!("; {}", count(n, "memory access", "memory accesses")));
     }
     eprintln!(
         "wpp: {} in {:.2} s (after {:.2} s instrumenting and {:.2} s compiling), {:.2} s more to write the profile; {} distinct{note} -> {}",

@@ -66,8 +66,8 @@ pub const MAX_TRACKED_SITES: usize = 1 << (64 - INSTANCE_BITS - 1);
 
 /// Follows a run's accesses, in the order they ran, with a shadow memory per linear
 /// memory holding the last writer of each byte.
-pub struct Tracker<'s> {
-    sites: &'s [AccessSite],
+pub struct Tracker {
+    sites: Vec<AccessSite>,
     shadows: Vec<Shadow>,
     /// Executions so far of each site.
     instances: Vec<u64>,
@@ -88,12 +88,16 @@ pub enum TrackError {
     TooManySites,
 }
 
-impl<'s> Tracker<'s> {
-    pub fn new(sites: &'s [AccessSite]) -> Result<Self, TrackError> {
+impl Tracker {
+    pub fn new(sites: Vec<AccessSite>) -> Result<Self, TrackError> {
         if sites.len() > MAX_TRACKED_SITES {
             return Err(TrackError::TooManySites);
         }
-        Ok(Tracker { sites, shadows: Vec::new(), instances: vec![0; sites.len()], call: None, writers: Vec::new() })
+        Ok(Tracker { instances: vec![0; sites.len()], sites, shadows: Vec::new(), call: None, writers: Vec::new() })
+    }
+
+    pub fn sites(&self) -> &[AccessSite] {
+        &self.sites
     }
 
     /// Executions so far of site `site`.

@@ -30,6 +30,10 @@
 //! | `terminal-events` | (a trace of `FUNCTION PATH` events compressed by `wpp compress --format events`, as `wpp expand` prints them) postcard `Vec<(u32, u64)>`: the event of each terminal symbol, in place of `symbols` |
 //! | `ppp` | (preferential path profiling) postcard [`PppRecord`]: the interesting paths with their PPP ids, and what the residual hash table counted |
 //! | `module` | (recorded by `wpp record`) postcard [`ModuleId`]: the SHA-256 and length of the module that ran, so that commands given the module can check it is that one ([`Profile::check_module`]) |
+//! | `access-sites` | (addresses and filtering runs) postcard `Vec<`[`wpp_model::access_event::AccessSite`]`>`: the module's access sites, which the sections below number |
+//! | `address-values`, `address-grammar` | (addresses mode) the address trace: for every access in order, its first byte (and a bulk access's length; for a call of an import, how many ranges it wrote, then each range's start and length), as a grammar (encoded as `grammar`) over terminals whose values `address-values` lists (postcard `Vec<u32>`); the sites are not stored: they follow from the control flow |
+//! | `exercised` | (filtering run) postcard [`wpp_model::exercised::ExercisedDeps`]: every (writer, load) dependence exercised, how often, and how often not on the writer's latest instance |
+//! | `unknown-host-calls` | (addresses and filtering runs, when there were any) postcard `BTreeMap<String, u64>`: calls of imports whose writes to guest memory are not known, by name |
 //!
 //! A guest with several threads would get one grammar each, in sections `grammar`,
 //! `grammar.1`, `grammar.2`, ..., sharing one symbol table.
@@ -100,6 +104,11 @@ pub mod section {
     pub const SOURCE: &str = "source";
     pub const PPP: &str = "ppp";
     pub const MODULE: &str = "module";
+    pub const ACCESS_SITES: &str = "access-sites";
+    pub const ADDRESS_VALUES: &str = "address-values";
+    pub const ADDRESS_GRAMMAR: &str = "address-grammar";
+    pub const EXERCISED: &str = "exercised";
+    pub const UNKNOWN_HOST_CALLS: &str = "unknown-host-calls";
 }
 
 /// One entry of the table of contents.
@@ -123,6 +132,13 @@ pub enum RecordMode {
     /// Per-path counters, interesting paths in compact arrays (preferential path
     /// profiling), the rest in a hash table.
     Ppp,
+    /// The whole program path as a grammar (as [`RecordMode::Grammar`]) and, beside it,
+    /// the address trace: every load and store address, bulk write and host write, as a
+    /// grammar built by the same builder (the baseline of the extended WPP).
+    Addresses(Builder),
+    /// The memory dependences the run exercised, and whether each was always on the
+    /// writer's latest instance (the filtering run of the extended WPP), with path counts.
+    EwppFilter,
 }
 
 /// The algorithm that built a profile's grammar.

@@ -189,6 +189,50 @@ impl Profile {
         Ok(())
     }
 
+    /// Section `name` postcard-decoded, `None` when the profile has no such section.
+    pub fn optional_value<T: serde::de::DeserializeOwned>(&self, name: &str) -> Result<Option<T>, Error> {
+        if !self.toc.iter().any(|e| e.name == name) {
+            return Ok(None);
+        }
+        let bytes = self.section_bytes(name)?;
+        postcard::from_bytes(&bytes).map(Some).map_err(|e| corrupt(&self.path, format!("section `{name}`: {e}")))
+    }
+
+    /// The module's access sites (addresses and filtering runs), checked: every site in a
+    /// function the profile knows, in a block of its CFG.
+    pub fn access_sites(&self) -> Result<Option<Vec<wpp_model::access_event::AccessSite>>, Error> {
+        let Some(sites) = self.optional_value::<Vec<wpp_model::access_event::AccessSite>>(section::ACCESS_SITES)? else { return Ok(None) };
+        for (i, s) in sites.iter().enumerate() {
+            let f = self.meta.functions.get(s.func.idx());
+            let ok = match s.kind {
+                wpp_model::access_event::SiteKind::HostWrite => i + 1 == sites.len(),
+                wpp_model::access_event::SiteKind::HostCall { import } => {
+                    f.and_then(|f| f.cfg.as_ref()).is_some_and(|c| s.block.idx() < c.n_blocks())
+                        && self.meta.functions.get(import.idx()).is_some_and(|f| f.cfg.is_none())
+                }
+                _ => f.and_then(|f| f.cfg.as_ref()).is_some_and(|c| s.block.idx() < c.n_blocks()),
+            };
+            if !ok {
+                return Err(corrupt(&self.path, format!("section `{}`: site {i} ({s:?}) is not in the module", section::ACCESS_SITES)));
+            }
+        }
+        if sites.last().is_some_and(|s| s.kind != wpp_model::access_event::SiteKind::HostWrite) {
+            return Err(corrupt(&self.path, format!("section `{}` does not end with the host-write site", section::ACCESS_SITES)));
+        }
+        Ok(Some(sites))
+    }
+
+    /// The address trace of an addresses recording: its grammar and the value of each
+    /// terminal, checked; `None` for a profile without one.
+    pub fn address_trace(&self) -> Result<Option<(wpp_grammar::Grammar, Vec<u32>)>, Error> {
+        let Some(values) = self.optional_value::<Vec<u32>>(section::ADDRESS_VALUES)? else { return Ok(None) };
+        let bytes = self.section_bytes(section::ADDRESS_GRAMMAR)?;
+        let what = |e: String| corrupt(&self.path, format!("section `{}`: {e}", section::ADDRESS_GRAMMAR));
+        let g = wpp_grammar::decode_grammar(&bytes).map_err(|e| what(e.to_string()))?;
+        g.validate(Some(values.len() as u32)).map_err(|e| what(e.to_string()))?;
+        Ok(Some((g, values)))
+    }
+
     /// Whether the profile holds a trace from elsewhere (`wpp compress`), with no program.
     pub fn is_foreign(&self) -> bool {
         self.meta.functions.is_empty()
@@ -251,7 +295,8 @@ impl Profile {
         match self.meta.mode {
             RecordMode::Paths => Error::NoWholePath { path: self.path.clone(), mode: "paths" },
             RecordMode::Ppp => Error::NoWholePath { path: self.path.clone(), mode: "ppp" },
-            RecordMode::Trace | RecordMode::Grammar(_) => Error::Missing { path: self.path.clone(), section: section.to_owned() },
+            RecordMode::EwppFilter => Error::NoWholePath { path: self.path.clone(), mode: "ewpp-filter" },
+            RecordMode::Trace | RecordMode::Grammar(_) | RecordMode::Addresses(_) => Error::Missing { path: self.path.clone(), section: section.to_owned() },
         }
     }
 

@@ -58,6 +58,7 @@
 //! from a profile, load, save, check against a module; `ppp_record`); `compress`: grammar
 //! profiles of foreign symbol traces.
 
+pub mod access_sink;
 mod compress;
 mod error;
 mod set;
@@ -116,6 +117,9 @@ pub struct Recording {
     pub grammar: Option<GrammarSummary>,
     /// PPP mode: the distinct paths that ran and were not interesting.
     pub residual: Option<u64>,
+    /// Addresses and filtering runs: the memory accesses recorded (host calls and each
+    /// range they wrote included).
+    pub accesses: Option<u64>,
     /// What the user should know but did not stop the recording.
     pub warnings: Vec<String>,
 }
@@ -272,8 +276,9 @@ impl Recorder {
         let start = Instant::now();
         let wasm_mode = match self.mode {
             RecordMode::Paths | RecordMode::Ppp => wpp_wasm::Mode::Count,
-            RecordMode::Trace | RecordMode::Grammar(_) => wpp_wasm::Mode::Trace,
+            RecordMode::Trace | RecordMode::Grammar(_) | RecordMode::Addresses(_) | RecordMode::EwppFilter => wpp_wasm::Mode::Trace,
         };
+        let accesses = matches!(self.mode, RecordMode::Addresses(_) | RecordMode::EwppFilter);
         let max_paths = match &self.set {
             Some((_, set)) => set.max_paths,
             None => self.max_paths,
@@ -282,7 +287,7 @@ impl Recorder {
         let run_error = |source| Error::Run { path: self.path.clone(), source };
         // Numbered once: for checking the set and for the rewrite.
         let numberings = wpp_wasm::number_program(&self.program, max_paths).map_err(instrument_error)?;
-        let mut opts = wpp_wasm::Options { mode: wasm_mode, max_paths, ..Default::default() };
+        let mut opts = wpp_wasm::Options { mode: wasm_mode, max_paths, accesses, ..Default::default() };
         let set = match (self.mode, &self.set) {
             (RecordMode::Ppp, Some((file, set))) => {
                 opts.interesting = Some(set.interesting(file, &self.path, &self.wasm, &self.program, &numberings)?);
@@ -300,7 +305,13 @@ impl Recorder {
         let mut writer = Writer::create(output)?;
         let mut grammar = None;
         let mut ppp = None;
+        let mut n_accesses = None;
         let guest_end;
+        let progress = |p: BuildProgress| {
+            if let Some(f) = &self.progress {
+                f(p)
+            }
+        };
         let (run, counts, mut writer) = match self.mode {
             RecordMode::Grammar(builder) => {
                 let spool = Spool::new(output, self.spool_memory);
@@ -311,25 +322,43 @@ impl Recorder {
                     return Err(Error::TruncatedTrace);
                 }
                 let t = Instant::now();
-                let progress = |p: BuildProgress| {
-                    if let Some(f) = &self.progress {
-                        f(p)
-                    }
-                };
                 let built = sink.finish(self.build_threads, progress).map_err(Error::Build)?;
                 let counts = built.path_counts();
-                let encoded = wpp_grammar::encode_grammar(&built.grammar, built.paths.len() as u32);
-                writer.write_value(section::SYMBOLS, &built.paths)?;
-                writer.write_section(section::GRAMMAR, &encoded)?;
-                writer.write_value(section::GRAMMAR_OPTIONS, &wpp_profile::GrammarOptions { prediction: self.prediction })?;
-                grammar = Some(GrammarSummary {
-                    symbols: built.grammar.n_symbols() as u64,
-                    bytes: encoded.len() as u64,
-                    finish_time: t.elapsed(),
-                    spool_memory: built.spool_memory as u64,
-                    spool_file: built.spool_file,
-                });
+                grammar = Some(write_grammar(&mut writer, &built, self.prediction, t)?);
                 (run, counts, writer)
+            }
+            RecordMode::Addresses(builder) => {
+                let paths = GrammarSink::new(&inst.numberings, builder, self.prediction, Spool::new(output, self.spool_memory / 2));
+                let values = GrammarSink::new(&wpp_model::FuncMap::new(0), builder, self.prediction, Spool::new(output, self.spool_memory / 2));
+                let sink = access_sink::AddressesSink::new(inst.sites.clone(), paths, values);
+                let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink).map_err(run_error)?;
+                guest_end = Instant::now();
+                if sink.is_truncated() {
+                    return Err(Error::TruncatedTrace);
+                }
+                let t = Instant::now();
+                let built = sink.finish(self.build_threads, progress).map_err(Error::Build)?;
+                let counts = built.paths.path_counts();
+                grammar = Some(write_grammar(&mut writer, &built.paths, self.prediction, t)?);
+                let values: Vec<u32> = built.addresses.paths.iter().map(|p| p.path.0 as u32).collect();
+                writer.write_value(section::ADDRESS_VALUES, &values)?;
+                writer.write_section(section::ADDRESS_GRAMMAR, &wpp_grammar::encode_grammar(&built.addresses.grammar, values.len() as u32))?;
+                writer.write_value(section::ACCESS_SITES, &inst.sites)?;
+                n_accesses = Some(built.n_accesses);
+                (run, counts, writer)
+            }
+            RecordMode::EwppFilter => {
+                let sink = access_sink::FilterSink::new(inst.sites.clone(), TraceStats::for_numberings(&inst.numberings)).map_err(Error::Build)?;
+                let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink).map_err(run_error)?;
+                guest_end = Instant::now();
+                if sink.is_truncated() {
+                    return Err(Error::TruncatedTrace);
+                }
+                n_accesses = Some(sink.n_accesses);
+                let (stats, exercised) = sink.finish();
+                writer.write_value(section::EXERCISED, &exercised)?;
+                writer.write_value(section::ACCESS_SITES, &inst.sites)?;
+                (run, stats.counts(), writer)
             }
             RecordMode::Trace => {
                 let sink = TraceSink::new(writer, &inst.numberings);
@@ -363,6 +392,15 @@ impl Recorder {
         };
         // Source lines are a convenience: unreadable DWARF must not cost the recording.
         let mut warnings = Vec::new();
+        if !run.unknown_host_calls.is_empty() {
+            let calls: Vec<String> = run.unknown_host_calls.iter().map(|(name, n)| format!("{name} ({n}×)")).collect();
+            warnings.push(format!(
+                "{}: which bytes these imports wrote is not known, so dependences on them are missing: {}",
+                self.path.display(),
+                calls.join(", ")
+            ));
+            writer.write_value(section::UNKNOWN_HOST_CALLS, &run.unknown_host_calls)?;
+        }
         let source = wpp_wasm::source_map(&self.wasm, &self.program).unwrap_or_else(|e| {
             warnings.push(format!("{}: {e}; reports will show byte offsets instead of source lines", self.path.display()));
             None
@@ -398,9 +436,26 @@ impl Recorder {
             after_guest: guest_end.elapsed(),
             grammar,
             residual,
+            accesses: n_accesses,
             warnings,
         })
     }
+}
+
+/// Writes a grammar's sections (`symbols`, `grammar`, `grammar-options`); `started` is
+/// when finishing it began.
+fn write_grammar(writer: &mut Writer, built: &BuiltGrammar, prediction: Prediction, started: Instant) -> Result<GrammarSummary, Error> {
+    let encoded = wpp_grammar::encode_grammar(&built.grammar, built.paths.len() as u32);
+    writer.write_value(section::SYMBOLS, &built.paths)?;
+    writer.write_section(section::GRAMMAR, &encoded)?;
+    writer.write_value(section::GRAMMAR_OPTIONS, &wpp_profile::GrammarOptions { prediction })?;
+    Ok(GrammarSummary {
+        symbols: built.grammar.n_symbols() as u64,
+        bytes: encoded.len() as u64,
+        finish_time: started.elapsed(),
+        spool_memory: built.spool_memory as u64,
+        spool_file: built.spool_file,
+    })
 }
 
 /// Path counts as a profile's `counts` section holds them: sorted by function and path.

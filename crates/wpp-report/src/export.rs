@@ -187,6 +187,8 @@ pub fn export(p: &Profile) -> Result<Export<'_>, Error> {
         RecordMode::Trace => ("trace", None),
         RecordMode::Ppp => ("ppp", None),
         RecordMode::Grammar(b) => ("grammar", Some(b.name())),
+        RecordMode::Addresses(b) => ("addresses", Some(b.name())),
+        RecordMode::EwppFilter => ("ewpp-filter", None),
     };
     Ok(Export {
         format: "wpp-profile",

@@ -46,6 +46,7 @@
 pub mod annotate;
 mod dag;
 pub mod dataflow;
+pub mod deps;
 mod error;
 pub mod export;
 pub mod format;

@@ -58,6 +58,8 @@ pub fn stats_of(p: &Profile, grammar: Option<&wpp_grammar::Grammar>) -> Result<S
                 Some(wpp_profile::Prediction::Rules) => format!("grammar ({}, predicting rules)", b.name()),
                 _ => format!("grammar ({})", b.name()),
             },
+            RecordMode::Addresses(b) => format!("addresses (grammars by {})", b.name()),
+            RecordMode::EwppFilter => "ewpp-filter".into(),
         },
         prediction: p.grammar_options.map(|o| o.prediction.name()),
         ending: p.meta.ending.to_string(),

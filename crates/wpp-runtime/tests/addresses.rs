@@ -5,14 +5,13 @@
 //! program behaves as it does uninstrumented; and the dependences a `Tracker` follows
 //! from the events are those of the direct log (`wpp_test_support::deps`).
 
-use std::collections::BTreeMap;
 use wpp_model::access_event::{Event, EventDecoder, SiteKind};
 
 use wpp_model::exercised::{ExercisedDeps, Tracker};
 use wpp_model::PathEvent;
 use wpp_runtime::{run_block_log, run_paths, run_plain, BlockSink, RunConfig, Stdio};
 use wpp_test_support::corpus;
-use wpp_test_support::deps::{DirectDeps, Exercised, Writer};
+use wpp_test_support::deps::{compare_with_direct, import_names, DirectDeps};
 use wpp_wasm::abi::ACCESS_WRITE;
 use wpp_wasm::{Mode, Options};
 
@@ -118,19 +117,8 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, buffer_bytes: u32) -> u64 {
     );
     assert!(run.unknown_host_calls.is_empty(), "{name}: {:?}", run.unknown_host_calls);
 
-    // The imported functions' names as the host knows them.
-    let mut imports = Vec::new();
-    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
-        if let wasmparser::Payload::ImportSection(r) = payload.unwrap() {
-            for i in r.into_imports() {
-                let i = i.unwrap();
-                if matches!(i.ty, wasmparser::TypeRef::Func(_)) {
-                    imports.push(i.name.to_string());
-                }
-            }
-        }
-    }
-    let mut tracker = Tracker::new(&sites).unwrap();
+    let imports = import_names(wasm);
+    let mut tracker = Tracker::new(sites.clone()).unwrap();
     let mut exercised = ExercisedDeps::default();
     let mut got = Sequence::default();
     let mut paths = Vec::new();
@@ -175,41 +163,15 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, buffer_bytes: u32) -> u64 {
     assert_eq!(got.hash, oracle.0.hash, "{name}: the accesses past the first {KEPT} differ");
     assert_eq!((paths.len(), path_hash(&paths)), (trace_paths.len(), path_hash(&trace_paths)), "{name}: path events");
 
-    // The dependences followed from the events are the direct log's. Host writers are
-    // named by import there, by call site here; whether an instance is the latest is
-    // compared for instructions only (the log counts instances of an import's calls that
-    // wrote something, the tracker every call).
-    let mut mine: BTreeMap<(Writer, u32), Exercised> = BTreeMap::new();
-    for (&(w, load), e) in &exercised.deps {
-        let writer = match w {
-            wpp_model::exercised::Writer::Initial => Writer::Initial,
-            wpp_model::exercised::Writer::Site(s) => match sites[s as usize].kind {
-                SiteKind::HostCall { import } => Writer::Host(imports[import.idx()].clone()),
-                _ => Writer::Instruction(sites[s as usize].at),
-            },
-        };
-        let m = mine.entry((writer, sites[load as usize].at)).or_default();
-        m.count += e.count;
-        m.earlier_instance += e.earlier_instance;
-    }
-    let mut theirs = direct.deps.clone();
-    for ((w, _), e) in mine.iter_mut().chain(theirs.iter_mut()) {
-        if matches!(w, Writer::Host(_)) {
-            e.earlier_instance = 0;
-        }
-    }
-    if mine != theirs {
-        let diff: Vec<_> = mine.iter().filter(|(k, v)| theirs.get(k) != Some(v)).take(5).collect();
-        let missing: Vec<_> = theirs.iter().filter(|(k, _)| !mine.contains_key(k)).take(5).collect();
-        panic!("{name}: dependences differ: ours {diff:?}; the log's missing from ours {missing:?}");
-    }
-    let mut loads: BTreeMap<u32, u64> = BTreeMap::new();
+    // The dependences followed from the events are the direct log's.
     for (i, s) in sites.iter().enumerate() {
         if matches!(s.kind, SiteKind::Read { .. }) && tracker.instances(i as u32) > 0 {
-            *loads.entry(s.at).or_default() += tracker.instances(i as u32);
+            exercised.loads.insert(i as u32, tracker.instances(i as u32));
         }
     }
-    assert_eq!(loads, direct.loads, "{name}: load executions");
+    if let Err(e) = compare_with_direct(&exercised, &sites, &imports, &direct) {
+        panic!("{name}: {e}");
+    }
     got.n
 }
 

@@ -105,3 +105,66 @@ impl BlockSink for DirectDeps {
         }
     }
 }
+
+/// The imported functions' names as the host knows them (the import's field name), in
+/// index order.
+pub fn import_names(wasm: &[u8]) -> Vec<String> {
+    let mut names = Vec::new();
+    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+        if let Ok(wasmparser::Payload::ImportSection(r)) = payload {
+            for i in r.into_imports().flatten() {
+                if matches!(i.ty, wasmparser::TypeRef::Func(_)) {
+                    names.push(i.name.to_string());
+                }
+            }
+        }
+    }
+    names
+}
+
+/// Dependences named by access site (`wpp_model::exercised`) compared with the direct
+/// log's, named by offset and import: an error describing the first differences.
+///
+/// Host writers are named by import in the log and by call site in the sites' naming;
+/// whether an instance is the latest is compared for instructions only (the log counts
+/// instances of an import's calls that wrote something, a `Tracker` every call).
+pub fn compare_with_direct(
+    exercised: &wpp_model::exercised::ExercisedDeps,
+    sites: &[wpp_model::access_event::AccessSite],
+    imports: &[String],
+    direct: &DirectDeps,
+) -> Result<(), String> {
+    use wpp_model::access_event::SiteKind;
+    let mut mine: BTreeMap<(Writer, u32), Exercised> = BTreeMap::new();
+    for (&(w, load), e) in &exercised.deps {
+        let writer = match w {
+            wpp_model::exercised::Writer::Initial => Writer::Initial,
+            wpp_model::exercised::Writer::Site(s) => match sites[s as usize].kind {
+                SiteKind::HostCall { import } => Writer::Host(imports[import.idx()].clone()),
+                _ => Writer::Instruction(sites[s as usize].at),
+            },
+        };
+        let m = mine.entry((writer, sites[load as usize].at)).or_default();
+        m.count += e.count;
+        m.earlier_instance += e.earlier_instance;
+    }
+    let mut theirs = direct.deps.clone();
+    for ((w, _), e) in mine.iter_mut().chain(theirs.iter_mut()) {
+        if matches!(w, Writer::Host(_)) {
+            e.earlier_instance = 0;
+        }
+    }
+    if mine != theirs {
+        let diff: Vec<_> = mine.iter().filter(|(k, v)| theirs.get(k) != Some(v)).take(5).collect();
+        let missing: Vec<_> = theirs.iter().filter(|(k, _)| !mine.contains_key(k)).take(5).collect();
+        return Err(format!("dependences differ: ours {diff:?}; the log's missing from ours {missing:?}"));
+    }
+    let mut loads: BTreeMap<u32, u64> = BTreeMap::new();
+    for (&site, &n) in &exercised.loads {
+        *loads.entry(sites[site as usize].at).or_default() += n;
+    }
+    if loads != direct.loads {
+        return Err(format!("load executions differ: {} load sites against the log's {}", loads.len(), direct.loads.len()));
+    }
+    Ok(())
+}

@@ -1,0 +1,88 @@
+//! Memory dependences end to end: recordings in addresses and filtering mode, and the
+//! dependences recovered from each profile (`wpp_report::deps`), against
+//! the direct log of a shadow memory kept by the host on the access-log oracle rewrite
+//! (`wpp_test_support::deps`); the addresses profile's whole program path against a
+//! grammar-mode recording's. On the `.wat` programs and every real program's test run.
+
+use std::path::Path;
+
+use wpp_profile::Profile;
+use wpp_record::{Builder, RecordMode, Recorder};
+use wpp_runtime::{run_block_log, RunConfig};
+use wpp_test_support::deps::{compare_with_direct, import_names, DirectDeps};
+use wpp_test_support::{corpus, workloads};
+
+mod common;
+
+/// Event count and order hash of a profile's whole program path.
+fn fingerprint(path: &Path) -> (u64, u64) {
+    let p = Profile::open(path).unwrap();
+    let (mut n, mut h) = (0u64, wpp_paths::split::HASH_START);
+    p.for_each_event(|e| {
+        n += 1;
+        h = wpp_paths::split::hash_event(h, e);
+    })
+    .unwrap();
+    (n, h)
+}
+
+/// Checks the three profiles in `dir` (`grammar.wpp`, `addresses.wpp`, `filter.wpp`,
+/// recorded from `wasm` run as `cfg` says) against the direct log.
+fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path) {
+    let program = wpp_wasm::decode(wasm).unwrap();
+    let logged = wpp_wasm::instrument_access_log(wasm, &program).unwrap();
+    let (_, direct) = run_block_log(&wpp_runtime::engine().unwrap(), &logged, cfg, DirectDeps::default()).unwrap();
+    let imports = import_names(wasm);
+
+    assert_eq!(fingerprint(&dir.join("addresses.wpp")), fingerprint(&dir.join("grammar.wpp")), "{name}: the addresses profile's path trace");
+    let addresses = Profile::open(&dir.join("addresses.wpp")).unwrap();
+    let recovered = wpp_report::deps::from_addresses(&addresses, |_| {}).unwrap();
+    if let Err(e) = compare_with_direct(&recovered.deps, &recovered.sites, &imports, &direct) {
+        panic!("{name}: recovered from the address trace: {e}");
+    }
+    let filter = Profile::open(&dir.join("filter.wpp")).unwrap();
+    let exercised = wpp_report::deps::exercised(&filter).unwrap().expect("a filtering run's dependences");
+    assert_eq!(exercised, recovered.deps, "{name}: the filtering run against the recovery");
+    assert_eq!(filter.counts, addresses.counts, "{name}: the filtering run's path counts");
+}
+
+/// Records `wasm` run as `cfg` says in grammar, addresses and filtering mode into `dir`.
+/// In-process, with the direct log's run configuration: a program reading an inherited
+/// stdin may see its input in other chunks than from a captured one.
+fn record(wasm: &[u8], cfg: &RunConfig, dir: &Path) {
+    for (file, mode) in [
+        ("grammar.wpp", RecordMode::Grammar(Builder::Sequitur1)),
+        ("addresses.wpp", RecordMode::Addresses(Builder::Sequitur1)),
+        ("filter.wpp", RecordMode::EwppFilter),
+    ] {
+        Recorder::from_bytes(&cfg.program_name, wasm.to_vec()).unwrap().mode(mode).run_config(cfg.clone()).record(&dir.join(file)).unwrap();
+    }
+}
+
+#[test]
+fn wat_programs() {
+    let dir = common::scratch("deps-wat");
+    for name in corpus::names() {
+        let wasm = corpus::bytes(&name);
+        let cfg = RunConfig {
+            program_name: name.clone(),
+            args: vec!["one".into(), "two three".into()],
+            stdio: wpp_runtime::Stdio::Capture { stdin: b"some input\n".to_vec() },
+            ..Default::default()
+        };
+        record(&wasm, &cfg, &dir);
+        check(&name, &wasm, &cfg, &dir);
+    }
+}
+
+#[test]
+fn real_programs() {
+    workloads::for_each_program("deps", |m, _, p| {
+        let (p, run) = m.run(&p.name, "test").unwrap();
+        let dir = common::scratch(&format!("deps-{}", p.name));
+        let (wasm, cfg) = workloads::load_run(m, p, run);
+        record(&wasm, &cfg, &dir);
+        check(&p.name, &wasm, &cfg, &dir);
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}
