@@ -25,6 +25,7 @@
 mod annotate;
 mod compress;
 mod dataflow;
+mod deps;
 mod dff;
 mod error;
 mod expand;
@@ -89,6 +90,7 @@ enum Command {
     Twpp(twpp::Opts),
     Trace(trace::Opts),
     Dataflow(dataflow::Opts),
+    Deps(deps::Opts),
     Dff(dff::Opts),
     Report(report::Opts),
     Completions(CompletionsOpts),
@@ -220,6 +222,7 @@ fn main() -> ExitCode {
         Command::Twpp(o) => twpp::run(o).map(|()| 0),
         Command::Trace(o) => trace::run(o).map(|()| 0),
         Command::Dataflow(o) => dataflow::run(o).map(|()| 0),
+        Command::Deps(o) => deps::run(o).map(|()| 0),
         Command::Dff(o) => dff::run(o).map(|()| 0),
         Command::Report(o) => report::run(o).map(|()| 0),
         Command::Completions(o) => {

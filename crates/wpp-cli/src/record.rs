@@ -44,6 +44,10 @@ pub struct Opts {
     /// Ball-Larus counters fit an array (which is cheaper, and the default there).
     #[arg(long)]
     ppp_everywhere: bool,
+    /// With --mode ewpp: the filtering run of the same program (`--mode ewpp-filter`),
+    /// whose dependences name each load's candidate writers.
+    #[arg(long, value_name = "FILTER.wpp")]
+    filter: Option<PathBuf>,
     /// Where to write the profile [default: PROGRAM's name with the extension .wpp, in the
     /// current directory].
     #[arg(short, long)]
@@ -106,6 +110,11 @@ enum ModeArg {
     /// writer's latest instance, from a shadow of the last writer of every byte; with path
     /// counts.
     EwppFilter,
+    /// The extended whole program path (needs --filter): the path trace and, before each
+    /// load, the paths of checks that say which store, bulk write or host call (and which
+    /// of its executions) wrote the bytes it read, compressed as one grammar; `wpp deps`
+    /// recovers the dependences from the control flow alone.
+    Ewpp,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<i32> {
@@ -116,7 +125,14 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
         ModeArg::Ppp => RecordMode::Ppp,
         ModeArg::Addresses => RecordMode::Addresses(o.grammar),
         ModeArg::EwppFilter => RecordMode::EwppFilter,
+        ModeArg::Ewpp => RecordMode::Ewpp(o.grammar),
     };
+    match (mode, &o.filter) {
+        (RecordMode::Ewpp(_), None) => bail!("--mode ewpp needs --filter FILE (a profile of `wpp record --mode ewpp-filter` of the same program)"),
+        (RecordMode::Ewpp(_), Some(_)) => {}
+        (_, Some(_)) => bail!("--filter is for --mode ewpp"),
+        (_, None) => {}
+    }
     match (mode, &o.interesting) {
         (RecordMode::Ppp, None) => bail!("--mode ppp needs --interesting SET (a set file from `wpp ppp select`)"),
         (RecordMode::Ppp, Some(_)) => {}
@@ -159,6 +175,9 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     }
     if let Some(file) = &o.interesting {
         recorder = recorder.interesting(file, PathSet::load(file)?);
+    }
+    if let Some(file) = &o.filter {
+        recorder = recorder.filter(file)?;
     }
     let stop = StopHandle::new();
     recorder = recorder.limits(Limits { timeout: o.timeout, fuel: o.fuel, max_memory: o.max_memory.map(|m| m as u64), stop: Some(stop.clone()) });

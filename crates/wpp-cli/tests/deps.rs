@@ -1,5 +1,5 @@
-//! Memory dependences end to end: recordings in addresses and filtering mode, and the
-//! dependences recovered from each profile (`wpp_report::deps`), against
+//! Memory dependences end to end: recordings in addresses, filtering and extended WPP
+//! mode, and the dependences recovered from each profile (`wpp_report::deps`), against
 //! the direct log of a shadow memory kept by the host on the access-log oracle rewrite
 //! (`wpp_test_support::deps`); the addresses profile's whole program path against a
 //! grammar-mode recording's. On the `.wat` programs and every real program's test run.
@@ -44,19 +44,41 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path) {
     let exercised = wpp_report::deps::exercised(&filter).unwrap().expect("a filtering run's dependences");
     assert_eq!(exercised, recovered.deps, "{name}: the filtering run against the recovery");
     assert_eq!(filter.counts, addresses.counts, "{name}: the filtering run's path counts");
+    let ewpp = Profile::open(&dir.join("ewpp.wpp")).unwrap();
+    let (from_ewpp, checks) = wpp_report::deps::from_ewpp(&ewpp, |_| {}).unwrap();
+    if let Err(e) = compare_with_direct(&from_ewpp.deps, &from_ewpp.sites, &imports, &direct) {
+        panic!("{name}: recovered from the extended WPP: {e}");
+    }
+    // The filtering run saw this very run: nothing is unforeseen.
+    assert_eq!(checks.unforeseen, 0, "{name}: {checks:?}");
+    // The module's paths in the extended WPP are the whole program path's.
+    let module_paths = |p: &Profile| -> Vec<_> { p.counts.iter().filter(|c| (c.func.idx()) < addresses.meta.functions.len()).cloned().collect() };
+    assert_eq!(module_paths(&ewpp), addresses.counts, "{name}: the extended WPP's path counts");
 }
 
 /// Records `wasm` run as `cfg` says in grammar, addresses and filtering mode into `dir`.
 /// In-process, with the direct log's run configuration: a program reading an inherited
 /// stdin may see its input in other chunks than from a captured one.
 fn record(wasm: &[u8], cfg: &RunConfig, dir: &Path) {
+    let mut statuses = Vec::new();
     for (file, mode) in [
         ("grammar.wpp", RecordMode::Grammar(Builder::Sequitur1)),
         ("addresses.wpp", RecordMode::Addresses(Builder::Sequitur1)),
         ("filter.wpp", RecordMode::EwppFilter),
     ] {
-        Recorder::from_bytes(&cfg.program_name, wasm.to_vec()).unwrap().mode(mode).run_config(cfg.clone()).record(&dir.join(file)).unwrap();
+        let r = Recorder::from_bytes(&cfg.program_name, wasm.to_vec()).unwrap().mode(mode).run_config(cfg.clone()).record(&dir.join(file)).unwrap();
+        statuses.push(r.exit_status());
     }
+    let r = Recorder::from_bytes(&cfg.program_name, wasm.to_vec())
+        .unwrap()
+        .mode(RecordMode::Ewpp(Builder::Sequitur1))
+        .filter(&dir.join("filter.wpp"))
+        .unwrap()
+        .run_config(cfg.clone())
+        .record(&dir.join("ewpp.wpp"))
+        .unwrap();
+    statuses.push(r.exit_status());
+    assert!(statuses.iter().all(|&s| s == statuses[0]), "{}: exit statuses {statuses:?}", cfg.program_name);
 }
 
 #[test]

@@ -358,3 +358,32 @@ fn annotate_json_is_complete() {
     }
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// `wpp deps`: 30 loads, each of a store's word, in an addresses recording and a filtering
+/// run.
+#[test]
+fn deps_json_is_complete() {
+    let d = scratch("json-deps");
+    let wasm = d.join("deps.wasm");
+    let mut m = String::from("(module (memory 1)\n  (func (export \"_start\") (local $s i32)\n");
+    for k in 0..30 {
+        m.push_str(&format!("    (i32.store (i32.const {}) (i32.const {k}))\n", 8 * k));
+    }
+    for k in 0..30 {
+        m.push_str(&format!("    (local.set $s (i32.add (local.get $s) (i32.load (i32.const {}))))\n", 8 * k));
+    }
+    m.push_str("  ))\n");
+    std::fs::write(&wasm, wat::parse_str(&m).unwrap()).unwrap();
+    for mode in ["addresses", "ewpp-filter"] {
+        let p = d.join(format!("{mode}.wpp"));
+        ok(wpp().args(["record", "--mode", mode, "-o"]).arg(&p).arg(&wasm));
+        let all = check_limits(&["deps", "PROFILE"], &p, &[("loads", "loads")]);
+        assert_eq!(total(&all, "loads"), 30, "{mode}");
+        let executions: u64 = rows(&all, "loads").iter().map(|r| r["executions"].as_u64().unwrap()).sum();
+        assert_eq!(all["load_executions"].as_u64().unwrap(), executions, "{mode}");
+        for r in rows(&all, "loads") {
+            assert_eq!(r["writers"].as_array().unwrap().len(), 1, "{mode}: {r}");
+        }
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}

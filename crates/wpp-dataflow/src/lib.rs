@@ -8,7 +8,8 @@
 //! - [`query`]: demand-driven queries on the timestamped whole program path (load
 //!   redundancy, reaching definitions), by `wpp_twpp::dataflow`.
 //! - [`dep_class`]: the static class of a memory dependence (fully or partially free,
-//!   fixed or variable cost), by which its instances are recovered.
+//!   fixed or variable cost), by which its instances are recovered; [`dep_stats`]: the
+//!   classes of the dependences a run exercised.
 //! - [`dff`]: exact data flow frequencies on the profile's grammar
 //!   (`wpp_grammar::dff`), beside the estimate an edge profile alone gives.
 //!
@@ -16,6 +17,7 @@
 //! prints and the HTML report renders. Errors are this crate's [`Error`].
 
 pub mod dep_class;
+pub mod dep_stats;
 pub mod dff;
 mod error;
 mod module;

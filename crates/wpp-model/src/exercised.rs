@@ -21,23 +21,50 @@ pub enum Writer {
 }
 
 /// One dynamic dependence: instance `load_instance` (1-based) of load site `load` read
-/// bytes that instance `writer_instance` of `writer` wrote (0 for [`Writer::Initial`]).
-/// `latest`: the writer had not run again between that instance and the load.
+/// bytes that instance `writer_instance` of `writer` wrote (0 for [`Writer::Initial`]),
+/// when the writer had run `writer_executions` times. `latest`: the writer had not run
+/// again between that instance and the load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Dependence {
     pub load: u32,
     pub load_instance: u64,
     pub writer: Writer,
     pub writer_instance: u64,
+    pub writer_executions: u64,
     pub latest: bool,
+}
+
+impl Dependence {
+    /// Checks a search for the writer's instance makes, the latest first: one comparison
+    /// with the latest, then, if not, a binary search over the earlier ones (Tallam &
+    /// Gupta's §3.3); and a linear search from the latest back (their Fig. 8).
+    pub fn checks(&self) -> (u64, u64) {
+        let (k, n) = (self.writer_instance, self.writer_executions);
+        if matches!(self.writer, Writer::Initial) || k == n {
+            return (1, 1);
+        }
+        // Binary search of k in 1..=n-1: one comparison per halving until found.
+        let (mut lo, mut hi, mut binary) = (1u64, n - 1, 1u64);
+        loop {
+            let mid = lo + (hi - lo) / 2;
+            binary += 1;
+            match k.cmp(&mid) {
+                std::cmp::Ordering::Less => hi = mid - 1,
+                std::cmp::Ordering::Greater => lo = mid + 1,
+                std::cmp::Ordering::Equal => break,
+            }
+        }
+        (binary, n - k + 1)
+    }
 }
 
 /// How often a (writer, load) dependence was exercised.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Exercised {
-    /// Load instances that read at least one byte the writer wrote.
+    /// Dependences: (load instance, write instance of the writer) pairs, one for each
+    /// distinct write instance a load instance read bytes of.
     pub count: u64,
-    /// Of those, the ones whose writing instance was not the writer's latest (an
+    /// Of those, the ones whose write instance was not the writer's latest (an
     /// any-instance dependence when not 0, a last-instance one otherwise).
     pub earlier_instance: u64,
 }
@@ -156,11 +183,12 @@ impl Tracker {
                         INITIAL => (Writer::Initial, 0),
                         w => (Writer::Site((w >> INSTANCE_BITS) as u32 - 1), w & ((1 << INSTANCE_BITS) - 1)),
                     };
-                    let latest = match writer {
-                        Writer::Initial => true,
-                        Writer::Site(ws) => self.instances[ws as usize] == writer_instance,
+                    let writer_executions = match writer {
+                        Writer::Initial => 0,
+                        Writer::Site(ws) => self.instances[ws as usize],
                     };
-                    f(Dependence { load: site, load_instance, writer, writer_instance, latest });
+                    let latest = writer_executions == writer_instance;
+                    f(Dependence { load: site, load_instance, writer, writer_instance, writer_executions, latest });
                 }
                 self.writers = writers;
                 return Ok(());

@@ -24,13 +24,14 @@
 //! stated once: the last writer of every byte, `Shadow`), `access_event` (memory
 //! accesses as event words beside path events, their decoder, and the access sites they
 //! name), `exercised` (the dependences a run exercised, from its accesses in order:
-//! `Tracker`).
+//! `Tracker`), `ewpp` (how an extended whole program path's check routines are read).
 
 pub mod access_event;
 mod cfg;
 pub mod deps;
 pub mod effects;
 mod event;
+pub mod ewpp;
 pub mod exercised;
 mod func_map;
 mod idx;

@@ -33,6 +33,7 @@
 //! | `access-sites` | (addresses and filtering runs) postcard `Vec<`[`wpp_model::access_event::AccessSite`]`>`: the module's access sites, which the sections below number |
 //! | `address-values`, `address-grammar` | (addresses mode) the address trace: for every access in order, its first byte (and a bulk access's length; for a call of an import, how many ranges it wrote, then each range's start and length), as a grammar (encoded as `grammar`) over terminals whose values `address-values` lists (postcard `Vec<u32>`); the sites are not stored: they follow from the control flow |
 //! | `exercised` | (filtering run) postcard [`wpp_model::exercised::ExercisedDeps`]: every (writer, load) dependence exercised, how often, and how often not on the writer's latest instance |
+//! | `ewpp` | (extended WPP) postcard [`wpp_model::ewpp::EwppRecord`]: which of the profile's functions (after the module's, with their CFGs in `meta`) are the check routines, what their blocks mean, each load's candidate writers; the trace in `grammar` holds their paths among the module's |
 //! | `unknown-host-calls` | (addresses and filtering runs, when there were any) postcard `BTreeMap<String, u64>`: calls of imports whose writes to guest memory are not known, by name |
 //!
 //! A guest with several threads would get one grammar each, in sections `grammar`,
@@ -109,6 +110,7 @@ pub mod section {
     pub const ADDRESS_GRAMMAR: &str = "address-grammar";
     pub const EXERCISED: &str = "exercised";
     pub const UNKNOWN_HOST_CALLS: &str = "unknown-host-calls";
+    pub const EWPP: &str = "ewpp";
 }
 
 /// One entry of the table of contents.
@@ -139,6 +141,9 @@ pub enum RecordMode {
     /// The memory dependences the run exercised, and whether each was always on the
     /// writer's latest instance (the filtering run of the extended WPP), with path counts.
     EwppFilter,
+    /// The extended whole program path (Tallam & Gupta): the path trace with the paths of
+    /// the checks that say which write instances each load read, as one grammar.
+    Ewpp(Builder),
 }
 
 /// The algorithm that built a profile's grammar.

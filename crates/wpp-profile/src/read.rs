@@ -296,7 +296,9 @@ impl Profile {
             RecordMode::Paths => Error::NoWholePath { path: self.path.clone(), mode: "paths" },
             RecordMode::Ppp => Error::NoWholePath { path: self.path.clone(), mode: "ppp" },
             RecordMode::EwppFilter => Error::NoWholePath { path: self.path.clone(), mode: "ewpp-filter" },
-            RecordMode::Trace | RecordMode::Grammar(_) | RecordMode::Addresses(_) => Error::Missing { path: self.path.clone(), section: section.to_owned() },
+            RecordMode::Trace | RecordMode::Grammar(_) | RecordMode::Addresses(_) | RecordMode::Ewpp(_) => {
+                Error::Missing { path: self.path.clone(), section: section.to_owned() }
+            }
         }
     }
 

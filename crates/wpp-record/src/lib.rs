@@ -52,8 +52,10 @@
 //! (`TraceStats`; `Tokenizer`, the cheap lossless part both recording modes share: events →
 //! dense symbols (`SymbolTable`) → maximal runs; `TraceSink` writes its tokens to the
 //! `runs` section; `GrammarSink` spools them on the consumer thread, builds in its idle
-//! time and in `finish`, on every core once the guest has ended); `spool`: the first-in
-//! first-out store of token blocks, in memory up to a bound, then in a nameless temporary
+//! time and in `finish`, on every core once the guest has ended); `access_sink`: the sinks
+//! of runs that record memory accesses (`AddressesSink`: the whole program path and the
+//! address trace, each built into a grammar; `FilterSink`: the dependences exercised, by
+//! a `Tracker`); `spool`: the first-in first-out store of token blocks, in memory up to a bound, then in a nameless temporary
 //! file in the output's directory (`tempfile`); `set`: the PPP set file (`PathSet`: select
 //! from a profile, load, save, check against a module; `ppp_record`); `compress`: grammar
 //! profiles of foreign symbol traces.
@@ -78,6 +80,7 @@ pub use set::{ppp_record, PathSet, Selection, SetFunction, SetPath};
 pub use sink::{BuildProgress, BuiltGrammar, GrammarSink, SymbolTable, Tokenizer, TraceSink, TraceStats, WrittenTrace};
 pub use spool::Spool;
 pub use wpp_profile::{Builder, GrammarBuilder, GrammarFull, Prediction, RecordMode};
+pub use wpp_wasm::MAX_CANDIDATES;
 
 /// A module and how to record it.
 pub struct Recorder {
@@ -94,6 +97,8 @@ pub struct Recorder {
     spool_memory: usize,
     build_threads: usize,
     progress: Option<Box<dyn Fn(BuildProgress) + Send + Sync>>,
+    /// The extended WPP's filtering run: its file, and the candidate writers of each load.
+    filter: Option<(PathBuf, wpp_wasm::EwppPlan)>,
 }
 
 /// How a recorded run went.
@@ -171,6 +176,7 @@ impl Recorder {
             spool_memory: spool::DEFAULT_MEMORY,
             build_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             progress: None,
+            filter: None,
         })
     }
 
@@ -266,6 +272,41 @@ impl Recorder {
         self
     }
 
+    /// The extended WPP ([`RecordMode::Ewpp`]): the filtering run (`--mode ewpp-filter`)
+    /// whose dependences name each load's candidate writers. Refused, naming the file,
+    /// when it is not a filtering run of this module or is damaged.
+    pub fn filter(mut self, file: &Path) -> Result<Self, Error> {
+        let bad = |what: String| Error::Options(format!("{}: {what}", file.display()));
+        let p = wpp_profile::Profile::open(file)?;
+        p.check_module(&self.path, &self.wasm)?;
+        let Some(deps) = p.optional_value::<wpp_model::exercised::ExercisedDeps>(section::EXERCISED)? else {
+            return Err(bad("not a filtering run (record one with `wpp record --mode ewpp-filter`)".into()));
+        };
+        let sites = p.access_sites()?.ok_or_else(|| bad(format!("no section `{}`", section::ACCESS_SITES)))?;
+        let ours = wpp_wasm::access_sites(&self.wasm, &self.program).map_err(|source| Error::Decode { path: self.path.clone(), source })?;
+        if sites != ours {
+            return Err(bad(format!("its access sites are not {}'s", self.path.display())));
+        }
+        let mut by_load: std::collections::BTreeMap<u32, Vec<(u64, u32)>> = std::collections::BTreeMap::new();
+        for (&(w, load), e) in &deps.deps {
+            if let wpp_model::exercised::Writer::Site(w) = w {
+                if w as usize >= sites.len() || load as usize >= sites.len() {
+                    return Err(bad("a dependence names a site past the module's".into()));
+                }
+                by_load.entry(load).or_default().push((e.count, w));
+            }
+        }
+        let candidates = by_load
+            .into_iter()
+            .map(|(load, mut ws)| {
+                ws.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                (load, ws.into_iter().map(|(_, w)| w).collect())
+            })
+            .collect();
+        self.filter = Some((file.to_owned(), wpp_wasm::EwppPlan { candidates }));
+        Ok(self)
+    }
+
     /// The decoded module.
     pub fn program(&self) -> &wpp_wasm::Program {
         &self.program
@@ -276,7 +317,7 @@ impl Recorder {
         let start = Instant::now();
         let wasm_mode = match self.mode {
             RecordMode::Paths | RecordMode::Ppp => wpp_wasm::Mode::Count,
-            RecordMode::Trace | RecordMode::Grammar(_) | RecordMode::Addresses(_) | RecordMode::EwppFilter => wpp_wasm::Mode::Trace,
+            RecordMode::Trace | RecordMode::Grammar(_) | RecordMode::Addresses(_) | RecordMode::EwppFilter | RecordMode::Ewpp(_) => wpp_wasm::Mode::Trace,
         };
         let accesses = matches!(self.mode, RecordMode::Addresses(_) | RecordMode::EwppFilter);
         let max_paths = match &self.set {
@@ -288,6 +329,12 @@ impl Recorder {
         // Numbered once: for checking the set and for the rewrite.
         let numberings = wpp_wasm::number_program(&self.program, max_paths).map_err(instrument_error)?;
         let mut opts = wpp_wasm::Options { mode: wasm_mode, max_paths, accesses, ..Default::default() };
+        match (self.mode, &self.filter) {
+            (RecordMode::Ewpp(_), Some((_, plan))) => opts.ewpp = Some(plan.clone()),
+            (RecordMode::Ewpp(_), None) => return Err(Error::Options("the extended WPP needs a filtering run (--filter FILE)".into())),
+            (_, Some(_)) => return Err(Error::Options("a filtering run is for the extended WPP (--mode ewpp)".into())),
+            (_, None) => {}
+        }
         let set = match (self.mode, &self.set) {
             (RecordMode::Ppp, Some((file, set))) => {
                 opts.interesting = Some(set.interesting(file, &self.path, &self.wasm, &self.program, &numberings)?);
@@ -347,6 +394,32 @@ impl Recorder {
                 n_accesses = Some(built.n_accesses);
                 (run, counts, writer)
             }
+            RecordMode::Ewpp(builder) => {
+                let spool = Spool::new(output, self.spool_memory);
+                let sink = GrammarSink::new(&inst.numberings, builder, self.prediction, spool);
+                let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink).map_err(run_error)?;
+                guest_end = Instant::now();
+                if sink.is_truncated() {
+                    return Err(Error::TruncatedTrace);
+                }
+                let t = Instant::now();
+                let built = sink.finish(self.build_threads, progress).map_err(Error::Build)?;
+                let counts = built.path_counts();
+                grammar = Some(write_grammar(&mut writer, &built, self.prediction, t)?);
+                let routines = inst.ewpp.as_ref().expect("instrumented for the extended WPP");
+                let (filter, plan) = self.filter.as_ref().expect("checked above");
+                let record = wpp_model::ewpp::EwppRecord {
+                    check: routines.functions[0].index,
+                    search: routines.functions[1].index,
+                    roles: routines.roles.clone(),
+                    candidates: plan.candidates.iter().map(|(&l, c)| (l, c.clone())).collect(),
+                    max_candidates: wpp_wasm::MAX_CANDIDATES as u32,
+                    filter: filter.display().to_string(),
+                };
+                writer.write_value(section::EWPP, &record)?;
+                writer.write_value(section::ACCESS_SITES, &inst.sites)?;
+                (run, counts, writer)
+            }
             RecordMode::EwppFilter => {
                 let sink = access_sink::FilterSink::new(inst.sites.clone(), TraceStats::for_numberings(&inst.numberings)).map_err(Error::Build)?;
                 let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink).map_err(run_error)?;
@@ -401,16 +474,24 @@ impl Recorder {
             ));
             writer.write_value(section::UNKNOWN_HOST_CALLS, &run.unknown_host_calls)?;
         }
-        let source = wpp_wasm::source_map(&self.wasm, &self.program).unwrap_or_else(|e| {
+        let mut source = wpp_wasm::source_map(&self.wasm, &self.program).unwrap_or_else(|e| {
             warnings.push(format!("{}: {e}; reports will show byte offsets instead of source lines", self.path.display()));
             None
         });
+        // The extended WPP's check routines are functions of the profile too.
+        let mut functions = self.program.functions.clone();
+        if let Some(r) = &inst.ewpp {
+            functions.extend(r.functions.iter().cloned());
+            if let Some(s) = &mut source {
+                s.blocks.extend(r.functions.iter().map(|f| vec![None; f.cfg.as_ref().map_or(0, |c| c.n_blocks())]));
+            }
+        }
         let meta = Meta {
             module: self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
             module_bytes: self.wasm.len() as u64,
             mode: self.mode,
             max_paths: opts.max_paths,
-            functions: self.program.functions.clone(),
+            functions,
             args: self.config.args.clone(),
             ending,
             guest_nanos: run.result.guest_time.as_nanos() as u64,

@@ -189,6 +189,7 @@ pub fn export(p: &Profile) -> Result<Export<'_>, Error> {
         RecordMode::Grammar(b) => ("grammar", Some(b.name())),
         RecordMode::Addresses(b) => ("addresses", Some(b.name())),
         RecordMode::EwppFilter => ("ewpp-filter", None),
+        RecordMode::Ewpp(b) => ("ewpp", Some(b.name())),
     };
     Ok(Export {
         format: "wpp-profile",

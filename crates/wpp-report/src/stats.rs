@@ -60,6 +60,7 @@ pub fn stats_of(p: &Profile, grammar: Option<&wpp_grammar::Grammar>) -> Result<S
             },
             RecordMode::Addresses(b) => format!("addresses (grammars by {})", b.name()),
             RecordMode::EwppFilter => "ewpp-filter".into(),
+            RecordMode::Ewpp(b) => format!("extended WPP (grammar by {})", b.name()),
         },
         prediction: p.grammar_options.map(|o| o.prediction.name()),
         ending: p.meta.ending.to_string(),

@@ -279,7 +279,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
             Ok(())
         })
         .map_err(|e| Error::Wasi(e.into()))?;
-    if inst.accesses {
+    if inst.accesses || inst.ewpp.is_some() {
         host_call_events(&mut linker, &module, cfg, inst)?;
     }
     let started = call_start(&mut store, &control, &linker, &module, Some(abi::EXPORT_MEMORY), Some(&inst.origins));
@@ -455,6 +455,7 @@ fn host_call_events(linker: &mut Linker<State<Paths>>, module: &Module, cfg: &Ru
     let ctx = host_context(cfg);
     let sites = inst.sites.clone();
     let host_write = sites.len() as u32 - 1;
+    let ewpp_counters = inst.ewpp.as_ref().map(|e| e.layout.counters_base);
     linker
         .func_wrap(
             abi::IMPORT_MODULE,
@@ -488,6 +489,22 @@ fn host_call_events(linker: &mut Linker<State<Paths>>, module: &Module, cfg: &Ru
                     *c.data_mut().extra.unknown_host_calls.entry(name.clone()).or_insert(0) += 1;
                 }
                 let writes = writes.unwrap_or_default();
+                if let Some(counters) = ewpp_counters {
+                    // The extended WPP: the call's instance into the shadow of what it wrote.
+                    if let Err(e) = shadow_host_writes(&mut c, counters, site as u32, &writes) {
+                        return Err(wasmtime::Error::msg(format!("wpp: {e}")));
+                    }
+                    more.clear();
+                    let Some(memory) = c.data().memory else { return Err(wasmtime::Error::msg("wpp: host_call before the memory is known")) };
+                    let (data, state) = memory.data_and_store_mut(&mut c);
+                    let p = &mut state.extra;
+                    if let Err(e) = drain_events(data, p, bytes as u32 as usize, &[]) {
+                        let msg = chain(&*e);
+                        p.error = Some(e);
+                        return Err(wasmtime::Error::msg(format!("wpp: recording failed: {msg}")));
+                    }
+                    return Ok(());
+                }
                 AccessEvent { site: site as u32, addr: writes.len() as u32, len: None }.encode(&mut more);
                 for (addr, len) in writes {
                     AccessEvent { site: host_write, addr: addr as u32, len: Some(len) }.encode(&mut more);
@@ -504,6 +521,33 @@ fn host_call_events(linker: &mut Linker<State<Paths>>, module: &Module, cfg: &Ru
             },
         )
         .map_err(|e| Error::Wasi(e.into()))?;
+    Ok(())
+}
+
+/// The extended WPP's bookkeeping of a host call at site `site` that wrote `writes`: the
+/// site's counter (at `counters` in the recording memory) counts it, and the shadow
+/// (grown as needed) names that instance as the last writer of every byte written.
+fn shadow_host_writes(c: &mut Caller<'_, State<Paths>>, counters: u32, site: u32, writes: &[(u64, u64)]) -> Result<(), String> {
+    let memory = c.data().memory.ok_or("no recording memory")?;
+    let shadow = c.get_export(abi::EXPORT_SHADOW).and_then(|e| e.into_memory()).ok_or("no shadow memory")?;
+    let at = counters as usize + 8 * site as usize;
+    let data = memory.data_mut(&mut *c);
+    let cell = data.get_mut(at..at + 8).ok_or("a counter past the recording memory")?;
+    let instance = u64::from_le_bytes(cell.try_into().expect("8 bytes")) + 1;
+    cell.copy_from_slice(&instance.to_le_bytes());
+    let id = ((site as u64 + 1) << wpp_wasm::INSTANCE_BITS) | instance;
+    for &(addr, len) in writes {
+        let end = (addr + len) * 8;
+        let have = shadow.data_size(&*c) as u64;
+        if end > have {
+            let pages = (end - have).div_ceil(65536).max(have / 65536);
+            shadow.grow(&mut *c, pages).map_err(|e| format!("growing the shadow memory: {e}"))?;
+        }
+        let bytes = shadow.data_mut(&mut *c);
+        for a in addr..addr + len {
+            bytes[(a * 8) as usize..(a * 8 + 8) as usize].copy_from_slice(&id.to_le_bytes());
+        }
+    }
     Ok(())
 }
 

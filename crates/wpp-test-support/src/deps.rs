@@ -25,7 +25,8 @@ pub enum Writer {
 /// writer's latest instance.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Exercised {
-    /// Load instances that read at least one byte the writer wrote.
+    /// (load instance, write instance) pairs: one for each distinct instance of the
+    /// writer a load instance read bytes of.
     pub count: u64,
     /// Of those, the ones whose writing instance was not the writer's latest.
     pub earlier_instance: u64,

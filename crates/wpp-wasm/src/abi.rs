@@ -23,6 +23,9 @@ pub const IMPORT_HOST_CALL: &str = "host_call";
 
 /// The memory the rewrite adds (buffer, counters, hash table).
 pub const EXPORT_MEMORY: &str = "__wpp_memory";
+/// The extended WPP's shadow memory (64-bit): the write instance that last wrote each byte
+/// of memory 0, eight bytes per byte.
+pub const EXPORT_SHADOW: &str = "__wpp_shadow";
 /// Mutable i32 global: bytes used in the event buffer.
 pub const EXPORT_EVENT_PTR: &str = "__wpp_event_ptr";
 /// Mutable i32 global: entries used in the hash table.

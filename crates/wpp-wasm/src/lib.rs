@@ -22,7 +22,9 @@
 //! passes: control scan, then blocks and edges), `instrument/` (the path rewrite in phases:
 //! `mod` numbers the program and drives, `layout` the counter policy and added memory as a
 //! pure function, `additions` what the module gains and where, `emit` each function's code,
-//! `hash_fn` the generated hash function), `wasm_idx` (typed local, global, memory and
+//! `hash_fn` the generated hash function), `access` (what a memory instruction accesses,
+//! the scratch-local code around it that both access-reporting rewrites share, and the
+//! module's table of access sites), `wasm_idx` (typed local, global, memory and
 //! function indices of the rewritten module), `oracle/` (the naive oracle rewrite,
 //! `instrument_block_log`, and in `access` the access log), `rewrite` (section plumbing
 //! shared by both), `origin` (where each copied instruction came from, to speak of the
@@ -50,7 +52,10 @@ pub use access::access_sites;
 pub use decode::{decode, Program};
 pub use error::Error;
 pub use facts::effects;
-pub use instrument::{instrument, instrument_numbered, number_program, CounterKind, Instrumented, Interesting, Layout, Mode, Options, NO_PATH};
+pub use instrument::{
+    instrument, instrument_numbered, number_program, CounterKind, EwppLayout, EwppPlan, EwppRoutines, Instrumented, Interesting, Layout, Mode, Options,
+    INSTANCE_BITS, MAX_CANDIDATES, NO_PATH,
+};
 pub use oracle::{instrument_access_log, instrument_block_log};
 pub use origin::{Origin, Origins};
 pub use source::{instruction_lines, source_map, InstructionLines};

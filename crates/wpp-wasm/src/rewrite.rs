@@ -23,7 +23,8 @@ pub(crate) struct Additions {
     pub types: Vec<(Vec<ValType>, Vec<ValType>)>,
     /// Function imports `(module, name, type index)`, appended to the imports.
     pub imports: Vec<(String, String, u32)>,
-    pub memory: Option<MemoryType>,
+    /// Memories, appended after the module's own.
+    pub memories: Vec<MemoryType>,
     pub globals: Vec<(GlobalType, ConstExpr)>,
     pub exports: Vec<(String, ExportKind, u32)>,
     /// Defined functions `(type index, body)`, appended after the module's own.
@@ -144,7 +145,7 @@ impl<F> Rewriter<'_, F> {
             SectionId::Type => !self.add.types.is_empty(),
             SectionId::Import => !self.add.imports.is_empty(),
             SectionId::Function | SectionId::Code => !self.add.functions.is_empty(),
-            SectionId::Memory => self.add.memory.is_some(),
+            SectionId::Memory => !self.add.memories.is_empty(),
             SectionId::Global => !self.add.globals.is_empty(),
             SectionId::Export => !self.add.exports.is_empty(),
             SectionId::Data => !self.add.data.is_empty(),
@@ -172,8 +173,8 @@ impl<F> Rewriter<'_, F> {
         }
     }
     fn append_memory(&self, s: &mut MemorySection) {
-        if let Some(m) = self.add.memory {
-            s.memory(m);
+        for m in &self.add.memories {
+            s.memory(*m);
         }
     }
     fn append_globals(&self, s: &mut GlobalSection) {

@@ -56,6 +56,11 @@ impl MemIdx {
     pub fn arg64(self, offset: u64) -> MemArg {
         MemArg { offset, align: 3, memory_index: self.0 }
     }
+
+    /// The immediate of a 32-bit access at `offset` in this memory.
+    pub fn arg32(self, offset: u64) -> MemArg {
+        MemArg { offset, align: 2, memory_index: self.0 }
+    }
 }
 
 impl OutFuncIdx {

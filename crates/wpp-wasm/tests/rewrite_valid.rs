@@ -24,6 +24,7 @@ fn rewrites_validate() {
             Options { mode: Mode::Count, ..Options::default() },
             Options { mode: Mode::Count, force_hash: true, ..Options::default() },
             Options { mode: Mode::Trace, accesses: true, ..Options::default() },
+            Options { mode: Mode::Trace, ewpp: Some(wpp_wasm::EwppPlan::default()), ..Options::default() },
         ] {
             if let Err(e) = instrument(&wasm, &program, &opts) {
                 panic!("{name} ({:?}, hash {}, accesses {}): {e}\n{}", opts.mode, opts.force_hash, opts.accesses, dump(&wasm, &program, &opts));

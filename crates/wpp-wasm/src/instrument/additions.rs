@@ -41,8 +41,9 @@ pub(super) fn additions(
     needs_hash: bool,
     slot_data: Vec<(u32, Vec<u8>)>,
     accesses: bool,
+    ewpp: bool,
 ) -> Result<(Additions, Env, CarryTypes), Error> {
-    for name in [abi::EXPORT_MEMORY, abi::EXPORT_EVENT_PTR, abi::EXPORT_HASH_USED] {
+    for name in [abi::EXPORT_MEMORY, abi::EXPORT_EVENT_PTR, abi::EXPORT_HASH_USED, abi::EXPORT_SHADOW] {
         if program.export_names.contains(name) {
             return Err(Error::Unsupported { feature: format!("the module already exports `{name}`"), place: "export section".into() });
         }
@@ -51,14 +52,16 @@ pub(super) fn additions(
     let n_funcs = program.functions.len() as u32;
     // Our imports come after the module's, our memory and globals after its own, and the
     // hash function after every defined function (shifted by our imports).
-    let n_added = 1 + accesses as u32;
+    let host_call = accesses || ewpp;
+    let n_added = 1 + host_call as u32;
     let env = Env {
         mem: MemIdx(program.n_memories),
         g_ptr: GlobalIdx(program.n_globals),
         g_hused: GlobalIdx(program.n_globals + 1),
         flush: OutFuncIdx(n_imported),
-        host_call: accesses.then_some(OutFuncIdx(n_imported + 1)),
+        host_call: host_call.then_some(OutFuncIdx(n_imported + 1)),
         hash_fn: OutFuncIdx(n_funcs + n_added),
+        ewpp: None,
         cap: layout.buffer_bytes,
         hash_base: layout.hash_base,
         hash_entries: layout.hash_entries,
@@ -67,7 +70,7 @@ pub(super) fn additions(
     let mut add = Additions {
         types: vec![(vec![ValType::I32, ValType::I32], vec![]), (vec![ValType::I32, ValType::I64], vec![])],
         imports: vec![(abi::IMPORT_MODULE.into(), abi::IMPORT_FLUSH.into(), 0)],
-        memory: Some(MemoryType { minimum: pages, maximum: Some(pages), memory64: false, shared: false, page_size_log2: None }),
+        memories: vec![MemoryType { minimum: pages, maximum: Some(pages), memory64: false, shared: false, page_size_log2: None }],
         globals: vec![
             (GlobalType { val_type: ValType::I32, mutable: true, shared: false }, ConstExpr::i32_const(0)),
             (GlobalType { val_type: ValType::I32, mutable: true, shared: false }, ConstExpr::i32_const(0)),
@@ -80,7 +83,7 @@ pub(super) fn additions(
         functions: Vec::new(),
         data: slot_data.into_iter().map(|(base, bytes)| (env.mem, base, bytes)).collect(),
     };
-    if accesses {
+    if host_call {
         let mut params = vec![ValType::I32];
         params.extend(std::iter::repeat_n(ValType::I64, HOST_ARGS as usize + 1));
         params.push(ValType::I32);
@@ -89,6 +92,28 @@ pub(super) fn additions(
     }
     if needs_hash {
         add.functions.push((1, hash_count_function(&env)));
+    }
+    let mut env = env;
+    if ewpp {
+        // The shadow: a 64-bit memory after the recording memory, grown on demand.
+        let shadow = program.n_memories + 1;
+        add.memories.push(MemoryType { minimum: 1, maximum: None, memory64: true, shared: false, page_size_log2: None });
+        add.exports.push((abi::EXPORT_SHADOW.into(), ExportKind::Memory, shadow));
+        let first = add.types.len() as u32;
+        add.types.push((vec![ValType::I32, ValType::I32, ValType::I32], vec![]));
+        add.types.push((vec![ValType::I32, ValType::I64, ValType::I32], vec![]));
+        add.types.push((vec![ValType::I32, ValType::I32, ValType::I64, ValType::I64, ValType::I32], vec![]));
+        add.types.push((vec![ValType::I64, ValType::I64, ValType::I64], vec![]));
+        let base = n_funcs + n_added + needs_hash as u32;
+        env.ewpp = Some(super::env::EwppFuncs {
+            note_write: OutFuncIdx(base),
+            check_load: OutFuncIdx(base + 1),
+            report: OutFuncIdx(base + 2),
+            check: OutFuncIdx(base + 3),
+            search: OutFuncIdx(base + 4),
+            types: [first, first, first + 1, first + 2, first + 3],
+            shadow,
+        });
     }
     let carry = CarryTypes { base: program.types.len() as u32 + add.types.len() as u32, types: carried_types(program) };
     let mut conv = Shift::new(n_imported, n_added);

@@ -21,7 +21,7 @@ use crate::access::{bracketed_import, Access, HostArgs, MemOp, Scratch};
 use crate::cfg_build::{FuncLayout, Term};
 use crate::decode::Program;
 use crate::rewrite::Shift;
-use crate::wasm_idx::LocalIdx;
+use crate::wasm_idx::{LocalIdx, OutFuncIdx};
 use crate::{abi, Error};
 
 /// What the code of every function shares.
@@ -59,7 +59,29 @@ pub(super) fn function(shift: &mut Shift, shared: &Shared<'_>, func: FuncIdx, bo
     };
     let next_site = shared.first_site.map(|f| f[defined]);
     let ctx = FuncCtx { env: shared.env, func, num, record, ppp, regs: Regs::default(), carry: shared.carry, next_site };
-    rewrite_body(shift, program, &program.layouts[defined], ctx, body).map_err(|e| with_place(e, program.name(func)))
+    rewrite_body(shift, program, n_params(program, func.idx()), &program.layouts[defined], ctx, body).map_err(|e| with_place(e, program.name(func)))
+}
+
+/// Parameters of function `i` of `program`.
+fn n_params(program: &Program, i: usize) -> u32 {
+    let ty = program.func_type[i] as usize;
+    program.types.get(ty).and_then(|t| t.as_ref()).map(|t| t.params.len()).unwrap_or(0) as u32
+}
+
+/// The rewritten body of check routine `i` of `routines` (the extended WPP's), numbered
+/// `num`, its paths recorded as function `func`'s.
+pub(super) fn routine(
+    shift: &mut Shift,
+    (env, carry): (&Env, &CarryTypes),
+    routines: &Program,
+    i: usize,
+    num: &Numbering,
+    func: FuncIdx,
+    body: FunctionBody<'_>,
+) -> Result<Function, Error> {
+    let record = Record::Trace { wide: num.n_paths() > 1 << 32 };
+    let ctx = FuncCtx { env, func, num, record, ppp: None, regs: Regs::default(), carry, next_site: None };
+    rewrite_body(shift, routines, n_params(routines, i), &routines.layouts[i], ctx, body)
 }
 
 fn with_place(e: Error, name: &str) -> Error {
@@ -236,6 +258,22 @@ impl FuncCtx<'_> {
         self.advance(f, step);
     }
 
+    /// `helper(site, address, length)` for access `a` of site `site` (a bulk one's length in
+    /// local `len`).
+    fn ewpp_call(&self, f: &mut Function, site: u32, a: Access, len: u32, helper: OutFuncIdx) {
+        f.instruction(&I::I32Const(site as i32));
+        f.instruction(&I::LocalGet(a.base));
+        if a.offset != 0 {
+            f.instruction(&I::I32Const(a.offset as u32 as i32));
+            f.instruction(&I::I32Add);
+        }
+        match a.len {
+            Some(n) => f.instruction(&I::I32Const(n as i32)),
+            None => f.instruction(&I::LocalGet(len)),
+        };
+        f.instruction(&helper.call());
+    }
+
     /// Records the path ending with Ball-Larus constant `add` (and PPP constant `ppp_add`).
     fn record(&self, f: &mut Function, add: u64, ppp_add: i64) {
         let env = self.env;
@@ -354,9 +392,16 @@ fn plan(layout: &FuncLayout, ctx: &FuncCtx<'_>, is_end: &[bool]) -> Plan {
 }
 
 /// The function `body` with the path registers and the code of every edge.
-fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut ctx: FuncCtx<'_>, body: FunctionBody<'_>) -> Result<Function, Error> {
-    let ty = program.func_type[ctx.func.idx()] as usize;
-    let n_params = program.types.get(ty).and_then(|t| t.as_ref()).map(|t| t.params.len()).unwrap_or(0) as u32;
+/// `n_params`: the function's parameters; `program`: the module it is in (the module's,
+/// or the check routines').
+fn rewrite_body(
+    shift: &mut Shift,
+    program: &Program,
+    n_params: u32,
+    layout: &FuncLayout,
+    mut ctx: FuncCtx<'_>,
+    body: FunctionBody<'_>,
+) -> Result<Function, Error> {
     let mut locals = Vec::new();
     let mut n_locals = n_params;
     for pair in body.get_locals_reader()? {
@@ -416,7 +461,11 @@ fn rewrite_body(shift: &mut Shift, program: &Program, layout: &FuncLayout, mut c
             if let Some(mem_op) = MemOp::of(&op) {
                 let mut k = site;
                 scratch.around(&mut f, mem_op, |f, a| {
-                    ctx.access_event(f, k, a, scratch.len());
+                    match ctx.env.ewpp {
+                        // The extended WPP: note a write's instance, check a read's writers.
+                        Some(e) => ctx.ewpp_call(f, k, a, scratch.len(), if a.write { e.note_write } else { e.check_load }),
+                        None => ctx.access_event(f, k, a, scratch.len()),
+                    }
                     k += 1;
                 });
                 ctx.next_site = Some(k);

@@ -19,8 +19,24 @@ pub(super) struct Env {
     pub host_call: Option<OutFuncIdx>,
     /// The hash function (present when some path is hashed).
     pub hash_fn: OutFuncIdx,
+    /// The extended WPP's functions and shadow memory (its collection run).
+    pub ewpp: Option<EwppFuncs>,
     /// Event buffer capacity in bytes.
     pub cap: u32,
     pub hash_base: u32,
     pub hash_entries: u32,
+}
+
+/// The functions the collection run of the extended WPP adds, in this order after the
+/// hash function's place, and the shadow memory.
+#[derive(Clone, Copy)]
+pub(super) struct EwppFuncs {
+    pub note_write: OutFuncIdx,
+    pub check_load: OutFuncIdx,
+    pub report: OutFuncIdx,
+    pub check: OutFuncIdx,
+    pub search: OutFuncIdx,
+    /// Type indices (among the added types) of the five, in order.
+    pub types: [u32; 5],
+    pub shadow: u32,
 }

@@ -35,6 +35,8 @@ pub struct Layout {
     pub hash_entries: u32,
     /// Size of the added memory in bytes.
     pub memory_bytes: u64,
+    /// The extended WPP's collection run: where its counters and candidate tables are.
+    pub ewpp: Option<super::ewpp::EwppLayout>,
 }
 
 /// The content of an empty PPP slot's Ball-Larus field: no path has this number.
@@ -55,8 +57,8 @@ pub(super) struct Placement {
 
 /// Lays out the added memory for functions numbered `numberings` (by function index,
 /// `None` for imports) with PPP numberings `ppp` (by function index, for functions with
-/// interesting paths).
-pub(super) fn place(numberings: &ProgramNumbering, ppp: &FuncMap<PppNumbering>, opts: &Options) -> Result<Placement, Error> {
+/// interesting paths), in a module of `n_sites` access sites.
+pub(super) fn place(numberings: &ProgramNumbering, ppp: &FuncMap<PppNumbering>, opts: &Options, n_sites: usize) -> Result<Placement, Error> {
     let mut layout = Layout::default();
     let mut memory = Memory { top: 0, budget: opts.array_budget_bytes };
     let mut needs_hash = false;
@@ -66,6 +68,12 @@ pub(super) fn place(numberings: &ProgramNumbering, ppp: &FuncMap<PppNumbering>, 
             layout.buffer_bytes = opts.buffer_bytes & !7;
             // Room for a two-word event written at the last position before a flush.
             memory.top = layout.buffer_bytes as u64 + 16;
+            if let Some(plan) = &opts.ewpp {
+                let (l, data, end) = super::ewpp::place(memory.top.next_multiple_of(8), n_sites, plan);
+                layout.ewpp = Some(l);
+                slot_data.extend(data);
+                memory.top = end;
+            }
         }
         Mode::Count => {
             for (func, num) in numberings.iter() {

@@ -38,8 +38,10 @@
 //! of the module.
 
 mod additions;
+mod checks;
 mod emit;
 mod env;
+mod ewpp;
 mod hash_fn;
 mod layout;
 
@@ -49,6 +51,7 @@ use wpp_model::access_event::{AccessSite, SiteKind, MAX_SITE};
 use wpp_model::{FuncIdx, FuncMap, PathId};
 use wpp_paths::{ppp_number, PppNumbering, ProgramNumbering};
 
+pub use ewpp::{EwppLayout, EwppPlan, INSTANCE_BITS, MAX_CANDIDATES};
 pub use layout::{CounterKind, Layout, NO_PATH};
 
 use crate::decode::Program;
@@ -97,6 +100,11 @@ pub struct Options {
     /// every call of an imported function, a `host_call` that lets the host add the
     /// call's writes ([`abi::IMPORT_HOST_CALL`](crate::abi::IMPORT_HOST_CALL)).
     pub accesses: bool,
+    /// Trace mode only: the extended WPP's collection run, with these candidate writers
+    /// for the loads (see `ewpp`): every store and bulk write notes its instance in a
+    /// shadow of memory 0, every load and bulk read calls the check routines, whose paths
+    /// say which write instances it read.
+    pub ewpp: Option<EwppPlan>,
 }
 
 /// Interesting paths by function.
@@ -117,6 +125,7 @@ impl Default for Options {
             ppp_min_slots: 1 << 16,
             ppp_everywhere: false,
             accesses: false,
+            ewpp: None,
         }
     }
 }
@@ -134,8 +143,22 @@ pub struct Instrumented {
     pub origins: Origins,
     /// [`Options::accesses`]: whether memory accesses are recorded.
     pub accesses: bool,
-    /// With accesses: the module's access sites, which access events number.
+    /// With accesses or the extended WPP: the module's access sites, which access events
+    /// and the check routines number.
     pub sites: Vec<AccessSite>,
+    /// The extended WPP's collection run: its check routines.
+    pub ewpp: Option<EwppRoutines>,
+}
+
+/// The check routines an extended WPP's trace holds paths of, as functions of the
+/// profile (numbered after the module's), and what their blocks mean.
+#[derive(Clone, Debug)]
+pub struct EwppRoutines {
+    /// `check` and `search`, with their CFGs.
+    pub functions: Vec<wpp_model::Function>,
+    pub numberings: ProgramNumbering,
+    pub roles: wpp_model::ewpp::Roles,
+    pub layout: EwppLayout,
 }
 
 /// Rewrites `bytes` (decoded as `program`) to record Ball-Larus paths.
@@ -150,15 +173,15 @@ pub fn instrument_numbered(bytes: &[u8], program: &Program, numberings: ProgramN
         return Err(Error::Rewrite { place: "numbering".into(), message: "the numbering is not of this module".into() });
     }
     let ppp = ppp_number_functions(program, opts, &numberings)?;
-    if opts.accesses && opts.mode != Mode::Trace {
+    if (opts.accesses || opts.ewpp.is_some()) && opts.mode != Mode::Trace {
         return Err(Error::Rewrite { place: "options".into(), message: "memory accesses are recorded in trace mode only".into() });
     }
-    let sites = if opts.accesses { crate::access_sites(bytes, program)? } else { Vec::new() };
-    if sites.len() as u64 > MAX_SITE as u64 + 1 {
-        return Err(Error::Unsupported {
-            feature: format!("{} memory access sites (at most {})", sites.len(), MAX_SITE as u64 + 1),
-            place: "code section".into(),
-        });
+    if opts.accesses && opts.ewpp.is_some() {
+        return Err(Error::Rewrite { place: "options".into(), message: "access events and the extended WPP's checks are two recordings".into() });
+    }
+    let sites = if opts.accesses || opts.ewpp.is_some() { crate::access_sites(bytes, program)? } else { Vec::new() };
+    if sites.len() as u64 > MAX_SITE as u64 + 1 || (opts.ewpp.is_some() && sites.len() >= 1 << (63 - INSTANCE_BITS)) {
+        return Err(Error::Unsupported { feature: format!("{} memory access sites", sites.len()), place: "code section".into() });
     }
     // The first site of each defined function.
     let mut first_site = vec![0u32; program.functions.len() - program.n_imported_funcs as usize + 1];
@@ -168,8 +191,12 @@ pub fn instrument_numbered(bytes: &[u8], program: &Program, numberings: ProgramN
     for i in 1..first_site.len() {
         first_site[i] += first_site[i - 1];
     }
-    let layout::Placement { layout, needs_hash, slot_data } = layout::place(&numberings, &ppp, opts)?;
-    let (add, env, carry) = additions::additions(program, &layout, needs_hash, slot_data, opts.accesses)?;
+    let layout::Placement { layout, needs_hash, slot_data } = layout::place(&numberings, &ppp, opts, sites.len())?;
+    let (mut add, env, carry) = additions::additions(program, &layout, needs_hash, slot_data, opts.accesses, opts.ewpp.is_some())?;
+    let ewpp = match (env.ewpp, layout.ewpp) {
+        (Some(funcs), Some(ewpp_layout)) => Some(add_ewpp_functions(&mut add, (&env, &carry), funcs, ewpp_layout, program, sites.len() as u32)?),
+        _ => None,
+    };
     let shared = emit::Shared {
         program,
         mode: opts.mode,
@@ -178,10 +205,55 @@ pub fn instrument_numbered(bytes: &[u8], program: &Program, numberings: ProgramN
         carry: &carry,
         numberings: &numberings,
         ppp: &ppp,
-        first_site: opts.accesses.then_some(first_site.as_slice()),
+        first_site: (opts.accesses || opts.ewpp.is_some()).then_some(first_site.as_slice()),
     };
     let (wasm, origins) = rewrite(bytes, program, add, |shift, i, body| emit::function(shift, &shared, FuncIdx(program.n_imported_funcs + i), body))?;
-    Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp, origins, accesses: opts.accesses, sites })
+    Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp, origins, accesses: opts.accesses, sites, ewpp })
+}
+
+/// Appends the extended WPP's functions: the helpers as they are, the check routines
+/// instrumented like the module's functions, their paths numbered as functions
+/// `program.functions.len()` and the one after.
+fn add_ewpp_functions(
+    add: &mut crate::rewrite::Additions,
+    (env, carry): (&env::Env, &additions::CarryTypes),
+    funcs: env::EwppFuncs,
+    layout: EwppLayout,
+    program: &Program,
+    n_sites: u32,
+) -> Result<EwppRoutines, Error> {
+    debug_assert_eq!(funcs.search.0, funcs.check.0 + 1, "search follows check");
+    let helpers = ewpp::HelperEnv { mem: env.mem, shadow: funcs.shadow, layout, report: funcs.report, check: funcs.check };
+    add.functions.push((funcs.types[0], ewpp::note_write(&helpers)));
+    add.functions.push((funcs.types[1], ewpp::check_load(&helpers)));
+    add.functions.push((funcs.types[2], ewpp::report(&helpers)));
+    let r = checks::routines(layout.max_candidates, n_sites)?;
+    let numberings = number_program(&r.program, u64::MAX)?;
+    let first = program.functions.len() as u32;
+    let mut functions = Vec::new();
+    let mut bodies = Vec::new();
+    for payload in wasmparser::Parser::new(0).parse_all(&r.wasm) {
+        if let wasmparser::Payload::CodeSectionEntry(body) = payload? {
+            bodies.push(body);
+        }
+    }
+    for (i, body) in bodies.into_iter().enumerate() {
+        let func = FuncIdx(first + i as u32);
+        // The routines call each other: `search` is the function after `check`.
+        let mut shift = crate::rewrite::Shift::new(0, funcs.check.0);
+        let f = emit::routine(&mut shift, (env, carry), &r.program, i, &numberings[FuncIdx(i as u32)], func, body)?;
+        add.functions.push((funcs.types[3 + i], f));
+        let mut model = r.program.functions[i].clone();
+        model.index = func;
+        model.name = ["wpp:check", "wpp:search"][i].into();
+        functions.push(model);
+    }
+    // Numbered as the profile numbers them: by their index there.
+    let mut profile_numberings = FuncMap::new(first as usize + 2);
+    for i in 0..functions.len() {
+        profile_numberings.insert(FuncIdx(first + i as u32), numberings[FuncIdx(i as u32)].clone());
+    }
+    Ok(EwppRoutines { functions, numberings: profile_numberings, roles: r.roles, layout })
 }
 
 /// The Ball-Larus numbering of every function of `program` with code, functions with more

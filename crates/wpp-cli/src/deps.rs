@@ -1,0 +1,191 @@
+//! `wpp deps`: the memory dependences of a recorded run.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use wpp_profile::Profile;
+use wpp_report::format::{group, percent};
+
+/// Print which stores, bulk writes and host calls each load read from.
+///
+/// The profile is an addresses recording (`wpp record --mode addresses`: the dependences
+/// are recovered from its address trace against the control flow), an extended WPP
+/// (`--mode ewpp`: recovered from the control flow alone, its checks' paths naming the
+/// writers) or a filtering run (`--mode ewpp-filter`: their totals only). For each load (most executed first): where
+/// it is, how often it ran, and each writer of the bytes it read with its dependences on
+/// it (one per execution of the load and instance of the writer it read bytes of: a load
+/// of bytes several instances wrote depends on each), their share of the load's, and how
+/// many were on an earlier instance of the writer than its latest. With --use and --instance, one execution of that load: the write
+/// instances it read. With --json: {"from", "loads": [{"function", "offset", "source",
+/// "executions", "writers": [{"writer", "function", "offset", "source", "count",
+/// "earlier_instance"}]}], "instance": [K, [{"writer", "source", "writer_instance",
+/// "latest"}]] (with --instance), "load_executions", "dependences", "truncated",
+/// "total_loads"}.
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true)]
+#[command(
+    after_help = "Examples:\n  wpp record --mode addresses -o prog.wpp prog.wasm\n  wpp deps prog.wpp --use 0x1a2b\n  wpp deps prog.wpp --use main.c:42 --instance 3\n  wpp deps stats prog.wpp --module prog.wasm"
+)]
+pub struct Opts {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    show: ShowOpts,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Stats(StatsOpts),
+}
+
+#[derive(Args)]
+struct ShowOpts {
+    /// A profile of `wpp record --mode addresses` or `--mode ewpp-filter`.
+    profile: Option<PathBuf>,
+    /// The loads to show: `0xOFFSET` (the load at that module byte offset), a function's
+    /// name (its loads), or `FILE:LINE` (the loads of the code on that line) [default:
+    /// every load].
+    #[arg(long = "use", value_name = "0xOFFSET|FUNCTION|FILE:LINE")]
+    use_: Option<String>,
+    /// With --use naming one load: its Kth execution (1-based), the write instances it
+    /// read.
+    #[arg(long, value_name = "K")]
+    instance: Option<u64>,
+    #[command(flatten)]
+    output: crate::Output,
+}
+
+/// Statistics of the run's memory dependences.
+///
+/// Loads and their executions; dependences, as distinct (writer, load) pairs and as load
+/// executions; how many are always on the writer's latest instance (last-instance) and how
+/// many are not (any-instance); by writer: the initial memory, host calls, instructions;
+/// with --module, the static classes of the instruction pairs (fully free, partially free,
+/// fixed cost, variable cost, as Tallam and Gupta sort them); for an addresses recording,
+/// the checks a dependence needs to name the writer's instance: the latest first and then
+/// a binary search, against a linear search back from the latest. With --json the same
+/// fields.
+#[derive(Args)]
+struct StatsOpts {
+    /// A profile of `wpp record --mode addresses` or `--mode ewpp-filter`.
+    profile: PathBuf,
+    /// The module the profile was recorded from, for the static classes.
+    #[arg(long, value_name = "MODULE.wasm")]
+    module: Option<PathBuf>,
+    #[command(flatten)]
+    json: crate::Json,
+}
+
+pub fn run(o: Opts) -> anyhow::Result<()> {
+    match o.command {
+        Some(Command::Stats(s)) => stats(s),
+        None => show(o.show),
+    }
+}
+
+fn show(o: ShowOpts) -> anyhow::Result<()> {
+    let Some(path) = &o.profile else { anyhow::bail!("a profile is needed: wpp deps PROFILE (or wpp deps stats PROFILE)") };
+    let p = Profile::open(path)?;
+    p.require_program("deps")?;
+    let r = wpp_report::deps::report(&p, o.use_.as_deref(), o.instance, o.output.top())?;
+    if o.output.json {
+        return crate::print_json(&r);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{} load executions, {} dependences (writer, load), from the {}", group(r.load_executions), group(r.dependences as u64), r.from)?;
+    for l in &r.loads {
+        writeln!(out, "\nload {}+{:#x}  {}  ran {}", l.function, l.offset, l.source, group(l.executions))?;
+        if l.writers.is_empty() {
+            writeln!(out, "  (nothing: it read no byte, or never ran)")?;
+        }
+        let all: u64 = l.writers.iter().map(|w| w.count).sum();
+        for w in &l.writers {
+            let earlier = match w.earlier_instance {
+                0 => String::new(),
+                n => format!(", {} from an earlier instance", group(n)),
+            };
+            let source = w.source.as_deref().map(|s| format!("  {s}")).unwrap_or_default();
+            writeln!(out, "  {:>12} {:>5.1}%  {}{source}{earlier}", group(w.count), percent(w.count, all), w.writer)?;
+        }
+    }
+    if let Some((k, rows)) = &r.instance {
+        writeln!(out, "\nexecution {k} of the load read:")?;
+        for d in rows {
+            let source = d.source.as_deref().map(|s| format!("  {s}")).unwrap_or_default();
+            match d.writer_instance {
+                0 => writeln!(out, "  {}", d.writer)?,
+                i => writeln!(out, "  {}, its execution {}{}{source}", d.writer, group(i), if d.latest { " (its latest)" } else { "" })?,
+            }
+        }
+    }
+    if let Some(note) = r.truncation.note("loads", "loads") {
+        writeln!(out, "\n{note}")?;
+    }
+    Ok(())
+}
+
+fn stats(o: StatsOpts) -> anyhow::Result<()> {
+    let p = Profile::open(&o.profile)?;
+    p.require_program("deps stats")?;
+    let (deps, sites, mut s) = wpp_report::deps::stats(&p)?;
+    if let Some(m) = &o.module {
+        let module = wpp_dataflow::Module::open(&p, m)?;
+        s.classes = Some(wpp_dataflow::dep_stats::classes(&p, &module, &deps, &sites));
+    }
+    if o.json.json {
+        return crate::print_json(&s);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "from the {}", s.from)?;
+    writeln!(out, "loads: {} sites, {} executions", group(s.load_sites), group(s.load_executions))?;
+    writeln!(out, "dependences: {} (writer, load) pairs, {} in all", group(s.dependences), group(s.dynamic_dependences))?;
+    writeln!(out, "\n{:<16} {:>10} {:>7} {:>14} {:>7}", "", "pairs", "%", "dependences", "%")?;
+    let row = |out: &mut std::io::StdoutLock, r: &wpp_report::deps::ClassRow| {
+        writeln!(
+            out,
+            "{:<16} {:>10} {:>6.1}% {:>14} {:>6.1}%",
+            r.class,
+            group(r.dependences),
+            percent(r.dependences, s.dependences),
+            group(r.executions),
+            percent(r.executions, s.dynamic_dependences)
+        )
+    };
+    for r in [&s.last_instance, &s.any_instance, &s.initial, &s.host, &s.instructions] {
+        row(&mut out, r)?;
+    }
+    if let Some(classes) = &s.classes {
+        writeln!(out, "\nstatic classes of the instruction pairs:")?;
+        for r in classes {
+            row(&mut out, r)?;
+        }
+    }
+    if let Some(e) = &s.ewpp {
+        writeln!(
+            out,
+            "\nthe extended WPP's checks: {} writers reported, {} of them unforeseen by the filtering run and {} past a load's first {} candidates (named by a search over the sites: {} comparisons); {} comparisons naming instances",
+            group(e.reports),
+            group(e.unforeseen),
+            group(e.beyond_candidates),
+            wpp_record::MAX_CANDIDATES,
+            group(e.site_checks),
+            group(e.instance_checks)
+        )?;
+    }
+    if let Some(c) = &s.checks {
+        writeln!(
+            out,
+            "\nchecks per dependence to name the writer's instance: {:.2} (latest, then binary search; at most {}), {:.2} searching linearly (at most {})",
+            c.binary,
+            group(c.binary_max),
+            c.linear,
+            group(c.linear_max)
+        )?;
+    }
+    if !s.unknown_host_calls.is_empty() {
+        let calls: Vec<String> = s.unknown_host_calls.iter().map(|(n, c)| format!("{n} ({}×)", group(*c))).collect();
+        writeln!(out, "\nwrites not known (dependences on them are missing): {}", calls.join(", "))?;
+    }
+    Ok(())
+}
