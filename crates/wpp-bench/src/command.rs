@@ -65,11 +65,21 @@ pub fn measure(args: Vec<OsString>) -> anyhow::Result<()> {
 
 /// Runs `wpp ARGS` (its output discarded) and measures it; fails if it fails.
 pub fn run_wpp<S: AsRef<OsStr>>(args: &[S]) -> anyhow::Result<Cost> {
+    run_wpp_with_stdin(args, None)
+}
+
+/// [`run_wpp`], with stdin read from `stdin` (nothing when `None`).
+pub fn run_wpp_with_stdin<S: AsRef<OsStr>>(args: &[S], stdin: Option<&std::path::Path>) -> anyhow::Result<Cost> {
     let shown = || args.iter().map(|a| a.as_ref().to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ");
+    let input = match stdin {
+        Some(f) => std::process::Stdio::from(std::fs::File::open(f).with_context(|| format!("{}", f.display()))?),
+        None => std::process::Stdio::null(),
+    };
     let out = std::process::Command::new(std::env::current_exe()?)
         .arg(MEASURE)
         .arg(sibling("wpp")?)
         .args(args)
+        .stdin(input)
         .output()
         .context("cannot start the measuring process")?;
     anyhow::ensure!(out.status.success(), "`wpp {}` failed", shown());

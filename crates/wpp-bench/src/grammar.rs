@@ -150,7 +150,7 @@ fn build(input: &[u32], builder: &str) -> BuildRow {
 }
 
 /// Size of `data` compressed by an external compressor (`xz -9`, `zstd -19 --long`).
-fn external_size(program: &str, args: &[&str], data: &[u8]) -> anyhow::Result<usize> {
+pub(crate) fn external_size(program: &str, args: &[&str], data: &[u8]) -> anyhow::Result<usize> {
     use std::io::Read as _;
     let mut child = std::process::Command::new(program)
         .args(args)

@@ -6,6 +6,7 @@
 //! * `ppp`: preferential path profiling against Ball-Larus array and hash counting;
 //! * `twpp`: the timestamped whole program path's compaction steps;
 //! * `dff`: data flow frequencies on the grammar against the abstract run;
+//! * `ewpp`: the extended whole program path against the control-flow and address traces;
 //! * `report`: making the HTML report, step by step, and the page's size and load time.
 //!
 //! The workloads are selected by one set of arguments ([`workloads::WorkloadArgs`]). A
@@ -17,7 +18,8 @@
 //! The `wpp-bench` binary: `record` (recording overhead per mode), `grammar` (builders'
 //! throughput, memory, size against xz and zstd), `hot` (DAG search against the brute
 //! force), `ppp` (PPP against array and hash counting), `twpp` (the TWPP compaction steps),
-//! `dff` (data flow frequencies against the abstract run), `report` (the HTML report's
+//! `dff` (data flow frequencies against the abstract run), `ewpp` (the extended WPP against
+//! the CF and address traces: sizes, classes, checks, recording and recovery time), `report` (the HTML report's
 //! steps, page size and, in Chromium, load time); `workloads`: the one set of workload
 //! arguments, loading runs, path traces, the synthetic trace; `alloc`: the counting global
 //! allocator (here only, never under `wpp`).
@@ -25,6 +27,7 @@
 mod alloc;
 mod command;
 mod dff;
+mod ewpp;
 mod grammar;
 mod hot;
 mod ppp;
@@ -58,6 +61,7 @@ enum Command {
     Ppp(ppp::Opts),
     Twpp(twpp::Opts),
     Dff(dff::Opts),
+    Ewpp(ewpp::Opts),
     Report(report::Opts),
 }
 
@@ -69,6 +73,7 @@ fn main() -> anyhow::Result<()> {
         Command::Record(o) => record::run(o),
         Command::Grammar(o) => grammar::run(o),
         Command::Hot(o) => hot::run(o),
+        Command::Ewpp(o) => ewpp::run(o),
         Command::Ppp(o) => ppp::run(o),
         Command::Twpp(o) => twpp::run(o),
         Command::Dff(o) => dff::run(o),

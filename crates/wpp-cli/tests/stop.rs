@@ -298,3 +298,31 @@ fn an_event_flood_runs_in_bounded_memory() {
     assert!(events > 50_000_000, "only {events} events");
     assert!(peak_kb > 0 && peak_kb * 1024 < 300 << 20, "peak {peak_kb} kB against a trace of {trace_bytes} bytes");
 }
+
+/// SIGINT in the middle of each recording of memory dependences (the addresses recording,
+/// the filtering run, the extended WPP with a filter from a shorter run): each exits 130
+/// with a partial profile whose dependences until then `wpp deps stats` reads.
+#[test]
+fn a_signal_mid_run_keeps_the_dependences_until_then() {
+    let Some(lua) = workloads::module("a_signal_mid_run_keeps_the_dependences_until_then", "lua") else { return };
+    let d = scratch("signal-deps");
+    let filter = d.join("filter.wpp");
+    let (status, err) = finish(spawn(&lua, &script(&d, 100), &filter, &["--mode", "ewpp-filter"]));
+    assert_eq!(status, Some(0), "{err}");
+    let long = script(&d, 1_200_000);
+    let filter_arg = filter.to_str().unwrap();
+    for (name, args) in
+        [("addresses", vec!["--mode", "addresses"]), ("filter", vec!["--mode", "ewpp-filter"]), ("ewpp", vec!["--mode", "ewpp", "--filter", filter_arg])]
+    {
+        let out = d.join(format!("{name}.wpp"));
+        let mut child = spawn(&lua, &long, &out, &args);
+        wait_running(&mut child, 300);
+        signal(&child, "INT");
+        let (status, err) = finish(child);
+        assert_eq!(status, Some(130), "{name}: {err}");
+        assert_eq!(stats(&out)["partial"], true, "{name}");
+        let s = json(wpp().args(["deps", "stats"]).arg(&out).arg("--json"));
+        assert!(s["load_executions"].as_u64().unwrap() > 0, "{name}: {s}");
+    }
+    no_temporary_files(&d);
+}

@@ -3,7 +3,8 @@
 //! module's site table, are the accesses the log reports, in order, with the host's
 //! writes after each WASI call; the path events are those of a plain trace recording; the
 //! program behaves as it does uninstrumented; and the dependences a `Tracker` follows
-//! from the events are those of the direct log (`wpp_test_support::deps`).
+//! from the events are those of the direct log (`wpp_test_support::deps`); and the
+//! extended WPP's collection run behaves as the program does.
 
 use wpp_model::access_event::{Event, EventDecoder, SiteKind};
 
@@ -172,6 +173,22 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, buffer_bytes: u32) -> u64 {
     if let Err(e) = compare_with_direct(&exercised, &sites, &imports, &direct) {
         panic!("{name}: {e}");
     }
+
+    // The extended WPP's collection run, its candidates these dependences, behaves as the
+    // program does.
+    let mut plan = wpp_wasm::EwppPlan::default();
+    for &(w, load) in exercised.deps.keys() {
+        if let wpp_model::exercised::Writer::Site(w) = w {
+            plan.candidates.entry(load).or_default().push(w);
+        }
+    }
+    let ewpp = wpp_wasm::instrument(wasm, &program, &Options { mode: Mode::Trace, ewpp: Some(plan), buffer_bytes, ..Default::default() }).unwrap();
+    let (run, _) = run_paths(&engine, &ewpp, cfg, Words::default()).unwrap();
+    assert_eq!(
+        (run.result.outcome.exit_status(), &run.result.stdout, &run.result.stderr),
+        (plain.outcome.exit_status(), &plain.stdout, &plain.stderr),
+        "{name}: the extended WPP's checks changed the run"
+    );
     got.n
 }
 
