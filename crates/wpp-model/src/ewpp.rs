@@ -6,10 +6,11 @@
 //! bytes (adjacent bytes of one write instance reported once): `j` names the writer (0
 //! the initial memory, `1..=C` the load's candidates, otherwise an unforeseen writer
 //! whose site `s` a binary search spells out), then `k == n` says whether the instance is
-//! the writer's latest of its `n` executions, and otherwise a binary search over `1..n-1`
-//! spells out `k`; `last` says whether more writers follow. The search, `search(lo, hi,
-//! t)`, is a loop whose every iteration's path says lower or higher, and whose last one
-//! says found.
+//! the writer's latest of its `n` executions, and otherwise `gallop(n - k)` spells out the
+//! distance back: the distance's bit length in unary (a loop doubling a bound), then a
+//! binary search within it; `last` says whether more writers follow. The search,
+//! `search(lo, hi, t)`, is a loop whose every iteration's path says lower or higher, and
+//! whose last one says found.
 
 use crate::{BlockIdx, FuncIdx};
 
@@ -31,6 +32,10 @@ pub struct Roles {
     pub lower: BlockIdx,
     pub higher: BlockIdx,
     pub found: BlockIdx,
+    /// `gallop`'s blocks: the distance is at least the bound (which doubles), or below it
+    /// (a search within the bound's half follows).
+    pub wider: BlockIdx,
+    pub narrowed: BlockIdx,
 }
 
 /// The extended WPP's own record in its profile.
@@ -39,6 +44,7 @@ pub struct EwppRecord {
     /// The check routines' indices among the profile's functions (after the module's).
     pub check: FuncIdx,
     pub search: FuncIdx,
+    pub gallop: FuncIdx,
     pub roles: Roles,
     /// For each load site with candidates, its candidate writers' sites, in the order `j`
     /// numbers them (from 1); only the first `max_candidates` have a `j`, the others take

@@ -489,6 +489,8 @@ enum Role {
     Lower,
     Higher,
     Found,
+    Wider,
+    Narrowed,
 }
 
 /// A binary search being replayed: its range, and what it spells out.
@@ -548,6 +550,9 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
     for (b, role) in [(r.lower, Role::Lower), (r.higher, Role::Higher), (r.found, Role::Found)] {
         roles.insert((record.search, b), role);
     }
+    for (b, role) in [(r.wider, Role::Wider), (r.narrowed, Role::Narrowed)] {
+        roles.insert((record.gallop, b), role);
+    }
     let mut by_block: HashMap<(FuncIdx, BlockIdx), (u32, u32)> = HashMap::new();
     for (i, s) in sites.iter().enumerate().filter(|(_, s)| s.kind != SiteKind::HostWrite) {
         let e = by_block.entry((s.func, s.block)).or_insert((i as u32, i as u32));
@@ -565,7 +570,7 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
         if error.is_some() {
             return;
         }
-        if e.func == record.check || e.func == record.search {
+        if e.func == record.check || e.func == record.search || e.func == record.gallop {
             pending.push_back(e);
             return;
         }
@@ -584,6 +589,8 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
                 seen.clear();
                 loop {
                     let (mut writer, mut k, mut search, mut last) = (None, None, None::<Search>, None);
+                    // The galloping bound on the distance back from the latest instance.
+                    let mut bound: Option<u64> = None;
                     while last.is_none() {
                         let Some(c) = pending.pop_front() else {
                             error = Some(format!("the checks of load {} end before its last writer", site_name(p, s)));
@@ -616,7 +623,25 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
                                 }
                                 Role::Earlier => {
                                     checks.instance_checks += 1;
-                                    search = Some(Search { lo: 1, hi: n(&writer).saturating_sub(1), site: false });
+                                    bound = Some(2);
+                                }
+                                Role::Wider => {
+                                    checks.instance_checks += 1;
+                                    match bound.as_mut() {
+                                        Some(b) if *b < 1 << 62 => *b <<= 1,
+                                        _ => {
+                                            error = Some("a distance doubled outside a gallop".into());
+                                            return;
+                                        }
+                                    }
+                                }
+                                Role::Narrowed => {
+                                    checks.instance_checks += 1;
+                                    let Some(b) = bound.take() else {
+                                        error = Some("a gallop's end outside a gallop".into());
+                                        return;
+                                    };
+                                    search = Some(Search { lo: b / 2, hi: b - 1, site: false });
                                 }
                                 Role::Last => last = Some(true),
                                 Role::More => last = Some(false),
@@ -646,7 +671,13 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
                                                     false => checks.unforeseen += 1,
                                                 }
                                             } else {
-                                                k = Some(mid);
+                                                // The distance back from the latest.
+                                                let n = n(&writer);
+                                                if mid == 0 || mid >= n {
+                                                    error = Some(format!("a distance of {mid} back from the latest of {n} instances"));
+                                                    return;
+                                                }
+                                                k = Some(n - mid);
                                             }
                                             search = None;
                                         }

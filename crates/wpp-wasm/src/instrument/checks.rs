@@ -6,8 +6,12 @@
 //!   memory, `1..=C` the load's `j`th candidate (a writer the filtering run saw it read
 //!   from), anything else an unforeseen writer, whose site `s` a binary search over the
 //!   sites then spells out (the generic check). For a writer, `k == n` (the instance is
-//!   the writer's latest of its `n` executions) is one comparison; otherwise a binary
-//!   search over `1..n-1` spells out `k`. Last, whether this is the load's last writer.
+//!   the writer's latest of its `n` executions) is one comparison; otherwise `gallop`
+//!   spells out the distance `n - k`. Last, whether this is the load's last writer.
+//! * `gallop(d)`: the bit length of `d` in unary, then `search` within it: the paths
+//!   depend on the distance alone, so a load that keeps reading the instance a fixed
+//!   number of writes back repeats them (they compress), and they are short when it is
+//!   recent (Tallam & Gupta found matches near the latest).
 //! * `search(lo, hi, t)`: the binary search for `t` in `lo..=hi`, one loop iteration per
 //!   halving: each iteration's path says lower or higher, the last one found.
 //!
@@ -24,7 +28,7 @@ use crate::Error;
 
 /// The check routines for loads of at most `max_candidates` candidates, in a module of
 /// `n_sites` access sites: the module holding them (`check` is function 0, `search` 1),
-/// decoded, and the op index of each role's marker.
+/// decoded (`check` is function 0, `search` 1, `gallop` 2), and what their blocks mean.
 pub(crate) struct Routines {
     pub wasm: Vec<u8>,
     pub program: Program,
@@ -97,7 +101,8 @@ pub(crate) fn routines(max_candidates: u32, n_sites: u32) -> Result<Routines, Er
     let latest = b.mark();
     b.op(I::Else);
     let earlier = b.mark();
-    b.op(I::I64Const(1)).op(I::LocalGet(N)).op(I::I64Const(1)).op(I::I64Sub).op(I::LocalGet(K)).op(I::Call(1));
+    // The distance back from the latest, n - k >= 1, spelled out by `gallop`.
+    b.op(I::LocalGet(N)).op(I::LocalGet(K)).op(I::I64Sub).op(I::Call(2));
     b.op(I::End);
     b.op(I::End); // $done
     b.op(I::LocalGet(LAST)).op(I::If(BlockType::Empty));
@@ -127,15 +132,36 @@ pub(crate) fn routines(max_candidates: u32, n_sites: u32) -> Result<Routines, Er
     b.op(I::End);
     let search = b;
 
+    // gallop(d): the bit length of d >= 1 in unary (a loop doubling a bound while d is
+    // at least it), then `search` in [bound / 2, bound - 1]: a path sequence that depends
+    // on the distance alone, as short as it is small.
+    const D: u32 = 0;
+    const BOUND: u32 = 1;
+    let mut b = Body::new(vec![(1, ValType::I64)]);
+    b.op(I::I64Const(2)).op(I::LocalSet(BOUND));
+    b.op(I::Loop(BlockType::Empty));
+    b.op(I::LocalGet(D)).op(I::LocalGet(BOUND)).op(I::I64GeU).op(I::If(BlockType::Empty));
+    let wider = b.mark();
+    b.op(I::LocalGet(BOUND)).op(I::I64Const(1)).op(I::I64Shl).op(I::LocalSet(BOUND)).op(I::Br(1));
+    b.op(I::End);
+    b.op(I::End); // loop
+    let narrowed = b.mark();
+    b.op(I::LocalGet(BOUND)).op(I::I64Const(1)).op(I::I64ShrU).op(I::LocalGet(BOUND)).op(I::I64Const(1)).op(I::I64Sub).op(I::LocalGet(D)).op(I::Call(1));
+    b.op(I::End);
+    let gallop = b;
+
     let mut types = TypeSection::new();
     types.ty().function([ValType::I32, ValType::I32, ValType::I64, ValType::I64, ValType::I32], []);
     types.ty().function([ValType::I64, ValType::I64, ValType::I64], []);
+    types.ty().function([ValType::I64], []);
     let mut funcs = FunctionSection::new();
     funcs.function(0);
     funcs.function(1);
+    funcs.function(2);
     let mut code = CodeSection::new();
     code.function(&check.f);
     code.function(&search.f);
+    code.function(&gallop.f);
     let mut m = Module::new();
     m.section(&types).section(&funcs).section(&code);
     let wasm = m.finish();
@@ -160,11 +186,14 @@ pub(crate) fn routines(max_candidates: u32, n_sites: u32) -> Result<Routines, Er
         lower: block(1, lower)?,
         higher: block(1, higher)?,
         found: block(1, found)?,
+        wider: block(2, wider)?,
+        narrowed: block(2, narrowed)?,
     };
     // Every role its own block.
     let mut all: Vec<(usize, BlockIdx)> = [roles.initial, roles.generic, roles.latest, roles.earlier, roles.last, roles.more].iter().map(|&b| (0, b)).collect();
     all.extend(roles.candidates.iter().map(|&b| (0, b)));
     all.extend([roles.lower, roles.higher, roles.found].iter().map(|&b| (1, b)));
+    all.extend([roles.wider, roles.narrowed].iter().map(|&b| (2, b)));
     let n = all.len();
     all.sort();
     all.dedup();

@@ -36,7 +36,8 @@ pub(super) struct EwppFuncs {
     pub report: OutFuncIdx,
     pub check: OutFuncIdx,
     pub search: OutFuncIdx,
-    /// Type indices (among the added types) of the five, in order.
-    pub types: [u32; 5],
+    pub gallop: OutFuncIdx,
+    /// Type indices (among the added types) of the six, in order.
+    pub types: [u32; 6],
     pub shadow: u32,
 }

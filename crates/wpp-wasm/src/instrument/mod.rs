@@ -154,7 +154,7 @@ pub struct Instrumented {
 /// profile (numbered after the module's), and what their blocks mean.
 #[derive(Clone, Debug)]
 pub struct EwppRoutines {
-    /// `check` and `search`, with their CFGs.
+    /// `check`, `search` and `gallop`, with their CFGs.
     pub functions: Vec<wpp_model::Function>,
     pub numberings: ProgramNumbering,
     pub roles: wpp_model::ewpp::Roles,
@@ -222,7 +222,7 @@ fn add_ewpp_functions(
     program: &Program,
     n_sites: u32,
 ) -> Result<EwppRoutines, Error> {
-    debug_assert_eq!(funcs.search.0, funcs.check.0 + 1, "search follows check");
+    debug_assert_eq!((funcs.search.0, funcs.gallop.0), (funcs.check.0 + 1, funcs.check.0 + 2), "search and gallop follow check");
     let helpers = ewpp::HelperEnv { mem: env.mem, shadow: funcs.shadow, layout, report: funcs.report, check: funcs.check };
     add.functions.push((funcs.types[0], ewpp::note_write(&helpers)));
     add.functions.push((funcs.types[1], ewpp::check_load(&helpers)));
@@ -239,17 +239,17 @@ fn add_ewpp_functions(
     }
     for (i, body) in bodies.into_iter().enumerate() {
         let func = FuncIdx(first + i as u32);
-        // The routines call each other: `search` is the function after `check`.
+        // The routines call each other: `search` and `gallop` follow `check`.
         let mut shift = crate::rewrite::Shift::new(0, funcs.check.0);
         let f = emit::routine(&mut shift, (env, carry), &r.program, i, &numberings[FuncIdx(i as u32)], func, body)?;
         add.functions.push((funcs.types[3 + i], f));
         let mut model = r.program.functions[i].clone();
         model.index = func;
-        model.name = ["wpp:check", "wpp:search"][i].into();
+        model.name = ["wpp:check", "wpp:search", "wpp:gallop"][i].into();
         functions.push(model);
     }
     // Numbered as the profile numbers them: by their index there.
-    let mut profile_numberings = FuncMap::new(first as usize + 2);
+    let mut profile_numberings = FuncMap::new(first as usize + functions.len());
     for i in 0..functions.len() {
         profile_numberings.insert(FuncIdx(first + i as u32), numberings[FuncIdx(i as u32)].clone());
     }
