@@ -6,9 +6,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use wpp_dataflow::query::open;
-use wpp_model::effects::Var;
-use wpp_report::dataflow::{ReachingReport, RedundancyReport, SiteCount};
+use wpp_report::dataflow::{RedundancyReport, SiteCount};
 use wpp_report::format::group;
+
+mod reaching;
 
 /// Data flow over the run, from a TWPP file: every execution of a point answered
 /// exactly, by the site that generated or killed the fact.
@@ -26,7 +27,7 @@ pub struct Opts {
 #[derive(Subcommand)]
 enum Command {
     Redundancy(RedundancyOpts),
-    Reaching(ReachingOpts),
+    Reaching(reaching::ReachingOpts),
 }
 
 /// How often each load was redundant: its bytes already loaded or stored at the same
@@ -62,52 +63,21 @@ struct RedundancyOpts {
     output: crate::Output,
 }
 
-/// Which definitions of a local or global reached a point, and how often each did.
-///
-/// A local's definitions are in the point's function (or its parameter or zero at entry,
-/// `entry`); a global's anywhere in the run, through calls and returns (or its initial
-/// value, `init`). With --json: {"module", "point": {"function", "function_index", "at",
-/// "source"}, "variable", "executions", "definitions": [{"kind", "place", "count"}]}.
-#[derive(Args)]
-#[command(after_help = "Example:\n  wpp dataflow reaching prog.twpp --module prog.wasm --at 0x1a2b --global 0")]
-struct ReachingOpts {
-    /// A file written by `wpp twpp build`.
-    file: PathBuf,
-    /// The module the profile was recorded from.
-    #[arg(long, value_name = "M.wasm")]
-    module: PathBuf,
-    /// The point: before the instruction at this byte offset, before block N of --func
-    /// (`bN`), or before the first instruction of this source line in --func (FILE:LINE).
-    #[arg(long, value_name = "AT")]
-    at: String,
-    /// The function, by name or index (needed with a block or FILE:LINE).
-    #[arg(long, value_name = "F")]
-    func: Option<String>,
-    /// The local variable, by index (parameters first).
-    #[arg(long, value_name = "N", conflicts_with = "global", required_unless_present = "global")]
-    local: Option<u32>,
-    /// The global variable, by index.
-    #[arg(long, value_name = "N")]
-    global: Option<u32>,
-    #[command(flatten)]
-    output: crate::Json,
-}
-
 #[derive(serde::Serialize)]
 struct Out<R> {
-    module: String,
+    pub module: String,
     #[serde(flatten)]
-    report: R,
+    pub report: R,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     match o.command {
         Command::Redundancy(o) => redundancy(o),
-        Command::Reaching(o) => reaching(o),
+        Command::Reaching(o) => reaching::reaching(o),
     }
 }
 
-fn sites(out: &mut impl std::io::Write, what: &str, v: &[SiteCount]) -> std::io::Result<()> {
+pub(super) fn sites(out: &mut impl std::io::Write, what: &str, v: &[SiteCount]) -> std::io::Result<()> {
     for s in v.iter().take(6) {
         writeln!(out, "    {what:<10} {:>12}  {}", group(s.count), s.name())?;
     }
@@ -146,27 +116,5 @@ fn print_redundancy(report: &RedundancyReport) -> std::io::Result<()> {
     if untracked > 0 {
         writeln!(out, "{untracked} selected loads have an address the analysis does not follow (not a constant, or a variable plus a constant)")?;
     }
-    Ok(())
-}
-
-fn reaching(o: ReachingOpts) -> anyhow::Result<()> {
-    let a = open(&o.file, &o.module)?;
-    let var = match (o.local, o.global) {
-        (Some(l), _) => Var::Local(l),
-        (None, Some(g)) => Var::Global(g),
-        (None, None) => unreachable!("clap requires one"),
-    };
-    let report = a.reaching(a.point(&o.at, o.func.as_deref())?, var, &mut crate::Bar::on_terminal())?;
-    if o.output.json {
-        return crate::print_json(&Out { module: o.module.display().to_string(), report });
-    }
-    print_reaching(&report)?;
-    Ok(())
-}
-
-fn print_reaching(r: &ReachingReport) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{} at {}: {} executions", r.variable, r.point.at_function(), group(r.executions))?;
-    sites(&mut out, "defined", &r.definitions)?;
     Ok(())
 }

@@ -14,18 +14,6 @@ use wpp_test_support::{corpus, workloads};
 
 mod common;
 
-/// Event count and order hash of a profile's whole program path.
-fn fingerprint(path: &Path) -> (u64, u64) {
-    let p = Profile::open(path).unwrap();
-    let (mut n, mut h) = (0u64, wpp_paths::split::HASH_START);
-    p.for_each_event(|e| {
-        n += 1;
-        h = wpp_paths::split::hash_event(h, e);
-    })
-    .unwrap();
-    (n, h)
-}
-
 /// Checks the three profiles in `dir` (`grammar.wpp`, `addresses.wpp`, `filter.wpp`,
 /// recorded from `wasm` run as `cfg` says) against the direct log.
 fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path) {
@@ -34,7 +22,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path) {
     let (_, direct) = run_block_log(&wpp_runtime::engine().unwrap(), &logged, cfg, DirectDeps::default()).unwrap();
     let imports = import_names(wasm);
 
-    assert_eq!(fingerprint(&dir.join("addresses.wpp")), fingerprint(&dir.join("grammar.wpp")), "{name}: the addresses profile's path trace");
+    assert_eq!(common::fingerprint(&dir.join("addresses.wpp")), common::fingerprint(&dir.join("grammar.wpp")), "{name}: the addresses profile's path trace");
     let addresses = Profile::open(&dir.join("addresses.wpp")).unwrap();
     let recovered = wpp_report::deps::from_addresses(&addresses, |_| {}).unwrap();
     if let Err(e) = compare_with_direct(&recovered.deps, &recovered.sites, &imports, &direct) {

@@ -19,20 +19,8 @@ use wpp_workloads::Manifest;
 
 mod common;
 
-/// Event count and order hash of a profile's trace or grammar.
 /// A reported subpath: its paths (function, path id), frequency and cost.
 type Subpath = (Vec<(u32, u64)>, u64, u64);
-
-fn fingerprint(path: &Path) -> (u64, u64) {
-    let p = Profile::open(path).unwrap();
-    let (mut n, mut h) = (0u64, wpp_paths::split::HASH_START);
-    p.for_each_event(|e| {
-        n += 1;
-        h = wpp_paths::split::hash_event(h, e);
-    })
-    .unwrap();
-    (n, h)
-}
 
 /// Every program of the manifest; the second builder alternates between SEQUITUR with
 /// rule prediction and Re-Pair in manifest order.
@@ -49,7 +37,7 @@ fn check(m: &Manifest, name: &str, second: &str) {
     std::fs::create_dir_all(&d).unwrap();
     let trace = d.join("trace.wpp");
     common::record_run(m, p, run, &trace, &["--mode", "trace"]);
-    let expected = fingerprint(&trace);
+    let expected = common::fingerprint(&trace);
     assert!(expected.0 > 10_000, "{name}: only {} events", expected.0);
     for builder in ["sequitur1", second] {
         let g = d.join(format!("{builder}.wpp"));
@@ -64,7 +52,7 @@ fn check(m: &Manifest, name: &str, second: &str) {
         common::record_run(m, p, run, &g, &args);
         let left: Vec<_> = std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name()).filter(|n| !n.to_string_lossy().ends_with(".wpp")).collect();
         assert!(left.is_empty(), "{name}/{builder}: left beside the profile: {left:?}");
-        assert_eq!(fingerprint(&g), expected, "{name}/{builder}: the grammar does not expand to the trace");
+        assert_eq!(common::fingerprint(&g), expected, "{name}/{builder}: the grammar does not expand to the trace");
         let profile = Profile::open(&g).unwrap();
         let grammar = profile.grammar().unwrap();
         // Recording builds behind the run-length front end: the builder's properties hold

@@ -73,23 +73,35 @@ pub fn exercised(p: &Profile) -> Result<Option<ExercisedDeps>, Error> {
     Ok(Some(deps))
 }
 
+/// The first site of each block and the one after its last.
+type BlockSites = HashMap<(FuncIdx, BlockIdx), (u32, u32)>;
+
+/// The sites of each block, as a range of site numbers (sites are sorted by function and
+/// offset, so a block's are contiguous; a table where they are not is refused). The
+/// host-write site is in no block.
+fn block_sites(p: &Profile, sites: &[AccessSite]) -> Result<BlockSites, Error> {
+    let mut by_block = BlockSites::new();
+    for (i, s) in sites.iter().enumerate().filter(|(_, s)| s.kind != SiteKind::HostWrite) {
+        let e = by_block.entry((s.func, s.block)).or_insert((i as u32, i as u32));
+        if e.1 != i as u32 {
+            let what = format!("section `{}`: the sites of block {} of function {} are not together", wpp_profile::section::ACCESS_SITES, s.block.0, s.func.0);
+            return Err(unsuitable(p, what));
+        }
+        e.1 = i as u32 + 1;
+    }
+    Ok(by_block)
+}
+
+/// The site ranges of path `e`'s blocks, in order.
+fn path_site_ranges(p: &Profile, by_block: &BlockSites, e: PathEvent) -> Vec<(u32, u32)> {
+    p.path_blocks(e.func, e.path).unwrap_or_default().iter().filter_map(|&b| by_block.get(&(e.func, b)).copied()).collect()
+}
+
 /// Every dependence of an addresses recording, each given to `f` as it is recovered.
 pub fn from_addresses(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<Recovered, Error> {
     let sites = sites(p)?;
     let Some((grammar, values)) = p.address_trace()? else { return Err(no_dependences(p)) };
-    // The sites of each block, in order (sites are sorted by function and offset, so a
-    // block's are contiguous).
-    let mut by_block: HashMap<(FuncIdx, BlockIdx), (u32, u32)> = HashMap::new();
-    for (i, s) in sites.iter().enumerate().filter(|(_, s)| s.kind != SiteKind::HostWrite) {
-        let e = by_block.entry((s.func, s.block)).or_insert((i as u32, i as u32));
-        if e.1 != i as u32 {
-            return Err(unsuitable(
-                p,
-                format!("section `{}`: the sites of block {} of function {} are not together", wpp_profile::section::ACCESS_SITES, s.block.0, s.func.0),
-            ));
-        }
-        e.1 = i as u32 + 1;
-    }
+    let by_block = block_sites(p, &sites)?;
     let host_write = sites.len() as u32 - 1;
     let mut tracker = Tracker::new(sites.clone()).map_err(|e| unsuitable(p, e.to_string()))?;
     let mut out = Recovered { sites: sites.clone(), ..Default::default() };
@@ -108,9 +120,7 @@ pub fn from_addresses(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<Rec
         if short || error.is_some() {
             return;
         }
-        let ranges = path_sites
-            .entry(e)
-            .or_insert_with(|| p.path_blocks(e.func, e.path).unwrap_or_default().iter().filter_map(|&b| by_block.get(&(e.func, b)).copied()).collect());
+        let ranges = path_sites.entry(e).or_insert_with(|| path_site_ranges(p, &by_block, e));
         for &(from, to) in ranges.iter() {
             for site in from..to {
                 let s = &sites[site as usize];
@@ -553,11 +563,7 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
     for (b, role) in [(r.wider, Role::Wider), (r.narrowed, Role::Narrowed)] {
         roles.insert((record.gallop, b), role);
     }
-    let mut by_block: HashMap<(FuncIdx, BlockIdx), (u32, u32)> = HashMap::new();
-    for (i, s) in sites.iter().enumerate().filter(|(_, s)| s.kind != SiteKind::HostWrite) {
-        let e = by_block.entry((s.func, s.block)).or_insert((i as u32, i as u32));
-        e.1 = i as u32 + 1;
-    }
+    let by_block = block_sites(p, &sites)?;
     let mut out = Recovered { sites: sites.clone(), ..Default::default() };
     let mut checks = EwppChecks::default();
     let mut executions = vec![0u64; sites.len()];
@@ -574,9 +580,7 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
             pending.push_back(e);
             return;
         }
-        let ranges = path_sites
-            .entry(e)
-            .or_insert_with(|| p.path_blocks(e.func, e.path).unwrap_or_default().iter().filter_map(|&b| by_block.get(&(e.func, b)).copied()).collect());
+        let ranges = path_sites.entry(e).or_insert_with(|| path_site_ranges(p, &by_block, e));
         for &(from, to) in ranges.iter() {
             for site in from..to {
                 let s = &sites[site as usize];

@@ -92,3 +92,15 @@ fn clang_wasi(clang: &mut Command, src: &Path, out: PathBuf) -> Option<PathBuf> 
         }
     }
 }
+
+/// Event count and order hash of a profile's whole program path (trace or grammar).
+pub fn fingerprint(path: &Path) -> (u64, u64) {
+    let p = wpp_profile::Profile::open(path).unwrap();
+    let (mut n, mut h) = (0u64, wpp_paths::split::HASH_START);
+    p.for_each_event(|e| {
+        n += 1;
+        h = wpp_paths::split::hash_event(h, e);
+    })
+    .unwrap();
+    (n, h)
+}
