@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+mod chain;
 mod stats;
 use wpp_profile::Profile;
 use wpp_report::format::{group, percent};
@@ -24,10 +25,18 @@ use wpp_report::format::{group, percent};
 /// "earlier_instance"}]}], "instance": [K, [{"writer", "source", "writer_instance",
 /// "latest"}]] (with --instance), "load_executions", "dependences", "truncated",
 /// "total_loads"}.
+///
+/// With --chain (and --module): the chains of dependences back from one load (Tallam and
+/// Gupta's RecoverChain and ChainFreq): what it read was written by a writer, which
+/// computed what it wrote from loads of its own block (its uses), which read what other
+/// writers wrote, and so on, up to --depth writers; each chain with the executions of the
+/// load it was followed from. With --json: {"from", "load", "source", "executions",
+/// "instance", "depth", "walks", "chains": [{"count", "links": [{"use", "use_offset",
+/// "writer", "writer_offset", "source"}]}], "truncated", "total_chains"}.
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true)]
 #[command(
-    after_help = "Examples:\n  wpp record --mode addresses -o prog.wpp prog.wasm\n  wpp deps prog.wpp --use 0x1a2b\n  wpp deps prog.wpp --use main.c:42 --instance 3\n  wpp deps stats prog.wpp --module prog.wasm"
+    after_help = "Examples:\n  wpp record --mode addresses -o prog.wpp prog.wasm\n  wpp deps prog.wpp --use 0x1a2b\n  wpp deps prog.wpp --use main.c:42 --instance 3\n  wpp deps prog.wpp --use 0x1a2b --chain --module prog.wasm\n  wpp deps stats prog.wpp --module prog.wasm"
 )]
 pub struct Opts {
     #[command(subcommand)]
@@ -42,20 +51,30 @@ enum Command {
 }
 
 #[derive(Args)]
-struct ShowOpts {
+pub(crate) struct ShowOpts {
     /// A profile of `wpp record --mode addresses` or `--mode ewpp-filter`.
-    profile: Option<PathBuf>,
+    pub(crate) profile: Option<PathBuf>,
     /// The loads to show: `0xOFFSET` (the load at that module byte offset), a function's
     /// name (its loads), or `FILE:LINE` (the loads of the code on that line) [default:
     /// every load].
     #[arg(long = "use", value_name = "0xOFFSET|FUNCTION|FILE:LINE")]
-    use_: Option<String>,
+    pub(crate) use_: Option<String>,
     /// With --use naming one load: its Kth execution (1-based), the write instances it
     /// read.
     #[arg(long, value_name = "K")]
-    instance: Option<u64>,
+    pub(crate) instance: Option<u64>,
+    /// With --use naming one load: the chains of dependences back from it.
+    #[arg(long, requires = "module", requires = "use_")]
+    pub(crate) chain: bool,
+    /// The longest chains to follow, in writers (each a walk of the run).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=16))]
+    pub(crate) depth: u16,
+    /// The module the profile was recorded from (for --chain: which loads each writer's
+    /// operands came from).
+    #[arg(long, value_name = "MODULE.wasm")]
+    pub(crate) module: Option<PathBuf>,
     #[command(flatten)]
-    output: crate::Output,
+    pub(crate) output: crate::Output,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
@@ -69,6 +88,9 @@ fn show(o: ShowOpts) -> anyhow::Result<()> {
     let Some(path) = &o.profile else { anyhow::bail!("a profile is needed: wpp deps PROFILE (or wpp deps stats PROFILE)") };
     let p = Profile::open(path)?;
     p.require_program("deps")?;
+    if o.chain {
+        return chain::run(&p, &o);
+    }
     let r = wpp_report::deps::report(&p, o.use_.as_deref(), o.instance, o.output.top())?;
     if o.output.json {
         return crate::print_json(&r);

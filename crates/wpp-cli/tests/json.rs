@@ -385,5 +385,15 @@ fn deps_json_is_complete() {
             assert_eq!(r["writers"].as_array().unwrap().len(), 1, "{mode}: {r}");
         }
     }
+    // A counter incremented 30 times: from its load, a chain of each length back to the
+    // first increment and one back to the initial memory, past the text's 20 rows.
+    let counter = d.join("counter.wasm");
+    let m = "(module (memory 1) (func (export \"_start\") (local $i i32) (loop $l (i32.store (i32.const 16) (i32.add (i32.load (i32.const 16)) (i32.const 1))) (local.set $i (i32.add (local.get $i) (i32.const 1))) (br_if $l (i32.lt_u (local.get $i) (i32.const 30))))))";
+    std::fs::write(&counter, wat::parse_str(m).unwrap()).unwrap();
+    let p = d.join("counter.wpp");
+    ok(wpp().args(["record", "--mode", "addresses", "-o"]).arg(&p).arg(&counter));
+    let module = counter.to_str().unwrap();
+    let all = check_limits(&["deps", "PROFILE", "--use", "0x30", "--chain", "--module", module, "--depth", "16"], &p, &[("chains", "chains")]);
+    assert_eq!(total(&all, "chains"), 32, "{all}");
     std::fs::remove_dir_all(&d).unwrap();
 }

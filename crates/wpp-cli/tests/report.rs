@@ -7,7 +7,9 @@
 //! the paths to 90% of each function follow from its path counts; the counts beside the
 //! source lines are `wpp annotate`'s (read from the page's HTML, without the browser); a
 //! PPP profile's ρ per function equals `wpp ppp report --json`'s; the TWPP view's
-//! invocations and traces equal `wpp trace`'s, the data flow view's counts `wpp dff`'s.
+//! invocations and traces equal `wpp trace`'s, the data flow view's counts `wpp dff`'s;
+//! the memory dependences of an addresses recording and of an extended WPP, each load's
+//! writers with their counts, `wpp deps --json`'s.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -251,7 +253,53 @@ fn pages_in_a_browser() {
     assert!(html.contains("ρ = (max id - min id + 1) / interesting paths"), "the page's definition of ρ");
     assert_eq!(seen["tables"]["pppInteresting"].as_u64().unwrap() as usize, report["interesting"].as_array().unwrap().len());
     assert_eq!(seen["tables"]["pppResidual"].as_u64().unwrap() as usize, report["residual"].as_array().unwrap().len());
+
+    // Memory dependences, from an addresses recording and from an extended WPP.
+    let filter = d.join("filter.wpp");
+    ok(wpp().args(["record", "--mode", "ewpp-filter", "-o"]).arg(&filter).arg(&wasm));
+    let ewpp = d.join("ewpp.wpp");
+    ok(wpp().args(["record", "--mode", "ewpp", "--filter"]).arg(&filter).arg("-o").arg(&ewpp).arg(&wasm));
+    let addresses = d.join("addresses.wpp");
+    ok(wpp().args(["record", "--mode", "addresses", "-o"]).arg(&addresses).arg(&wasm));
+    for profile in [addresses, ewpp] {
+        let page = profile.with_extension("html");
+        ok(wpp().arg("report").arg(&profile).arg("-o").arg(&page));
+        let seen = in_browser(&page, &profile.with_extension("png")).unwrap();
+        assert_clean(&seen, "deps");
+        // (load, executions, [(writer, dependences, on an earlier instance)]), from the
+        // table's rows: a load's first row has its three cells, the next ones the writer's.
+        let mut shown: Vec<LoadDeps> = Vec::new();
+        for r in seen["tables"]["depsLoads"].as_array().unwrap() {
+            let cells: Vec<&str> = r.as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+            let writer = |w: &[&str]| (w[0].to_string(), number(&Value::from(w[1])), number(&Value::from(w[3])));
+            match cells.len() {
+                8 => shown.push((cells[0].to_string(), number(&Value::from(cells[1])), vec![writer(&cells[3..])])),
+                5 => shown.last_mut().unwrap().2.push(writer(&cells)),
+                _ => shown.push((cells[0].to_string(), number(&Value::from(cells[1])), Vec::new())),
+            }
+        }
+        let deps = json(wpp().arg("deps").arg(&profile).args(["--json", "--top", "40"]));
+        let want: Vec<LoadDeps> = deps["loads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                let writers = l["writers"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|w| (w["writer"].as_str().unwrap().to_string(), w["count"].as_u64().unwrap(), w["earlier_instance"].as_u64().unwrap()));
+                (format!("{}+{:#x}", l["function"].as_str().unwrap(), l["offset"].as_u64().unwrap()), l["executions"].as_u64().unwrap(), writers.collect())
+            })
+            .collect();
+        assert!(want.iter().any(|l| !l.2.is_empty()), "{}: no dependence", profile.display());
+        assert_eq!(shown, want, "{}: the dependences on the page", profile.display());
+    }
 }
+
+/// A load on the report's dependences table: its name, executions, and each writer with
+/// its dependences and how many were on an earlier instance.
+type LoadDeps = (String, u64, Vec<(String, u64, u64)>);
 
 /// The check itself fails on what it must: a console error, a script error, a request off
 /// the page, a link to nothing, an id used twice.

@@ -4,7 +4,8 @@
 //!   the hottest paths and the hot subpaths, each with a drawing of its function's CFG
 //!   ([`drawing`], coloured by `wpp_report::heat`), the calling context tree as a flame graph
 //!   ([`flame`]), the function table (`wpp_report::functions`) and, for a PPP profile,
-//!   its interesting and residual paths; the source lines with their executions and
+//!   its interesting and residual paths; for a profile with memory dependences, the most
+//!   executed loads with the writers they read (`wpp_report::deps`); the source lines with their executions and
 //!   instructions (`wpp_report::annotate`); and the [`views`] of a TWPP file or a data
 //!   flow result when the caller has one.
 //! * [`render`] writes the page ([`page`]) from a report, the drawings laid out, and the

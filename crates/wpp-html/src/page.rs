@@ -77,6 +77,9 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
     if r.ppp.is_some() {
         s.push_str("<a href=\"#ppp\">PPP</a>");
     }
+    if r.deps.is_some() {
+        s.push_str("<a href=\"#deps\">Dependences</a>");
+    }
     if r.extras.twpp.is_some() {
         s.push_str("<a href=\"#twpp\">TWPP</a>");
     }
@@ -354,6 +357,9 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
         }
     }
 
+    if let Some(d) = &r.deps {
+        deps_section(&mut s, r, d);
+    }
     if let Some(t) = &r.extras.twpp {
         twpp_section(&mut s, r, t);
     }
@@ -460,6 +466,52 @@ fn loc_link(r: &Report, loc: &str) -> String {
         Some(t) => format!("<a class=\"src\" href=\"{t}\" title=\"{}\">{}</a>", html(loc), html(short)),
         None => format!("<span class=\"src\">{}</span>", html(short)),
     }
+}
+
+/// The memory dependences: the most executed loads, each with the writers it read.
+fn deps_section(s: &mut String, r: &Report, d: &wpp_report::deps::DepsReport) {
+    let shown = d.loads.len();
+    let total = d.truncation.total("loads").max(shown);
+    let _ = writeln!(
+        s,
+        "<h2 id=\"deps\">Memory dependences</h2>\n<p class=\"note\">{} load executions and {} dependences (writer, load), recovered from the {}. {} of {} loads, the most executed, each with the writers of the bytes it read: stores, bulk writes, host calls, or the initial memory; a dependence counts once per execution of the load and instance of the writer it read. <code>wpp deps PROFILE --use 0xOFFSET --chain --module M.wasm</code> follows the chains back from one.</p>",
+        grouped(d.load_executions),
+        grouped(d.dependences as u64),
+        html(d.from),
+        grouped(shown as u64),
+        grouped(total as u64)
+    );
+    s.push_str("<table id=\"deps-loads\"><tr><th>load</th><th class=\"num\">ran</th><th>source</th><th>writer</th><th class=\"num\">dependences</th><th class=\"num\">%</th><th class=\"num\">on an earlier instance</th><th>writer's source</th></tr>\n");
+    for l in &d.loads {
+        let all: u64 = l.writers.iter().map(|w| w.count).sum();
+        let rows = l.writers.len().max(1);
+        let _ = write!(
+            s,
+            "<tr class=\"load\"><td rowspan=\"{rows}\"><code>{}+{:#x}</code></td><td class=\"num\" rowspan=\"{rows}\">{}</td><td rowspan=\"{rows}\">{}</td>",
+            html(&l.function),
+            l.offset,
+            grouped(l.executions),
+            loc_link(r, &l.source)
+        );
+        if l.writers.is_empty() {
+            s.push_str("<td colspan=\"5\">(nothing: it read no byte, or never ran)</td></tr>\n");
+        }
+        for (i, w) in l.writers.iter().enumerate() {
+            if i > 0 {
+                s.push_str("<tr>");
+            }
+            let _ = writeln!(
+                s,
+                "<td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+                html(&w.writer),
+                grouped(w.count),
+                percent(w.count, all),
+                grouped(w.earlier_instance),
+                w.source.as_deref().map(|src| loc_link(r, src)).unwrap_or_default()
+            );
+        }
+    }
+    s.push_str("</table>\n");
 }
 
 /// The whole program path reorganised by call: invocations against distinct traces.

@@ -30,11 +30,22 @@ pub struct Options {
     pub collapse_above: usize,
     /// Rows of each PPP list.
     pub ppp_rows: usize,
+    /// Loads in the memory dependences' table (the most executed).
+    pub deps_loads: usize,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { paths: 10, subpaths: 10, hot_max_len: 32, hot_min_cost: wpp_report::MinCost::Percent(1.0), functions: 60, collapse_above: 40, ppp_rows: 200 }
+        Options {
+            paths: 10,
+            subpaths: 10,
+            hot_max_len: 32,
+            hot_min_cost: wpp_report::MinCost::Percent(1.0),
+            functions: 60,
+            collapse_above: 40,
+            ppp_rows: 200,
+            deps_loads: 40,
+        }
     }
 }
 
@@ -97,6 +108,9 @@ pub struct Report {
     pub functions: Vec<wpp_report::FunctionRow>,
     pub functions_total: usize,
     pub ppp: Option<wpp_report::ppp::PppReport>,
+    /// The memory dependences of the most executed loads, for a profile that has them
+    /// (an addresses recording, a filtering run or an extended WPP).
+    pub deps: Option<wpp_report::deps::DepsReport>,
     pub drawings: Vec<Drawing>,
     /// Source files by the source map's index (empty without source lines).
     pub files: Vec<String>,
@@ -286,6 +300,14 @@ pub fn build(input: Input, opts: &Options, extras: crate::Extras, progress: &mut
         None => None,
     };
 
+    let deps = match p.access_sites()? {
+        Some(_) => {
+            progress.stage("recovering the memory dependences", None);
+            Some(wpp_report::deps::report(p, None, None, Top::First(opts.deps_loads.max(1)))?)
+        }
+        None => None,
+    };
+
     // The source lines the page links to: every function shown, whole when short.
     let mut wanted_lines: FxHashMap<u32, Vec<(u32, u32)>> = FxHashMap::default();
     let mut files = Vec::new();
@@ -321,7 +343,23 @@ pub fn build(input: Input, opts: &Options, extras: crate::Extras, progress: &mut
         Input::Counts(p) => p,
     };
     let line_counts = wpp_report::annotate::program_lines(&profile);
-    Ok(Report { summary, hot_paths, subpaths, flame, no_flame, functions, functions_total, ppp, drawings, files, wanted_lines, line_counts, extras, profile })
+    Ok(Report {
+        summary,
+        hot_paths,
+        subpaths,
+        flame,
+        no_flame,
+        functions,
+        functions_total,
+        ppp,
+        deps,
+        drawings,
+        files,
+        wanted_lines,
+        line_counts,
+        extras,
+        profile,
+    })
 }
 
 /// A block's label: its source lines, or its bytes in the module.

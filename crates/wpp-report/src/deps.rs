@@ -9,6 +9,8 @@
 //! the last-writer map in place of the backward scan).
 //!
 //! From a filtering run: the dependences it recorded ([`exercised`]).
+//!
+//! Chains of dependences, from either recording of every load execution's: [`chains`].
 
 use std::collections::HashMap;
 
@@ -18,6 +20,9 @@ use wpp_model::{BlockIdx, FuncIdx, PathEvent};
 use wpp_profile::{Profile, RecordMode};
 
 use crate::Error;
+
+mod chain;
+pub use chain::{chains, ChainLink, ChainRow, Chains};
 
 /// What a recovery found.
 #[derive(Clone, Debug, Default)]

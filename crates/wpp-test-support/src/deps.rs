@@ -4,7 +4,7 @@
 //! (`wpp_model::deps::Shadow`), and for every load, the write instance that last wrote
 //! each byte it read. Independent of any check the extended WPP adds.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use wpp_model::deps::{Shadow, WriteId, INITIAL};
 use wpp_runtime::BlockSink;
@@ -46,9 +46,61 @@ pub struct DirectDeps {
     pub loads: BTreeMap<u32, u64>,
     /// Calls of imports whose writes the host-write table does not know.
     pub unknown_calls: BTreeMap<String, u64>,
+    /// Each execution of some loads, for chains ([`DirectDeps::logging`]).
+    pub log: Option<ChainLog>,
+}
+
+/// Per execution, what some loads read and which executions of loads some writes'
+/// operands came from: the direct record chains of dependences are counted over.
+#[derive(Default)]
+pub struct ChainLog {
+    /// The loads logged (by offset).
+    pub loads: BTreeSet<u32>,
+    /// The writes logged (by offset), each with the loads whose values it wrote from
+    /// (its uses, by offset).
+    pub writes: BTreeMap<u32, Vec<u32>>,
+    /// (load, its execution) -> (writer, its instance) for each write instance it read.
+    pub reads: HashMap<(u32, u64), Vec<(Writer, u64)>>,
+    /// (write, its instance) -> (use, the use's latest execution when the write ran).
+    pub at_write: HashMap<(u32, u64), Vec<(u32, u64)>>,
+}
+
+impl ChainLog {
+    /// Chain frequencies from every execution of load `u0`, `depth` writers deep: each
+    /// chain a list of (load, writer) links, counted once per execution of `u0` it was
+    /// followed from. Walks the log, independent of any recovery.
+    pub fn chains(&self, u0: u32, executions: u64, depth: usize) -> BTreeMap<Vec<(u32, Writer)>, u64> {
+        let mut counts = BTreeMap::new();
+        for t in 1..=executions {
+            let mut found = BTreeSet::new();
+            self.follow(&mut Vec::new(), (u0, t), depth, &mut found);
+            for chain in found {
+                *counts.entry(chain).or_insert(0) += 1;
+            }
+        }
+        counts
+    }
+
+    fn follow(&self, prefix: &mut Vec<(u32, Writer)>, (load, t): (u32, u64), depth: usize, found: &mut BTreeSet<Vec<(u32, Writer)>>) {
+        for (w, k) in self.reads.get(&(load, t)).into_iter().flatten() {
+            prefix.push((load, w.clone()));
+            found.insert(prefix.clone());
+            if let (Writer::Instruction(at), true) = (w, depth > 1) {
+                for &u in self.at_write.get(&(*at, *k)).into_iter().flatten() {
+                    self.follow(prefix, u, depth - 1, found);
+                }
+            }
+            prefix.pop();
+        }
+    }
 }
 
 impl DirectDeps {
+    /// A record that also logs each execution of `log.loads` and `log.writes`.
+    pub fn logging(log: ChainLog) -> Self {
+        DirectDeps { log: Some(log), ..Default::default() }
+    }
+
     fn shadow(&mut self, memory: usize) -> &mut Shadow {
         if self.shadows.len() <= memory {
             self.shadows.resize_with(memory + 1, Shadow::default);
@@ -60,6 +112,12 @@ impl DirectDeps {
         let k = self.instances.entry(writer.clone()).or_insert(0);
         *k += 1;
         let instance = *k;
+        if let (Some(log), Writer::Instruction(at)) = (&mut self.log, &writer) {
+            if let Some(uses) = log.writes.get(at) {
+                let at_write = uses.iter().map(|u| (*u, self.loads.get(u).copied().unwrap_or(0))).collect();
+                log.at_write.insert((*at, instance), at_write);
+            }
+        }
         self.writes.push((writer, instance));
         let id = self.writes.len() as WriteId;
         for &(addr, len) in ranges {
@@ -68,16 +126,21 @@ impl DirectDeps {
     }
 
     fn read(&mut self, at: u32, memory: usize, addr: u64, len: u64) {
-        *self.loads.entry(at).or_insert(0) += 1;
+        let n = self.loads.entry(at).or_insert(0);
+        *n += 1;
+        let execution = *n;
         let ids = self.shadow(memory).writers(addr, len);
         for id in ids {
-            let (writer, earlier) = match id {
-                INITIAL => (Writer::Initial, false),
+            let (writer, earlier, instance) = match id {
+                INITIAL => (Writer::Initial, false, 0),
                 id => {
                     let (w, instance) = &self.writes[id as usize - 1];
-                    (w.clone(), *instance != self.instances[w])
+                    (w.clone(), *instance != self.instances[w], *instance)
                 }
             };
+            if let Some(log) = self.log.as_mut().filter(|l| l.loads.contains(&at)) {
+                log.reads.entry((at, execution)).or_default().push((writer.clone(), instance));
+            }
             let e = self.deps.entry((writer, at)).or_default();
             e.count += 1;
             e.earlier_instance += earlier as u64;

@@ -40,6 +40,7 @@ mod cfg_build;
 mod decode;
 mod error;
 mod facts;
+mod flows;
 mod func_type;
 mod instrument;
 mod oracle;
@@ -52,6 +53,7 @@ pub use access::access_sites;
 pub use decode::{decode, Program};
 pub use error::Error;
 pub use facts::effects;
+pub use flows::statement_uses;
 pub use instrument::{
     instrument, instrument_numbered, number_program, CounterKind, EwppLayout, EwppPlan, EwppRoutines, Instrumented, Interesting, Layout, Mode, Options,
     INSTANCE_BITS, MAX_CANDIDATES, NO_PATH,

@@ -92,6 +92,7 @@ try {
       twppFunctions: rows("#twpp-functions"),
       dataflowPoints: rows("#dataflow-points"),
       dataflowDifferences: rows("#dataflow-differences"),
+      depsLoads: rows("#deps-loads"),
       drawings: document.querySelectorAll(".drawing svg").length,
       flameFrame: document.getElementById("flame-frame") !== null,
     };

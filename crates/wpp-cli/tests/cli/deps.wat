@@ -23,6 +23,13 @@
 ;; RUN: record --mode ewpp --filter %t.g.wpp -o %t.e2.wpp %s hello
 ;; RUN: record --mode ewpp -o %t.e2.wpp %s hello
 ;; RUN: record --mode grammar --filter %t.f.wpp -o %t.e2.wpp %s hello
+;; RUN: deps %t.wpp --use 0x73 --chain --module %s
+;; RUN: deps %t.e.wpp --use 0x73 --chain --module %s --depth 2 --instance 5
+;; RUN: deps %t.wpp --use 0xc1 --chain --module %s
+;; RUN: deps %t.e.wpp --use 0xc1 --chain --module %s --json
+;; RUN: deps %t.f.wpp --use 0xc1 --chain --module %s
+;; RUN: deps %t.wpp --use main --chain --module %s
+;; RUN: deps %t.wpp --use 0xc1 --chain
 (module
   (import "wasi_snapshot_preview1" "args_get" (func $args_get (param i32 i32) (result i32)))
   (memory (export "memory") 1)
