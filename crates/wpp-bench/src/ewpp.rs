@@ -24,7 +24,9 @@ use crate::workloads::{geomean, load, WorkloadArgs};
 ///   `zstd -19 --long=27`; the smallest counts) against the eWPP, per builder;
 /// * VIII: the static classes of the dependences exercised (by pairs and by dependences);
 /// * IX: checks per dependence to name the writer's instance: as the eWPP's check paths
-///   record them (the latest first, then a binary search), against a linear search back;
+///   record them (the comparison with the latest, then each base-256 digit of the
+///   distance back, a 256-way branch), against the paper's binary search and a linear
+///   search back, both computed from the address trace's dependences;
 /// * X: recording time against the uninstrumented run, and peak memory;
 /// * XI: recovering every dependence (`wpp deps stats`, end to end) from the eWPP against
 ///   from the CF and AT, with peak memory.
@@ -241,7 +243,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     for r in &rows {
         writeln!(out, "{:<14} {:>12.2} {:>12.2} {:>12.1} {:>11}", r.name, r.checks_ewpp, r.checks_binary_predicted, r.checks_linear, r.unforeseen)?;
     }
-    writeln!(out, "(*: the same search computed from the address trace's dependences)")?;
+    writeln!(out, "(eWPP: the comparison with the latest, then one 256-way branch per base-256 digit of the distance back; *: the paper's binary search, computed from the address trace's dependences)")?;
 
     writeln!(
         out,

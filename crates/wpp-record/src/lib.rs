@@ -410,8 +410,6 @@ impl Recorder {
                 let (filter, plan) = self.filter.as_ref().expect("checked above");
                 let record = wpp_model::ewpp::EwppRecord {
                     check: routines.functions[0].index,
-                    search: routines.functions[1].index,
-                    gallop: routines.functions[2].index,
                     roles: routines.roles.clone(),
                     candidates: plan.candidates.iter().map(|(&l, c)| (l, c.clone())).collect(),
                     max_candidates: wpp_wasm::MAX_CANDIDATES as u32,

@@ -501,19 +501,10 @@ enum Role {
     Earlier,
     Last,
     More,
-    Lower,
-    Higher,
-    Found,
-    Wider,
-    Narrowed,
-}
-
-/// A binary search being replayed: its range, and what it spells out.
-#[derive(Clone, Copy, Debug)]
-struct Search {
-    lo: u64,
-    hi: u64,
-    site: bool,
+    /// A digit of the site (`true`) or of the distance being spelled out, and the end of
+    /// the spelling.
+    Digit(bool, u8),
+    Spelled(bool),
 }
 
 /// How an extended WPP's checks went, beside the dependences.
@@ -526,10 +517,10 @@ pub struct EwppChecks {
     /// a check names directly (`beyond_candidates`). Both take the generic check.
     pub unforeseen: u64,
     pub beyond_candidates: u64,
-    /// Comparisons naming the instances: one with the latest each, then the binary
-    /// searches' iterations.
+    /// Checks naming the instances: the comparison with the latest each, then each
+    /// base-256 digit (a 256-way branch) of a distance back from it.
     pub instance_checks: u64,
-    /// Iterations of the searches spelling out an unforeseen writer's site.
+    /// Base-256 digits spelling out the sites of writers not among the candidates.
     pub site_checks: u64,
 }
 
@@ -537,7 +528,7 @@ pub struct EwppChecks {
 /// module's paths say which sites ran (and so how many instances each writer has), and
 /// the check routines' paths before each load's say which writer and which instance each
 /// run of its bytes came from (Tallam & Gupta's RecoverDependence, Fig. 20, with the
-/// binary search replayed). Each dependence is given to `f` as it is recovered.
+/// spelled-out distance in place of their binary search's path). Each dependence is given to `f` as it is recovered.
 pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recovered, EwppChecks), Error> {
     let sites = sites(p)?;
     let Some(record) = p.optional_value::<wpp_model::ewpp::EwppRecord>(wpp_profile::section::EWPP)? else { return Err(no_dependences(p)) };
@@ -562,11 +553,14 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
     for (i, &b) in r.candidates.iter().enumerate() {
         roles.insert((record.check, b), Role::Candidate(i));
     }
-    for (b, role) in [(r.lower, Role::Lower), (r.higher, Role::Higher), (r.found, Role::Found)] {
-        roles.insert((record.search, b), role);
-    }
-    for (b, role) in [(r.wider, Role::Wider), (r.narrowed, Role::Narrowed)] {
-        roles.insert((record.gallop, b), role);
+    for (site, spelling) in [(true, &r.site), (false, &r.distance)] {
+        if spelling.digits.len() != 256 {
+            return Err(bad(format!("a spelling of {} digits", spelling.digits.len())));
+        }
+        for (d, &b) in spelling.digits.iter().enumerate() {
+            roles.insert((record.check, b), Role::Digit(site, d as u8));
+        }
+        roles.insert((record.check, spelling.done), Role::Spelled(site));
     }
     let by_block = block_sites(p, &sites)?;
     let mut out = Recovered { sites: sites.clone(), ..Default::default() };
@@ -581,7 +575,7 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
         if error.is_some() {
             return;
         }
-        if e.func == record.check || e.func == record.search || e.func == record.gallop {
+        if e.func == record.check {
             pending.push_back(e);
             return;
         }
@@ -597,9 +591,9 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
                 let load_instance = executions[site as usize];
                 seen.clear();
                 loop {
-                    let (mut writer, mut k, mut search, mut last) = (None, None, None::<Search>, None);
-                    // The galloping bound on the distance back from the latest instance.
-                    let mut bound: Option<u64> = None;
+                    let (mut writer, mut k, mut last) = (None, None, None);
+                    // The number being spelled out: the site (`true`) or the distance.
+                    let mut spelling: Option<(bool, u64)> = None;
                     while last.is_none() {
                         let Some(c) = pending.pop_front() else {
                             error = Some(format!("the checks of load {} end before its last writer", site_name(p, s)));
@@ -625,73 +619,55 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
                                         return;
                                     }
                                 },
-                                Role::Generic => search = Some(Search { lo: 0, hi: n_sites - 1, site: true }),
+                                Role::Generic => spelling = Some((true, 0)),
                                 Role::Latest => {
                                     checks.instance_checks += 1;
                                     k = Some(n(&writer));
                                 }
                                 Role::Earlier => {
                                     checks.instance_checks += 1;
-                                    bound = Some(2);
+                                    spelling = Some((false, 0));
                                 }
-                                Role::Wider => {
-                                    checks.instance_checks += 1;
-                                    match bound.as_mut() {
-                                        Some(b) if *b < 1 << 62 => *b <<= 1,
-                                        _ => {
-                                            error = Some("a distance doubled outside a gallop".into());
-                                            return;
+                                Role::Digit(of_site, d) => match spelling.as_mut() {
+                                    Some((s, v)) if *s == of_site && *v < 1 << 56 => {
+                                        *v = *v << 8 | d as u64;
+                                        match of_site {
+                                            true => checks.site_checks += 1,
+                                            false => checks.instance_checks += 1,
                                         }
                                     }
-                                }
-                                Role::Narrowed => {
-                                    checks.instance_checks += 1;
-                                    let Some(b) = bound.take() else {
-                                        error = Some("a gallop's end outside a gallop".into());
+                                    _ => {
+                                        error = Some("a digit outside a spelling".into());
+                                        return;
+                                    }
+                                },
+                                Role::Spelled(of_site) => {
+                                    let Some((_, v)) = spelling.take().filter(|(s, _)| *s == of_site) else {
+                                        error = Some("the end of a spelling outside one".into());
                                         return;
                                     };
-                                    search = Some(Search { lo: b / 2, hi: b - 1, site: false });
+                                    if of_site {
+                                        if v >= n_sites {
+                                            error = Some(format!("an unforeseen writer at site {v}, past the module's {n_sites}"));
+                                            return;
+                                        }
+                                        writer = Some(wpp_model::exercised::Writer::Site(v as u32));
+                                        match candidates.get(&site).is_some_and(|c| c.contains(&(v as u32))) {
+                                            true => checks.beyond_candidates += 1,
+                                            false => checks.unforeseen += 1,
+                                        }
+                                    } else {
+                                        // The distance back from the latest.
+                                        let n = n(&writer);
+                                        if v == 0 || v >= n {
+                                            error = Some(format!("a distance of {v} back from the latest of {n} instances"));
+                                            return;
+                                        }
+                                        k = Some(n - v);
+                                    }
                                 }
                                 Role::Last => last = Some(true),
                                 Role::More => last = Some(false),
-                                Role::Lower | Role::Higher | Role::Found => {
-                                    let Some(sr) = search.as_mut() else {
-                                        error = Some("a search step outside a search".into());
-                                        return;
-                                    };
-                                    if sr.lo > sr.hi {
-                                        error = Some("a search out of its range".into());
-                                        return;
-                                    }
-                                    let mid = sr.lo + (sr.hi - sr.lo) / 2;
-                                    if sr.site {
-                                        checks.site_checks += 1;
-                                    } else {
-                                        checks.instance_checks += 1;
-                                    }
-                                    match role {
-                                        Role::Lower => sr.hi = mid.wrapping_sub(1),
-                                        Role::Higher => sr.lo = mid + 1,
-                                        _ => {
-                                            if sr.site {
-                                                writer = Some(wpp_model::exercised::Writer::Site(mid as u32));
-                                                match candidates.get(&site).is_some_and(|c| c.contains(&(mid as u32))) {
-                                                    true => checks.beyond_candidates += 1,
-                                                    false => checks.unforeseen += 1,
-                                                }
-                                            } else {
-                                                // The distance back from the latest.
-                                                let n = n(&writer);
-                                                if mid == 0 || mid >= n {
-                                                    error = Some(format!("a distance of {mid} back from the latest of {n} instances"));
-                                                    return;
-                                                }
-                                                k = Some(n - mid);
-                                            }
-                                            search = None;
-                                        }
-                                    }
-                                }
                             }
                         }
                     }

@@ -67,7 +67,7 @@ pub fn run(o: StatsOpts) -> anyhow::Result<()> {
     if let Some(e) = &s.ewpp {
         writeln!(
             out,
-            "\nthe extended WPP's checks: {} writers reported, {} of them unforeseen by the filtering run and {} past a load's first {} candidates (named by a search over the sites: {} comparisons); {} comparisons naming instances",
+            "\nthe extended WPP's checks: {} writers reported, {} of them unforeseen by the filtering run and {} past a load's first {} candidates (their sites spelled out in {} base-256 digits); {} checks naming instances (the comparison with the latest, and each digit of a distance back from it)",
             group(e.reports),
             group(e.unforeseen),
             group(e.beyond_candidates),

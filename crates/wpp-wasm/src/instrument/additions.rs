@@ -103,17 +103,13 @@ pub(super) fn additions(
         add.types.push((vec![ValType::I32, ValType::I32, ValType::I32], vec![]));
         add.types.push((vec![ValType::I32, ValType::I64, ValType::I32], vec![]));
         add.types.push((vec![ValType::I32, ValType::I32, ValType::I64, ValType::I64, ValType::I32], vec![]));
-        add.types.push((vec![ValType::I64, ValType::I64, ValType::I64], vec![]));
-        add.types.push((vec![ValType::I64], vec![]));
         let base = n_funcs + n_added + needs_hash as u32;
         env.ewpp = Some(super::env::EwppFuncs {
             note_write: OutFuncIdx(base),
             check_load: OutFuncIdx(base + 1),
             report: OutFuncIdx(base + 2),
             check: OutFuncIdx(base + 3),
-            search: OutFuncIdx(base + 4),
-            gallop: OutFuncIdx(base + 5),
-            types: [first, first, first + 1, first + 2, first + 3, first + 4],
+            types: [first, first, first + 1, first + 2],
             shadow,
         });
     }

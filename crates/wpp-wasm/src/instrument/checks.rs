@@ -1,51 +1,50 @@
-//! The extended WPP's check routines: the two functions whose control flow records, for
-//! each dependence of a load, which writer and which of its instances wrote the bytes
-//! (Tallam & Gupta's disambiguation checks, §2–3).
+//! The extended WPP's check routine: the function whose control flow records, for each
+//! dependence of a load, which writer and which of its instances wrote the bytes (Tallam &
+//! Gupta's disambiguation checks, §2–3).
 //!
-//! * `check(j, s, k, n, last)`: a `br_table` on `j` names the writer: 0 the initial
-//!   memory, `1..=C` the load's `j`th candidate (a writer the filtering run saw it read
-//!   from), anything else an unforeseen writer, whose site `s` a binary search over the
-//!   sites then spells out (the generic check). For a writer, `k == n` (the instance is
-//!   the writer's latest of its `n` executions) is one comparison; otherwise `gallop`
-//!   spells out the distance `n - k`. Last, whether this is the load's last writer.
-//! * `gallop(d)`: the bit length of `d` in unary, then `search` within it: the paths
-//!   depend on the distance alone, so a load that keeps reading the instance a fixed
-//!   number of writes back repeats them (they compress), and they are short when it is
-//!   recent (Tallam & Gupta found matches near the latest).
-//! * `search(lo, hi, t)`: the binary search for `t` in `lo..=hi`, one loop iteration per
-//!   halving: each iteration's path says lower or higher, the last one found.
+//! `check(j, s, k, n, last)`: a `br_table` on `j` names the writer: 0 the initial memory,
+//! `1..=C` the load's `j`th candidate (a writer the filtering run saw it read from),
+//! anything else an unforeseen writer, whose site `s` is then spelled out (the generic
+//! check). For a writer, `k == n` (the instance is the writer's latest of its `n`
+//! executions) is one comparison; otherwise the distance back, `n - k`, is spelled out.
+//! Last, whether this is the load's last writer.
 //!
-//! The two are written once, as a small module of their own, decoded into CFGs like any
-//! function, numbered, and instrumented by the path rewrite in the recording module: their
+//! A number is spelled in base 256, its most significant digit first, by a loop whose
+//! every iteration is one 256-way `br_table` on a digit, each target a block of its own:
+//! one iteration's path names eight bits, and since the loop is inside `check`, the first
+//! digit is on the same Ball-Larus path as the writer's name and the last on the same path
+//! as `last`. A dependence on a candidate's latest instance, or on one fewer than 256
+//! instances back, is one path event; the paths depend on the candidate and the distance
+//! alone, so a load that keeps reading the same way repeats them (they compress).
+//!
+//! The routine is written once, as a small module of its own, decoded into a CFG like any
+//! function, numbered, and instrumented by the path rewrite in the recording module: its
 //! paths are events of the one trace. [`Roles`] names the blocks a recovery reads.
 
 use wasm_encoder::{BlockType, CodeSection, Function, FunctionSection, Instruction as I, Module, TypeSection, ValType};
-use wpp_model::ewpp::Roles;
+use wpp_model::ewpp::{Roles, Spelling};
 use wpp_model::BlockIdx;
 
 use crate::decode::Program;
 use crate::Error;
 
-/// The check routines for loads of at most `max_candidates` candidates, in a module of
-/// `n_sites` access sites: the module holding them (`check` is function 0, `search` 1),
-/// decoded (`check` is function 0, `search` 1, `gallop` 2), and what their blocks mean.
+/// The check routine for loads of at most `max_candidates` candidates: the module holding
+/// it, decoded, and what its blocks mean.
 pub(crate) struct Routines {
     pub wasm: Vec<u8>,
     pub program: Program,
     pub roles: Roles,
 }
 
-/// `check`'s parameters.
+/// `check`'s parameters, and its locals: the number being spelled and the shift of its
+/// next digit.
 const J: u32 = 0;
 const S: u32 = 1;
 const K: u32 = 2;
 const N: u32 = 3;
 const LAST: u32 = 4;
-/// `search`'s.
-const LO: u32 = 0;
-const HI: u32 = 1;
-const T: u32 = 2;
-const MID: u32 = 3;
+const V: u32 = 5;
+const SHIFT: u32 = 6;
 
 /// A function body being written, counting its instructions so that the marker `nop`s can
 /// be found in its CFG.
@@ -68,12 +67,40 @@ impl Body {
         self.op(I::Nop);
         self.ops - 1
     }
+
+    /// Spells out local `V` (an i64) in base 256, most significant digit first, one loop
+    /// iteration per digit: the markers of each digit's block and of the loop's end.
+    fn spell(&mut self) -> (Vec<u32>, u32) {
+        // The shift of the first digit: 8 × (digits - 1), at least one digit.
+        self.op(I::I64Const(63)).op(I::LocalGet(V)).op(I::I64Const(1)).op(I::I64Or).op(I::I64Clz).op(I::I64Sub);
+        self.op(I::I64Const(3)).op(I::I64ShrU).op(I::I64Const(3)).op(I::I64Shl).op(I::LocalSet(SHIFT));
+        self.op(I::Loop(BlockType::Empty));
+        self.op(I::Block(BlockType::Empty)); // $next
+        for _ in 0..256 {
+            self.op(I::Block(BlockType::Empty)); // $d255 .. $d0
+        }
+        self.op(I::LocalGet(V)).op(I::LocalGet(SHIFT)).op(I::I64ShrU).op(I::I64Const(255)).op(I::I64And).op(I::I32WrapI64);
+        let table: Vec<u32> = (0..256).collect();
+        self.op(I::BrTable(table.into(), 255));
+        let mut digits = Vec::new();
+        for d in 0..256u32 {
+            self.op(I::End); // $d_d
+            digits.push(self.mark());
+            self.op(I::Br(255 - d)); // to $next
+        }
+        self.op(I::End); // $next
+        self.op(I::LocalGet(SHIFT)).op(I::I64Eqz).op(I::I32Eqz).op(I::If(BlockType::Empty));
+        self.op(I::LocalGet(SHIFT)).op(I::I64Const(8)).op(I::I64Sub).op(I::LocalSet(SHIFT)).op(I::Br(1));
+        self.op(I::End);
+        let done = self.mark();
+        self.op(I::End); // loop
+        (digits, done)
+    }
 }
 
-pub(crate) fn routines(max_candidates: u32, n_sites: u32) -> Result<Routines, Error> {
+pub(crate) fn routines(max_candidates: u32) -> Result<Routines, Error> {
     let c = max_candidates;
-    // check
-    let mut b = Body::new(vec![]);
+    let mut b = Body::new(vec![(2, ValType::I64)]);
     b.op(I::Block(BlockType::Empty)); // $done
     b.op(I::Block(BlockType::Empty)); // $inst
     b.op(I::Block(BlockType::Empty)); // $generic
@@ -95,14 +122,16 @@ pub(crate) fn routines(max_candidates: u32, n_sites: u32) -> Result<Routines, Er
     }
     b.op(I::End); // $generic
     let generic = b.mark();
-    b.op(I::I64Const(0)).op(I::I64Const(n_sites.saturating_sub(1) as i64)).op(I::LocalGet(S)).op(I::I64ExtendI32U).op(I::Call(1));
+    b.op(I::LocalGet(S)).op(I::I64ExtendI32U).op(I::LocalSet(V));
+    let site = b.spell();
     b.op(I::End); // $inst
     b.op(I::LocalGet(K)).op(I::LocalGet(N)).op(I::I64Eq).op(I::If(BlockType::Empty));
     let latest = b.mark();
     b.op(I::Else);
     let earlier = b.mark();
-    // The distance back from the latest, n - k >= 1, spelled out by `gallop`.
-    b.op(I::LocalGet(N)).op(I::LocalGet(K)).op(I::I64Sub).op(I::Call(2));
+    // The distance back from the latest, n - k >= 1.
+    b.op(I::LocalGet(N)).op(I::LocalGet(K)).op(I::I64Sub).op(I::LocalSet(V));
+    let distance = b.spell();
     b.op(I::End);
     b.op(I::End); // $done
     b.op(I::LocalGet(LAST)).op(I::If(BlockType::Empty));
@@ -111,94 +140,48 @@ pub(crate) fn routines(max_candidates: u32, n_sites: u32) -> Result<Routines, Er
     let more = b.mark();
     b.op(I::End);
     b.op(I::End);
-    let check = b;
-
-    // search
-    let mut b = Body::new(vec![(1, ValType::I64)]);
-    b.op(I::Loop(BlockType::Empty));
-    // A target outside the range would loop for ever: trap instead.
-    b.op(I::LocalGet(LO)).op(I::LocalGet(HI)).op(I::I64GtU).op(I::If(BlockType::Empty)).op(I::Unreachable).op(I::End);
-    b.op(I::LocalGet(LO)).op(I::LocalGet(HI)).op(I::LocalGet(LO)).op(I::I64Sub).op(I::I64Const(1)).op(I::I64ShrU).op(I::I64Add).op(I::LocalSet(MID));
-    b.op(I::LocalGet(T)).op(I::LocalGet(MID)).op(I::I64LtU).op(I::If(BlockType::Empty));
-    let lower = b.mark();
-    b.op(I::LocalGet(MID)).op(I::I64Const(1)).op(I::I64Sub).op(I::LocalSet(HI)).op(I::Br(1));
-    b.op(I::End);
-    b.op(I::LocalGet(T)).op(I::LocalGet(MID)).op(I::I64GtU).op(I::If(BlockType::Empty));
-    let higher = b.mark();
-    b.op(I::LocalGet(MID)).op(I::I64Const(1)).op(I::I64Add).op(I::LocalSet(LO)).op(I::Br(1));
-    b.op(I::End);
-    let found = b.mark();
-    b.op(I::End); // loop
-    b.op(I::End);
-    let search = b;
-
-    // gallop(d): the bit length of d >= 1 in unary (a loop doubling a bound while d is
-    // at least it), then `search` in [bound / 2, bound - 1]: a path sequence that depends
-    // on the distance alone, as short as it is small.
-    const D: u32 = 0;
-    const BOUND: u32 = 1;
-    let mut b = Body::new(vec![(1, ValType::I64)]);
-    b.op(I::I64Const(2)).op(I::LocalSet(BOUND));
-    b.op(I::Loop(BlockType::Empty));
-    b.op(I::LocalGet(D)).op(I::LocalGet(BOUND)).op(I::I64GeU).op(I::If(BlockType::Empty));
-    let wider = b.mark();
-    b.op(I::LocalGet(BOUND)).op(I::I64Const(1)).op(I::I64Shl).op(I::LocalSet(BOUND)).op(I::Br(1));
-    b.op(I::End);
-    b.op(I::End); // loop
-    let narrowed = b.mark();
-    b.op(I::LocalGet(BOUND)).op(I::I64Const(1)).op(I::I64ShrU).op(I::LocalGet(BOUND)).op(I::I64Const(1)).op(I::I64Sub).op(I::LocalGet(D)).op(I::Call(1));
-    b.op(I::End);
-    let gallop = b;
 
     let mut types = TypeSection::new();
     types.ty().function([ValType::I32, ValType::I32, ValType::I64, ValType::I64, ValType::I32], []);
-    types.ty().function([ValType::I64, ValType::I64, ValType::I64], []);
-    types.ty().function([ValType::I64], []);
     let mut funcs = FunctionSection::new();
     funcs.function(0);
-    funcs.function(1);
-    funcs.function(2);
     let mut code = CodeSection::new();
-    code.function(&check.f);
-    code.function(&search.f);
-    code.function(&gallop.f);
+    code.function(&b.f);
     let mut m = Module::new();
     m.section(&types).section(&funcs).section(&code);
     let wasm = m.finish();
     let program = crate::decode(&wasm)?;
-    let block = |func: usize, op: u32| -> Result<BlockIdx, Error> {
-        let l = &program.layouts[func];
+    let block = |op: u32| -> Result<BlockIdx, Error> {
+        let l = &program.layouts[0];
         let b = l
             .first_op
             .iter()
             .rposition(|&first| first <= op)
-            .ok_or_else(|| Error::Rewrite { place: "check routines".into(), message: format!("no block holds op {op}") })?;
+            .ok_or_else(|| Error::Rewrite { place: "check routine".into(), message: format!("no block holds op {op}") })?;
         Ok(BlockIdx(b as u32))
     };
+    let spelling = |(digits, done): &(Vec<u32>, u32)| -> Result<Spelling, Error> {
+        Ok(Spelling { digits: digits.iter().map(|&op| block(op)).collect::<Result<_, _>>()?, done: block(*done)? })
+    };
     let roles = Roles {
-        initial: block(0, initial)?,
-        candidates: candidates.iter().map(|&op| block(0, op)).collect::<Result<_, _>>()?,
-        generic: block(0, generic)?,
-        latest: block(0, latest)?,
-        earlier: block(0, earlier)?,
-        last: block(0, last)?,
-        more: block(0, more)?,
-        lower: block(1, lower)?,
-        higher: block(1, higher)?,
-        found: block(1, found)?,
-        wider: block(2, wider)?,
-        narrowed: block(2, narrowed)?,
+        initial: block(initial)?,
+        candidates: candidates.iter().map(|&op| block(op)).collect::<Result<_, _>>()?,
+        generic: block(generic)?,
+        site: spelling(&site)?,
+        latest: block(latest)?,
+        earlier: block(earlier)?,
+        distance: spelling(&distance)?,
+        last: block(last)?,
+        more: block(more)?,
     };
     // Every role its own block.
-    let mut all: Vec<(usize, BlockIdx)> = [roles.initial, roles.generic, roles.latest, roles.earlier, roles.last, roles.more].iter().map(|&b| (0, b)).collect();
-    all.extend(roles.candidates.iter().map(|&b| (0, b)));
-    all.extend([roles.lower, roles.higher, roles.found].iter().map(|&b| (1, b)));
-    all.extend([roles.wider, roles.narrowed].iter().map(|&b| (2, b)));
+    let mut all: Vec<BlockIdx> = vec![roles.initial, roles.generic, roles.latest, roles.earlier, roles.last, roles.more, roles.site.done, roles.distance.done];
+    all.extend(roles.candidates.iter().chain(&roles.site.digits).chain(&roles.distance.digits));
     let n = all.len();
     all.sort();
     all.dedup();
     if all.len() != n {
-        return Err(Error::Rewrite { place: "check routines".into(), message: "two roles share a block".into() });
+        return Err(Error::Rewrite { place: "check routine".into(), message: "two roles share a block".into() });
     }
     Ok(Routines { wasm, program, roles })
 }
@@ -209,9 +192,10 @@ mod tests {
 
     #[test]
     fn every_role_has_a_block_of_its_own() {
-        for c in [0, 1, 3, 17] {
-            let r = routines(c, 100).unwrap();
+        for c in [0, 1, 3, 17, 64] {
+            let r = routines(c).unwrap();
             assert_eq!(r.roles.candidates.len(), c as usize);
+            assert_eq!((r.roles.site.digits.len(), r.roles.distance.digits.len()), (256, 256));
             assert!(r.program.functions.iter().all(|f| f.cfg.is_some()));
         }
     }

@@ -35,9 +35,7 @@ pub(super) struct EwppFuncs {
     pub check_load: OutFuncIdx,
     pub report: OutFuncIdx,
     pub check: OutFuncIdx,
-    pub search: OutFuncIdx,
-    pub gallop: OutFuncIdx,
-    /// Type indices (among the added types) of the six, in order.
-    pub types: [u32; 6],
+    /// Type indices (among the added types) of the four, in order.
+    pub types: [u32; 4],
     pub shadow: u32,
 }

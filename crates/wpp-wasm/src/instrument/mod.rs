@@ -154,7 +154,7 @@ pub struct Instrumented {
 /// profile (numbered after the module's), and what their blocks mean.
 #[derive(Clone, Debug)]
 pub struct EwppRoutines {
-    /// `check`, `search` and `gallop`, with their CFGs.
+    /// `check`, with its CFG.
     pub functions: Vec<wpp_model::Function>,
     pub numberings: ProgramNumbering,
     pub roles: wpp_model::ewpp::Roles,
@@ -194,7 +194,7 @@ pub fn instrument_numbered(bytes: &[u8], program: &Program, numberings: ProgramN
     let layout::Placement { layout, needs_hash, slot_data } = layout::place(&numberings, &ppp, opts, sites.len())?;
     let (mut add, env, carry) = additions::additions(program, &layout, needs_hash, slot_data, opts.accesses, opts.ewpp.is_some())?;
     let ewpp = match (env.ewpp, layout.ewpp) {
-        (Some(funcs), Some(ewpp_layout)) => Some(add_ewpp_functions(&mut add, (&env, &carry), funcs, ewpp_layout, program, sites.len() as u32)?),
+        (Some(funcs), Some(ewpp_layout)) => Some(add_ewpp_functions(&mut add, (&env, &carry), funcs, ewpp_layout, program)?),
         _ => None,
     };
     let shared = emit::Shared {
@@ -211,23 +211,21 @@ pub fn instrument_numbered(bytes: &[u8], program: &Program, numberings: ProgramN
     Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp, origins, accesses: opts.accesses, sites, ewpp })
 }
 
-/// Appends the extended WPP's functions: the helpers as they are, the check routines
-/// instrumented like the module's functions, their paths numbered as functions
-/// `program.functions.len()` and the one after.
+/// Appends the extended WPP's functions: the helpers as they are, the check routine
+/// instrumented like the module's functions, its paths numbered as function
+/// `program.functions.len()`.
 fn add_ewpp_functions(
     add: &mut crate::rewrite::Additions,
     (env, carry): (&env::Env, &additions::CarryTypes),
     funcs: env::EwppFuncs,
     layout: EwppLayout,
     program: &Program,
-    n_sites: u32,
 ) -> Result<EwppRoutines, Error> {
-    debug_assert_eq!((funcs.search.0, funcs.gallop.0), (funcs.check.0 + 1, funcs.check.0 + 2), "search and gallop follow check");
     let helpers = ewpp::HelperEnv { mem: env.mem, shadow: funcs.shadow, layout, report: funcs.report, check: funcs.check };
     add.functions.push((funcs.types[0], ewpp::note_write(&helpers)));
     add.functions.push((funcs.types[1], ewpp::check_load(&helpers)));
     add.functions.push((funcs.types[2], ewpp::report(&helpers)));
-    let r = checks::routines(layout.max_candidates, n_sites)?;
+    let r = checks::routines(layout.max_candidates)?;
     let numberings = number_program(&r.program, u64::MAX)?;
     let first = program.functions.len() as u32;
     let mut functions = Vec::new();
@@ -239,13 +237,12 @@ fn add_ewpp_functions(
     }
     for (i, body) in bodies.into_iter().enumerate() {
         let func = FuncIdx(first + i as u32);
-        // The routines call each other: `search` and `gallop` follow `check`.
         let mut shift = crate::rewrite::Shift::new(0, funcs.check.0);
         let f = emit::routine(&mut shift, (env, carry), &r.program, i, &numberings[FuncIdx(i as u32)], func, body)?;
         add.functions.push((funcs.types[3 + i], f));
         let mut model = r.program.functions[i].clone();
         model.index = func;
-        model.name = ["wpp:check", "wpp:search", "wpp:gallop"][i].into();
+        model.name = "wpp:check".into();
         functions.push(model);
     }
     // Numbered as the profile numbers them: by their index there.
