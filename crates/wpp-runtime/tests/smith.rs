@@ -6,14 +6,16 @@
 //! counter is part of the module, so every version of the module runs out of fuel at the
 //! same point. The harness exports that counter and refills it before each call, so one
 //! export that loops until the fuel is gone does not starve the others. Each module runs
-//! eight ways in a small wasmtime harness of its own (the modules are not WASI commands;
+//! ten ways in a small wasmtime harness of its own (the modules are not WASI commands;
 //! the harness and the check are `wpp_test_support::smith`'s, which the `instrument` fuzz target
 //! runs on modules from the fuzzer's bytes):
 //! as it is; instrumented in trace mode (with a tiny event buffer, so that it flushes
 //! often); in count mode with per-function counter arrays; in count mode with a tiny hash
 //! table only (so that it flushes too); with preferential path profiling; in trace and
-//! count modes with a small `max_paths`, so that many functions get cut points; and
-//! rewritten by the naive block-log oracle, whose log of every block entered is split into
+//! count modes with a small `max_paths`, so that many functions get cut points; with
+//! memory accesses in the events (the addresses and filtering runs' rewrite) and as the
+//! extended WPP's collection run (a shadow of memory, checks before each load), whose
+//! behaviour only is compared; and rewritten by the naive block-log oracle, whose log of every block entered is split into
 //! paths under each numbering using only the CFG. Every recording must equal the oracle's
 //! paths of its numbering: counts, and for trace mode the order of events.
 //!
@@ -121,6 +123,8 @@ fn instrumentation_preserves_behaviour_of_random_modules() {
         distinct_paths,
         event_flushes,
         hash_flushes,
+        accesses_compared,
+        accesses_refused,
     } = &stats;
     println!(
         "{total} seeds in {:.1?}: {exercised} exercised, {start_trapped} with a trapping start function, \
@@ -129,7 +133,8 @@ fn instrumentation_preserves_behaviour_of_random_modules() {
          {hashed_functions} counted in the hash table, {cut_functions} with cut points at max_paths {CUT_MAX_PATHS}, \
          {cut_dropped} modules too large for it); {calls} calls: {returned} returned, traps {traps:?}\n\
          {events} path events ({distinct_paths} distinct paths), {event_flushes} event buffer flushes, \
-         {hash_flushes} hash table flushes",
+         {hash_flushes} hash table flushes; with memory accesses or the extended WPP's checks, \
+         {accesses_compared} versions compared, {accesses_refused} refused (64-bit memories)",
         t0.elapsed(),
         failures.len()
     );
@@ -140,6 +145,7 @@ fn instrumentation_preserves_behaviour_of_random_modules() {
         }
         panic!("{} of {total} seeds failed (rerun one with WPP_SMITH_SEED=N):\n{report}", failures.len());
     }
+    assert!(*accesses_compared >= exercised, "only {accesses_compared} versions with memory accesses or checks compared");
     assert!(
         exercised * 100 >= total * 60,
         "only {exercised} of {total} modules were exercised (start trapped: {start_trapped}, \

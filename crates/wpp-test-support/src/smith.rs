@@ -183,11 +183,17 @@ struct Rec {
     hash_flushes: u64,
     hash_base: usize,
     hash_entries: usize,
+    /// Events with memory accesses or checks in them: drained, not decoded (only the
+    /// behaviour of such runs is compared).
+    raw: bool,
 }
 
 impl Rec {
     fn drain_events(&mut self, data: &[u8], bytes: usize) -> anyhow::Result<()> {
         anyhow::ensure!(bytes.is_multiple_of(8) && bytes <= data.len(), "event flush of {bytes} bytes");
+        if self.raw {
+            return Ok(());
+        }
         let words: Vec<u64> = data[..bytes].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
         let (counts, n, h) = (&mut self.counts, &mut self.n_events, &mut self.sequence_hash);
         self.decoder.feed(&words, |e| {
@@ -238,6 +244,16 @@ fn linker(engine: &Engine) -> Linker<Rec> {
         Ok(())
     })
     .expect("define flush");
+    // The accesses rewrite brackets every call of an import; the modules here import
+    // nothing, so it is never called.
+    l.func_wrap(
+        abi::IMPORT_MODULE,
+        abi::IMPORT_HOST_CALL,
+        |_: i32, _: i64, _: i64, _: i64, _: i64, _: i64, _: i64, _: i64, _: i64, _: i64, _: i64, _: i32| -> wasmtime::Result<()> {
+            Err(wasmtime::Error::from_anyhow(anyhow::anyhow!("host_call: the module imports nothing")))
+        },
+    )
+    .expect("define host_call");
     let oracle = abi::ORACLE_MODULE;
     l.func_wrap(oracle, "enter", |mut c: Caller<'_, Rec>, f: i32| c.data_mut().splitters.iter_mut().for_each(|s| s.enter(f as u32))).expect("define enter");
     l.func_wrap(oracle, "block", |mut c: Caller<'_, Rec>, f: i32, b: i32| c.data_mut().splitters.iter_mut().for_each(|s| s.block(f as u32, b as u32)))
@@ -263,6 +279,7 @@ impl Run {
             hash_entries: inst.as_ref().map_or(0, |i| i.layout.hash_entries as usize),
             sequence_hash: HASH_START,
             splitters,
+            raw: inst.as_ref().is_some_and(|i| i.accesses || i.ewpp.is_some()),
             ..Rec::default()
         };
         let mut store = Store::new(engine, rec);
@@ -398,6 +415,10 @@ pub struct Stats {
     pub distinct_paths: u64,
     pub event_flushes: u64,
     pub hash_flushes: u64,
+    /// Versions with memory accesses or the extended WPP's checks whose behaviour was
+    /// compared, and those refused (memory64).
+    pub accesses_compared: u64,
+    pub accesses_refused: u64,
 }
 
 /// Compares the exported state of two instances: globals by value, memories byte for
@@ -519,6 +540,27 @@ fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut 
         ..Options::default()
     };
     variants.insert(3, ("preferential path profiling", ppp));
+    // Recordings whose events carry memory accesses or whose checks keep a shadow of
+    // memory: their behaviour is compared, not their paths. The extended WPP's candidates:
+    // for each load, the first few stores of the module, so that both the candidates' and
+    // the generic checks run.
+    let mut behaviour_only = vec![("trace mode with memory accesses", Options { mode: Mode::Trace, accesses: true, buffer_bytes: 256, ..Options::default() })];
+    if let Ok(sites) = wpp_wasm::access_sites(wasm, &program) {
+        let writes: Vec<u32> = sites
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s.kind, wpp_model::access_event::SiteKind::Write { .. }))
+            .map(|(i, _)| i as u32)
+            .take(3)
+            .collect();
+        let mut plan = wpp_wasm::EwppPlan::default();
+        for (i, s) in sites.iter().enumerate() {
+            if matches!(s.kind, wpp_model::access_event::SiteKind::Read { .. }) && !writes.is_empty() {
+                plan.candidates.insert(i as u32, writes[..1 + i % writes.len()].to_vec());
+            }
+        }
+        behaviour_only.push(("the extended WPP's collection run", Options { mode: Mode::Trace, ewpp: Some(plan), buffer_bytes: 256, ..Options::default() }));
+    }
 
     // 1. Every version validates, compiles and instantiates alike.
     let (mut orig, orig_out) = Run::new(engine, linker, "original", &orig_module, None, Vec::new());
@@ -557,6 +599,25 @@ fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut 
         }
         runs.push(run);
     }
+    let mut others = Vec::new();
+    for (what, opts) in &behaviour_only {
+        let inst = match wpp_wasm::instrument(wasm, &program, opts) {
+            Ok(i) => i,
+            // Refused alone (memory64): the other versions are still compared.
+            Err(wpp_wasm::Error::Unsupported { .. }) => {
+                stats.accesses_refused += 1;
+                continue;
+            }
+            Err(e) => return Err(format!("{what}: instrument: {e}")),
+        };
+        let module = Module::new(engine, &inst.wasm).map_err(|e| format!("{what}: wasmtime rejects the rewritten module: {e:?}"))?;
+        let (run, out) = Run::new(engine, linker, what, &module, Some(inst), Vec::new());
+        if out != orig_out && !(out.is_stack_overflow() || orig_out.is_stack_overflow()) {
+            return Err(format!("instantiation: original {orig_out:?}, {what} {out:?}"));
+        }
+        others.push(run);
+    }
+    stats.accesses_compared += others.len() as u64;
     // The oracle: one block log, split under the numbering of each trace-mode variant
     // (`numbered[k]` is the variant whose numbering splitter `k` uses).
     let numbered: Vec<usize> = (0..runs.len()).filter(|&i| variants[i].1.mode == Mode::Trace).collect();
@@ -574,7 +635,7 @@ fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut 
         Outcome::Trap(_) => return Ok(Verdict::StartTrapped),
         Outcome::Error(e) => return Err(format!("instantiation of the original failed: {e}")),
     }
-    if runs.iter().chain([&oracle]).any(|r| r.instance.is_none()) {
+    if runs.iter().chain(&others).chain([&oracle]).any(|r| r.instance.is_none()) {
         // The original instantiated; only a stack overflow may differ.
         return Ok(Verdict::StackOverflow);
     }
@@ -588,13 +649,13 @@ fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut 
             continue;
         }
         let want = orig.call(name);
-        let got: Vec<Outcome> = runs.iter_mut().chain([&mut oracle]).map(|r| r.call(name)).collect();
+        let got: Vec<Outcome> = runs.iter_mut().chain(others.iter_mut()).chain([&mut oracle]).map(|r| r.call(name)).collect();
         stats.calls += 1;
         if want.is_stack_overflow() || got.iter().any(Outcome::is_stack_overflow) {
             overflowed = true;
             break;
         }
-        for (r, g) in runs.iter().chain([&oracle]).zip(&got) {
+        for (r, g) in runs.iter().chain(&others).chain([&oracle]).zip(&got) {
             if *g != want {
                 return Err(format!("call of export `{name}`: original {want:?}, {} {g:?}", r.what));
             }
@@ -606,7 +667,7 @@ fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut 
         }
     }
     if !overflowed {
-        for r in runs.iter_mut().chain([&mut oracle]) {
+        for r in runs.iter_mut().chain(others.iter_mut()).chain([&mut oracle]) {
             compare_state(&exports, &mut orig, r)?;
         }
     }

@@ -35,6 +35,8 @@ pub struct Program {
     pub(crate) func_type: Vec<u32>,
     pub(crate) n_globals: u32,
     pub(crate) n_memories: u32,
+    /// Whether a memory has 64-bit addresses (the memory64 proposal).
+    pub(crate) memory64: bool,
     pub(crate) export_names: HashSet<String>,
     pub(crate) has_section: HashSet<u8>,
 }
@@ -59,6 +61,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
     let mut n_imported_funcs = 0u32;
     let mut n_globals = 0u32;
     let mut n_memories = 0u32;
+    let mut memory64 = false;
     let mut names: HashMap<u32, String> = HashMap::new();
     let mut export_names = HashSet::new();
     let mut has_section = HashSet::new();
@@ -86,7 +89,10 @@ pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
                             n_imported_funcs += 1;
                         }
                         TypeRef::Global(_) => n_globals += 1,
-                        TypeRef::Memory(_) => n_memories += 1,
+                        TypeRef::Memory(m) => {
+                            n_memories += 1;
+                            memory64 |= m.memory64;
+                        }
                         _ => {}
                     }
                 }
@@ -97,7 +103,12 @@ pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
                 }
             }
             Payload::GlobalSection(r) => n_globals += r.count(),
-            Payload::MemorySection(r) => n_memories += r.count(),
+            Payload::MemorySection(r) => {
+                n_memories += r.count();
+                for m in r {
+                    memory64 |= m?.memory64;
+                }
+            }
             Payload::ExportSection(r) => {
                 for e in r {
                     export_names.insert(e?.name.to_string());
@@ -122,7 +133,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
         functions.push(Function { index: FuncIdx(index), name: name_of(index), cfg: Some(cfg) });
         layouts.push(layout);
     }
-    Ok(Program { functions, n_imported_funcs, layouts, types, func_type, n_globals, n_memories, export_names, has_section })
+    Ok(Program { functions, n_imported_funcs, layouts, types, func_type, n_globals, n_memories, memory64, export_names, has_section })
 }
 
 /// Validates with the features wpp supports; when that fails but the module is valid

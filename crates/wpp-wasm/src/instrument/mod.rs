@@ -169,6 +169,10 @@ pub fn instrument(bytes: &[u8], program: &Program, opts: &Options) -> Result<Ins
 /// [`instrument`] with the program's numbering already made: `numberings` must be
 /// [`number_program`]'s for `program` and `opts.max_paths`.
 pub fn instrument_numbered(bytes: &[u8], program: &Program, numberings: ProgramNumbering, opts: &Options) -> Result<Instrumented, Error> {
+    if (opts.accesses || opts.ewpp.is_some()) && program.memory64 {
+        // Access events and the shadow hold 32-bit addresses.
+        return Err(Error::Unsupported { feature: "memory accesses of a 64-bit memory (memory64)".into(), place: "the module's memories".into() });
+    }
     if numberings.n_functions() != program.functions.len() || program.functions.iter().any(|f| f.cfg.is_some() != numberings.contains(f.index)) {
         return Err(Error::Rewrite { place: "numbering".into(), message: "the numbering is not of this module".into() });
     }
