@@ -7,6 +7,8 @@
 //! - [`place`]: program points as users name them (`b12`, `0x1a2b`, `FILE:LINE`).
 //! - [`query`]: demand-driven queries on the timestamped whole program path (load
 //!   redundancy, reaching definitions), by `wpp_twpp::dataflow`.
+//! - [`control_dep`]: post-dominators and control dependence of a function's blocks,
+//!   which a slice follows from a statement to the branches that let it run.
 //! - [`dep_class`]: the static class of a memory dependence (fully or partially free,
 //!   fixed or variable cost), by which its instances are recovered; [`dep_stats`]: the
 //!   classes of the dependences a run exercised.
@@ -16,6 +18,7 @@
 //! Each analysis returns the plain rows of `wpp_report::dataflow`, which the command line
 //! prints and the HTML report renders. Errors are this crate's [`Error`].
 
+pub mod control_dep;
 pub mod dep_class;
 pub mod dep_stats;
 pub mod dff;
