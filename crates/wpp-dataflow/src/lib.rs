@@ -28,4 +28,4 @@ pub mod place;
 pub mod query;
 
 pub use error::Error;
-pub use module::Module;
+pub use module::{statement_uses, Module};

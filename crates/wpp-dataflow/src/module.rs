@@ -12,6 +12,28 @@ use wpp_wasm::InstructionLines;
 
 use crate::Error;
 
+/// Reads the module at `path` and checks that it is the one `profile` was recorded from
+/// (its hash, then each function's CFG): its bytes, decoded.
+fn read_checked(profile: &Profile, path: &Path) -> Result<(Vec<u8>, wpp_wasm::Program), Error> {
+    let wasm = std::fs::read(path).map_err(|source| Error::Read { path: path.to_owned(), source })?;
+    profile.check_module(path, &wasm)?;
+    let program = wpp_wasm::decode(&wasm).map_err(|source| Error::Decode { path: path.to_owned(), source })?;
+    for (f, g) in program.functions.iter().zip(&profile.meta.functions) {
+        if f.cfg != g.cfg {
+            return Err(Error::OtherCfg { path: path.to_owned(), function: f.name.clone() });
+        }
+    }
+    Ok((wasm, program))
+}
+
+/// The uses at each write of the module at `path` (`wpp_wasm::statement_uses`, by access
+/// site), checked to be the module `profile` was recorded from: what chains of memory
+/// dependences follow.
+pub fn statement_uses(profile: &Profile, path: &Path) -> Result<Vec<Vec<u32>>, Error> {
+    let (wasm, program) = read_checked(profile, path)?;
+    wpp_wasm::statement_uses(&wasm, &program).map_err(|source| Error::Decode { path: path.to_owned(), source })
+}
+
 /// A module opened for a profile: what every analysis that needs the module's
 /// instructions starts from.
 pub struct Module {
@@ -26,14 +48,7 @@ pub struct Module {
 impl Module {
     /// Reads `path` and checks that it is the module `profile` was recorded from.
     pub fn open(profile: &Profile, path: &Path) -> Result<Module, Error> {
-        let wasm = std::fs::read(path).map_err(|source| Error::Read { path: path.to_owned(), source })?;
-        profile.check_module(path, &wasm)?;
-        let program = wpp_wasm::decode(&wasm).map_err(|source| Error::Decode { path: path.to_owned(), source })?;
-        for (f, g) in program.functions.iter().zip(&profile.meta.functions) {
-            if f.cfg != g.cfg {
-                return Err(Error::OtherCfg { path: path.to_owned(), function: f.name.clone() });
-            }
-        }
+        let (wasm, program) = read_checked(profile, path)?;
         let effects = wpp_wasm::effects(&wasm, &program).map_err(|source| Error::Decode { path: path.to_owned(), source })?;
         let lines = wpp_wasm::instruction_lines(&wasm).ok().flatten();
         let mut blocks: Vec<(u32, u32, FuncIdx, BlockIdx)> = profile

@@ -360,20 +360,6 @@ impl Recorder {
             }
         };
         let (run, counts, mut writer) = match self.mode {
-            RecordMode::Grammar(builder) => {
-                let spool = Spool::new(output, self.spool_memory);
-                let sink = GrammarSink::new(&inst.numberings, builder, self.prediction, spool);
-                let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink).map_err(run_error)?;
-                guest_end = Instant::now();
-                if sink.is_truncated() {
-                    return Err(Error::TruncatedTrace);
-                }
-                let t = Instant::now();
-                let built = sink.finish(self.build_threads, progress).map_err(Error::Build)?;
-                let counts = built.path_counts();
-                grammar = Some(write_grammar(&mut writer, &built, self.prediction, t)?);
-                (run, counts, writer)
-            }
             RecordMode::Addresses(builder) => {
                 let paths = GrammarSink::new(&inst.numberings, builder, self.prediction, Spool::new(output, self.spool_memory / 2));
                 let values = GrammarSink::new(&wpp_model::FuncMap::new(0), builder, self.prediction, Spool::new(output, self.spool_memory / 2));
@@ -394,7 +380,9 @@ impl Recorder {
                 n_accesses = Some(built.n_accesses);
                 (run, counts, writer)
             }
-            RecordMode::Ewpp(builder) => {
+            // The extended WPP is a whole program path whose check routines' paths are
+            // events too, with its own record beside.
+            RecordMode::Grammar(builder) | RecordMode::Ewpp(builder) => {
                 let spool = Spool::new(output, self.spool_memory);
                 let sink = GrammarSink::new(&inst.numberings, builder, self.prediction, spool);
                 let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink).map_err(run_error)?;
@@ -406,17 +394,17 @@ impl Recorder {
                 let built = sink.finish(self.build_threads, progress).map_err(Error::Build)?;
                 let counts = built.path_counts();
                 grammar = Some(write_grammar(&mut writer, &built, self.prediction, t)?);
-                let routines = inst.ewpp.as_ref().expect("instrumented for the extended WPP");
-                let (filter, plan) = self.filter.as_ref().expect("checked above");
-                let record = wpp_model::ewpp::EwppRecord {
-                    check: routines.functions[0].index,
-                    roles: routines.roles.clone(),
-                    candidates: plan.candidates.iter().map(|(&l, c)| (l, c.clone())).collect(),
-                    max_candidates: wpp_wasm::MAX_CANDIDATES as u32,
-                    filter: filter.display().to_string(),
-                };
-                writer.write_value(section::EWPP, &record)?;
-                writer.write_value(section::ACCESS_SITES, &inst.sites)?;
+                if let (Some(routines), Some((filter, plan))) = (&inst.ewpp, &self.filter) {
+                    let record = wpp_model::ewpp::EwppRecord {
+                        check: routines.functions[0].index,
+                        roles: routines.roles.clone(),
+                        candidates: plan.candidates.iter().map(|(&l, c)| (l, c.clone())).collect(),
+                        max_candidates: wpp_wasm::MAX_CANDIDATES as u32,
+                        filter: filter.display().to_string(),
+                    };
+                    writer.write_value(section::EWPP, &record)?;
+                    writer.write_value(section::ACCESS_SITES, &inst.sites)?;
+                }
                 (run, counts, writer)
             }
             RecordMode::EwppFilter => {

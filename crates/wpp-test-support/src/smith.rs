@@ -498,6 +498,16 @@ fn diff_counts(a_what: &str, a: &Counts, b_what: &str, b: &Counts) -> String {
 }
 
 /// Runs every check on one module.
+/// An instance of a rewritten module, which must instantiate as the original did
+/// (`orig_out`; a stack overflow on either side aside).
+fn instantiate_alike(engine: &Engine, linker: &Linker<Rec>, what: &str, module: &Module, inst: Instrumented, orig_out: &Outcome) -> Result<Run, String> {
+    let (run, out) = Run::new(engine, linker, what, module, Some(inst), Vec::new());
+    if out != *orig_out && !(out.is_stack_overflow() || orig_out.is_stack_overflow()) {
+        return Err(format!("instantiation: original {orig_out:?}, {what} {out:?}"));
+    }
+    Ok(run)
+}
+
 fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut Stats) -> Result<Verdict, String> {
     let program = match wpp_wasm::decode(wasm) {
         Ok(p) => p,
@@ -593,11 +603,7 @@ fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut 
         if opts.mode == Mode::Count && opts.max_paths == u64::MAX && !opts.force_hash && opts.interesting.is_none() {
             stats.hashed_functions += inst.layout.counters.iter().filter(|c| c.1 == CounterKind::Hash).count() as u64;
         }
-        let (run, out) = Run::new(engine, linker, what, &module, Some(inst), Vec::new());
-        if out != orig_out && !(out.is_stack_overflow() || orig_out.is_stack_overflow()) {
-            return Err(format!("instantiation: original {orig_out:?}, {what} {out:?}"));
-        }
-        runs.push(run);
+        runs.push(instantiate_alike(engine, linker, what, &module, inst, &orig_out)?);
     }
     let mut others = Vec::new();
     for (what, opts) in &behaviour_only {
@@ -611,11 +617,7 @@ fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut 
             Err(e) => return Err(format!("{what}: instrument: {e}")),
         };
         let module = Module::new(engine, &inst.wasm).map_err(|e| format!("{what}: wasmtime rejects the rewritten module: {e:?}"))?;
-        let (run, out) = Run::new(engine, linker, what, &module, Some(inst), Vec::new());
-        if out != orig_out && !(out.is_stack_overflow() || orig_out.is_stack_overflow()) {
-            return Err(format!("instantiation: original {orig_out:?}, {what} {out:?}"));
-        }
-        others.push(run);
+        others.push(instantiate_alike(engine, linker, what, &module, inst, &orig_out)?);
     }
     stats.accesses_compared += others.len() as u64;
     // The oracle: one block log, split under the numbering of each trace-mode variant

@@ -7,10 +7,7 @@ use wpp_report::format::{group, percent};
 
 pub(crate) fn run(p: &Profile, o: &super::ShowOpts) -> anyhow::Result<()> {
     let (Some(module), Some(use_)) = (&o.module, &o.use_) else { anyhow::bail!("--chain needs --use and --module") };
-    let wasm = std::fs::read(module).map_err(|e| anyhow::anyhow!("{}: {e}", module.display()))?;
-    p.check_module(module, &wasm)?;
-    let program = wpp_wasm::decode(&wasm).map_err(|e| anyhow::anyhow!("{}: {e}", module.display()))?;
-    let uses = wpp_wasm::statement_uses(&wasm, &program).map_err(|e| anyhow::anyhow!("{}: {e}", module.display()))?;
+    let uses = wpp_dataflow::statement_uses(p, module)?;
     let r = wpp_report::deps::chains(p, &uses, use_, o.instance, o.depth as usize, o.output.top())?;
     if o.output.json {
         return crate::print_json(&r);
