@@ -24,7 +24,9 @@
 //! stated once: the last writer of every byte, `Shadow`), `access_event` (memory
 //! accesses as event words beside path events, their decoder, and the access sites they
 //! name), `exercised` (the dependences a run exercised, from its accesses in order:
-//! `Tracker`), `ewpp` (how an extended whole program path's check routines are read).
+//! `Tracker`), `ewpp` (how an extended whole program path's check routines are read), `stmts` (the
+//! registers each instruction reads and writes, stack slots named by height: what a slice
+//! follows without memory).
 
 pub mod access_event;
 mod cfg;
@@ -38,6 +40,7 @@ mod idx;
 pub mod progress;
 pub mod sniff;
 mod source;
+pub mod stmts;
 mod stop;
 
 pub use cfg::{Block, Cfg, CfgError, Edge, EdgeKind, Target};

@@ -32,7 +32,8 @@
 //! `source` (file and line range of every block, and the line of every instruction, from
 //! the DWARF line table), `facts` (`effects`: each block's actions in order, addresses
 //! followed through the operand stack by a symbolic interpretation whose arities come from
-//! wasmparser's validator).
+//! wasmparser's validator), `stmts` (`statements`: the locals, globals and stack slots each
+//! instruction reads and writes, what branches move and what returns, for slicing).
 
 pub mod abi;
 mod access;
@@ -47,6 +48,7 @@ mod oracle;
 mod origin;
 mod rewrite;
 mod source;
+mod stmts;
 mod wasm_idx;
 
 pub use access::access_sites;
@@ -61,3 +63,4 @@ pub use instrument::{
 pub use oracle::{instrument_access_log, instrument_block_log};
 pub use origin::{Origin, Origins};
 pub use source::{instruction_lines, source_map, InstructionLines};
+pub use stmts::statements;

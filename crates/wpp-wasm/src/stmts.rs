@@ -1,0 +1,248 @@
+//! The registers each instruction reads and writes ([`wpp_model::stmts`]): locals,
+//! globals and operand stack slots named by height, block by block.
+//!
+//! Heights and arities come from wasmparser's validator, which is run over each body
+//! alongside: an instruction that pops `p` values and pushes `q` at height `h` uses slots
+//! `h-p..h` and defines slots `h-p..h-p+q`. Structured control (`block`, `loop`, `else`,
+//! `end`) leaves values where they are and names none of them; `if` and `br_if` read
+//! their condition. A branch to a label whose base is below the values it carries moves
+//! them down ([`Shift`]); a branch to the function's own label, `return` and the body's
+//! final `end` return the top results. In unreachable code (a polymorphic stack) an
+//! instruction names nothing: it never runs.
+
+use wasmparser::{FrameKind, Operator, Parser, ValidPayload, Validator};
+use wpp_model::stmts::{BlockStmts, FuncStmts, Kind, Reg, Shift, Stmt};
+use wpp_model::FuncMap;
+
+use crate::access::MemOp;
+use crate::decode::supported_features;
+use crate::func_type::block_signature;
+use crate::{Error, Program};
+
+fn slots(range: std::ops::Range<u32>) -> impl Iterator<Item = Reg> {
+    range.map(Reg::Slot)
+}
+
+/// Every defined function's instructions, block by block (`program` decoded from
+/// `bytes`).
+pub fn statements(bytes: &[u8], program: &Program) -> Result<FuncMap<FuncStmts>, Error> {
+    let mut out = FuncMap::new(program.functions.len());
+    let mut validator = Validator::new_with_features(supported_features());
+    let mut defined = 0u32;
+    for payload in Parser::new(0).parse_all(bytes) {
+        let payload = payload?;
+        let ValidPayload::Func(to_validate, body) = validator.payload(&payload)? else { continue };
+        let index = wpp_model::FuncIdx(program.n_imported_funcs + defined);
+        defined += 1;
+        let Some(cfg) = program.cfg(index) else { continue };
+        let mut v = to_validate.into_validator(Default::default());
+        let ty = program.func_type.get(index.idx()).and_then(|&t| program.types.get(t as usize)).and_then(|t| t.as_ref());
+        let (params, results) = ty.map_or((0, 0), |t| (t.params.len() as u32, t.results.len() as u32));
+        for local in body.get_locals_reader()? {
+            let (count, ty) = local?;
+            v.define_locals(body.range().start, count, ty)?;
+        }
+        let mut fs = FuncStmts { blocks: vec![BlockStmts::default(); cfg.n_blocks()], params };
+        let mut block = 0usize;
+        let mut started = false;
+        let mut ops = body.get_operators_reader()?;
+        while !ops.eof() {
+            let at = ops.original_position();
+            let op = ops.read()?;
+            while block + 1 < cfg.blocks.len() && at as u32 >= cfg.blocks[block].end {
+                block += 1;
+                started = false;
+            }
+            let h = v.operand_stack_height();
+            if !started {
+                fs.blocks[block].entry = h;
+                started = true;
+            }
+            let reachable = v.get_control_frame(0).is_some_and(|f| !f.unreachable);
+            let stmt = if reachable {
+                stmt(&op, at as u32, h, results, &v, program)
+            } else {
+                Stmt { at: at as u32, uses: vec![], defs: vec![], kind: Kind::Plain, shifts: vec![] }
+            };
+            fs.blocks[block].stmts.push(stmt);
+            v.op(at, &op)?;
+        }
+        out.insert(index, fs);
+    }
+    Ok(out)
+}
+
+/// Where a branch of relative depth `depth` at stack height `h` (its own operand popped)
+/// goes: the function's return (`None`), or a label, with the values it moves.
+fn branch<T: wasmparser::WasmModuleResources>(depth: u32, h: u32, v: &wasmparser::FuncValidator<T>, program: &Program) -> Option<Option<Shift>> {
+    if depth + 1 >= v.control_stack_height() {
+        return None;
+    }
+    let frame = v.get_control_frame(depth as usize)?;
+    let (params, results) = block_signature(frame.block_type, &program.types);
+    let n = if frame.kind == FrameKind::Loop { params.len() } else { results.len() } as u32;
+    let base = frame.height as u32;
+    Some((h >= n && h - n > base).then_some(Shift { entry: base + n, from: h - n, n }))
+}
+
+fn stmt<T: wasmparser::WasmModuleResources>(op: &Operator, at: u32, h: u32, results: u32, v: &wasmparser::FuncValidator<T>, program: &Program) -> Stmt {
+    let (pops, pushes) = op.operator_arity(v).unwrap_or((0, 0));
+    let low = h.saturating_sub(pops);
+    let mut s = Stmt { at, uses: slots(low..h).collect(), defs: slots(low..low + pushes).collect(), kind: Kind::Plain, shifts: vec![] };
+    let returns = |s: &mut Stmt, h: u32| {
+        s.uses.extend(slots(h.saturating_sub(results)..h));
+        s.kind = Kind::Return { values: results.min(h) };
+    };
+    match *op {
+        Operator::Block { .. } | Operator::Loop { .. } | Operator::Else | Operator::Nop | Operator::Unreachable => {
+            s.uses.clear();
+            s.defs.clear();
+        }
+        Operator::End => {
+            s.uses.clear();
+            s.defs.clear();
+            if v.control_stack_height() == 1 {
+                returns(&mut s, h);
+            }
+        }
+        Operator::If { .. } => {
+            s.uses = vec![Reg::Slot(h - 1)];
+            s.defs.clear();
+        }
+        Operator::Br { relative_depth } | Operator::BrIf { relative_depth } => {
+            let conditional = matches!(op, Operator::BrIf { .. });
+            let h = h - conditional as u32;
+            s.uses = slots(h..h + conditional as u32).collect();
+            s.defs.clear();
+            match branch(relative_depth, h, v, program) {
+                None => returns(&mut s, h),
+                Some(shift) => s.shifts.extend(shift),
+            }
+        }
+        Operator::BrTable { ref targets } => {
+            let h = h - 1;
+            s.uses = vec![Reg::Slot(h)];
+            s.defs.clear();
+            let depths: Vec<u32> = targets.targets().filter_map(Result::ok).chain([targets.default()]).collect();
+            let mut returned = false;
+            for d in depths {
+                match branch(d, h, v, program) {
+                    None if !returned => {
+                        returned = true;
+                        returns(&mut s, h);
+                    }
+                    None => {}
+                    Some(Some(shift)) if !s.shifts.contains(&shift) => s.shifts.push(shift),
+                    Some(_) => {}
+                }
+            }
+        }
+        Operator::Return => {
+            s.uses.clear();
+            s.defs.clear();
+            returns(&mut s, h);
+        }
+        Operator::LocalGet { local_index } => s.uses = vec![Reg::Local(local_index)],
+        Operator::GlobalGet { global_index } => s.uses = vec![Reg::Global(global_index)],
+        Operator::LocalSet { local_index } => s.defs = vec![Reg::Local(local_index)],
+        Operator::GlobalSet { global_index } => s.defs = vec![Reg::Global(global_index)],
+        Operator::LocalTee { local_index } => s.defs.insert(0, Reg::Local(local_index)),
+        Operator::Call { .. } | Operator::CallIndirect { .. } | Operator::CallRef { .. } => {
+            let indirect = !matches!(op, Operator::Call { .. });
+            s.kind = Kind::Call { args: pops - indirect as u32, tail: false };
+        }
+        Operator::ReturnCall { .. } | Operator::ReturnCallIndirect { .. } | Operator::ReturnCallRef { .. } => {
+            let indirect = !matches!(op, Operator::ReturnCall { .. });
+            s.kind = Kind::Call { args: pops - indirect as u32, tail: true };
+            s.defs.clear();
+        }
+        _ => {
+            if let Some(m) = MemOp::of(op) {
+                let writes = m.sites().any(|(_, k)| matches!(k, wpp_model::access_event::SiteKind::Write { .. }));
+                s.kind = if writes { Kind::Store } else { Kind::Load };
+            }
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wpp_model::FuncIdx;
+
+    fn of(wat: &str) -> FuncStmts {
+        let bytes = wat::parse_str(wat).unwrap();
+        let program = crate::decode(&bytes).unwrap();
+        let all = statements(&bytes, &program).unwrap();
+        all.get(FuncIdx(program.n_imported_funcs + 1)).or(all.get(FuncIdx(program.n_imported_funcs))).cloned().unwrap()
+    }
+
+    fn flat(f: &FuncStmts) -> Vec<(Vec<Reg>, Vec<Reg>, Kind, Vec<Shift>)> {
+        f.blocks.iter().flat_map(|b| &b.stmts).map(|s| (s.uses.clone(), s.defs.clone(), s.kind, s.shifts.clone())).collect()
+    }
+
+    #[test]
+    fn registers_of_straight_code() {
+        use Reg::*;
+        let f = of(r#"(module (memory 1) (global (mut i32) (i32.const 0))
+            (func (param i32) (result i32) (local i32)
+              local.get 0
+              i32.load
+              local.tee 1
+              global.get 0
+              i32.add
+              global.set 0
+              local.get 1))"#);
+        assert_eq!(f.params, 1);
+        let p = Kind::Plain;
+        assert_eq!(
+            flat(&f),
+            vec![
+                (vec![Local(0)], vec![Slot(0)], p, vec![]),
+                (vec![Slot(0)], vec![Slot(0)], Kind::Load, vec![]),
+                (vec![Slot(0)], vec![Local(1), Slot(0)], p, vec![]),
+                (vec![Global(0)], vec![Slot(1)], p, vec![]),
+                (vec![Slot(0), Slot(1)], vec![Slot(0)], p, vec![]),
+                (vec![Slot(0)], vec![Global(0)], p, vec![]),
+                (vec![Local(1)], vec![Slot(0)], p, vec![]),
+                (vec![Slot(0)], vec![], Kind::Return { values: 1 }, vec![]),
+            ]
+        );
+    }
+
+    #[test]
+    fn branches_move_values_and_return() {
+        use Reg::*;
+        let f = of(r#"(module
+            (func $g (param i32) (result i32) local.get 0)
+            (func (param i32) (result i32)
+              i32.const 7
+              block (result i32)
+                i32.const 1
+                i32.const 2
+                local.get 0
+                br_if 0
+                drop
+                drop
+                local.get 0
+                call $g
+              end
+              i32.add
+              local.get 0
+              br_if 0
+              drop
+              i32.const 3))"#);
+        let flat = flat(&f);
+        // br_if 0 at height 3 (condition popped) to a block of base 1 with one result.
+        assert_eq!(flat[5].3, vec![Shift { entry: 2, from: 2, n: 1 }]);
+        assert_eq!(flat[5].0, vec![Slot(3)]);
+        assert_eq!(flat[9].2, Kind::Call { args: 1, tail: false });
+        assert_eq!((flat[9].0.clone(), flat[9].1.clone()), (vec![Slot(1)], vec![Slot(1)]));
+        // br_if to the function's label returns its top value.
+        assert_eq!(flat[13].2, Kind::Return { values: 1 });
+        assert_eq!(flat[13].0, vec![Slot(1), Slot(0)]);
+        assert_eq!(flat.last().unwrap().2, Kind::Return { values: 1 });
+        assert_eq!(f.blocks.iter().map(|b| b.entry).collect::<Vec<_>>().first(), Some(&0));
+    }
+}
