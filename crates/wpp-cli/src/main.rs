@@ -13,7 +13,7 @@
 //!
 //! The `wpp` binary: one module per subcommand (`record`, `paths`, `functions`,
 //! `annotate`, `stats`, `expand`, `export`, `compress`, `hot`, `query`, `ppp` (select,
-//! report), `twpp` (build, stats), `trace`, `dataflow`, `dff`, `report`), each its
+//! report), `twpp` (build, stats), `trace`, `dataflow`, `deps`, `dff`, `slice`, `report`), each its
 //! options, one call into a library (wpp-record, wpp-report, wpp-dataflow, wpp-html) and
 //! printing; `main` holds what they share: the `--json`/`--top` option groups (`Output`,
 //! `Json`), the `--grammar` and `--source-map` parsers, JSON printing, `completions` and
@@ -37,6 +37,7 @@ mod ppp;
 mod query;
 mod record;
 mod report;
+mod slice;
 mod stats;
 mod trace;
 mod twpp;
@@ -92,6 +93,7 @@ enum Command {
     Dataflow(dataflow::Opts),
     Deps(deps::Opts),
     Dff(dff::Opts),
+    Slice(slice::Opts),
     Report(report::Opts),
     Completions(CompletionsOpts),
     Man(ManOpts),
@@ -224,6 +226,7 @@ fn main() -> ExitCode {
         Command::Dataflow(o) => dataflow::run(o).map(|()| 0),
         Command::Deps(o) => deps::run(o).map(|()| 0),
         Command::Dff(o) => dff::run(o).map(|()| 0),
+        Command::Slice(o) => slice::run(o).map(|()| 0),
         Command::Report(o) => report::run(o).map(|()| 0),
         Command::Completions(o) => {
             clap_complete::generate(o.shell, &mut command(), "wpp", &mut std::io::stdout());

@@ -168,6 +168,34 @@ pub fn control_dependences(cfg: &Cfg, pdom: &PostDominators) -> Vec<Vec<BlockIdx
         .collect()
 }
 
+/// For each block, the blocks whose branches decide whether it runs: the sources of the
+/// edges it is control dependent on, in block order.
+pub fn controllers(cfg: &Cfg) -> Vec<Vec<BlockIdx>> {
+    let deps = control_dependences(cfg, &post_dominators(cfg));
+    let mut out = vec![Vec::new(); cfg.n_blocks()];
+    for (e, blocks) in deps.iter().enumerate() {
+        for b in blocks {
+            out[b.idx()].push(cfg.edges[e].from);
+        }
+    }
+    for c in &mut out {
+        c.sort_unstable();
+        c.dedup();
+    }
+    out
+}
+
+/// The controllers of every function with code ([`controllers`]).
+pub fn program_controllers(functions: &[wpp_model::Function]) -> wpp_model::FuncMap<Vec<Vec<BlockIdx>>> {
+    let mut out = wpp_model::FuncMap::new(functions.len());
+    for f in functions {
+        if let Some(cfg) = &f.cfg {
+            out.insert(f.index, controllers(cfg));
+        }
+    }
+    out
+}
+
 /// The edges each block is control dependent on (its controlling branches), by block.
 pub fn controlling_edges(cfg: &Cfg, deps: &[Vec<BlockIdx>]) -> Vec<Vec<EdgeIdx>> {
     let mut out = vec![Vec::new(); cfg.n_blocks()];

@@ -9,6 +9,8 @@
 //!   redundancy, reaching definitions), by `wpp_twpp::dataflow`.
 //! - [`control_dep`]: post-dominators and control dependence of a function's blocks,
 //!   which a slice follows from a statement to the branches that let it run.
+//! - [`slice`]: dynamic slices on the TWPP (`wpp_twpp::slice`), from a criterion as users
+//!   write one to a listing by source line.
 //! - [`dep_class`]: the static class of a memory dependence (fully or partially free,
 //!   fixed or variable cost), by which its instances are recovered; [`dep_stats`]: the
 //!   classes of the dependences a run exercised.
@@ -26,6 +28,7 @@ mod error;
 mod module;
 pub mod place;
 pub mod query;
+pub mod slice;
 
 pub use error::Error;
 pub use module::{statement_uses, Module};

@@ -48,6 +48,11 @@ pub struct Module {
 impl Module {
     /// Reads `path` and checks that it is the module `profile` was recorded from.
     pub fn open(profile: &Profile, path: &Path) -> Result<Module, Error> {
+        Self::open_decoded(profile, path).map(|(m, _, _)| m)
+    }
+
+    /// [`Module::open`], with the module's bytes and decoded program.
+    pub(crate) fn open_decoded(profile: &Profile, path: &Path) -> Result<(Module, Vec<u8>, wpp_wasm::Program), Error> {
         let (wasm, program) = read_checked(profile, path)?;
         let effects = wpp_wasm::effects(&wasm, &program).map_err(|source| Error::Decode { path: path.to_owned(), source })?;
         let lines = wpp_wasm::instruction_lines(&wasm).ok().flatten();
@@ -59,7 +64,7 @@ impl Module {
             .flat_map(|(f, cfg)| cfg.blocks.iter().enumerate().map(move |(i, b)| (b.start, b.end, f, BlockIdx(i as u32))))
             .collect();
         blocks.sort_unstable_by_key(|b| b.0);
-        Ok(Module { path: path.to_owned(), effects, lines, blocks })
+        Ok((Module { path: path.to_owned(), effects, lines, blocks }, wasm, program))
     }
 
     /// The function and block holding byte offset `at`.

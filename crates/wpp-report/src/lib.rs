@@ -13,7 +13,8 @@
 //! * [`heat`]: how often each block and CFG edge ran, from paths and consecutive pairs.
 //! * [`read_source`]: a source file read by the name the DWARF gives it, through the
 //!   user's `FROM=TO` prefixes.
-//! * [`dataflow`]: the rows of the data flow reports, which `wpp-dataflow` fills in.
+//! * [`dataflow`]: the rows of the data flow reports, which `wpp-dataflow` fills in;
+//!   [`slice`]: the rows of a dynamic slice, likewise.
 //! * [`Top`] and [`Truncation`]: how many rows of its lists a report shows, and what it
 //!   says about the rows it left out; one JSON form (`"truncated"`, `"total_LIST"`)
 //!   wherever a list can be cut.
@@ -38,7 +39,8 @@
 //! traces) and `twpp_stats`; `heat` (block counts from paths, of one function or of the
 //! whole program; edge counts from paths and consecutive pairs, with its oracle in
 //! `tests/heat.rs`); `dataflow` (the rows of the data flow reports that
-//! `wpp-dataflow` fills in); `truncation` (`Top`: how many rows of each list a report keeps —
+//! `wpp-dataflow` fills in); `slice` (the criterion, and the slice's instructions by source
+//! line with the dependences that put them there); `truncation` (`Top`: how many rows of each list a report keeps —
 //! every row for JSON unless `--top` is given, 20 for text; `Truncation`: what was cut, in
 //! one JSON form, `"truncated"` and `"total_LIST"`, and one text line, for every report
 //! that can cut a list); `format` (`group`, `percent`, `truncate`, `rho_table`).
@@ -58,6 +60,7 @@ mod paths;
 pub mod ppp;
 pub mod query;
 mod row;
+pub mod slice;
 mod source;
 pub mod stats;
 pub mod trace;

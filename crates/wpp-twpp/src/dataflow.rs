@@ -115,6 +115,10 @@ pub enum Error {
     NoCode(FuncIdx),
     #[error("function {func} has no block {block}")]
     NoBlock { func: FuncIdx, block: BlockIdx },
+    #[error("function {func} has no instruction at {at:#x}")]
+    NoInstruction { func: FuncIdx, at: u32 },
+    #[error("the instruction at {at:#x} of function {func} did not run there")]
+    NotRun { func: FuncIdx, at: u32 },
 }
 
 impl Error {
@@ -167,40 +171,40 @@ enum Before {
 /// A call occurrence in a trace: the dynamic block's timestamp, the call block's position
 /// in its chain, and the index of the path the call ends.
 #[derive(Clone, Copy, Debug)]
-struct CallSite {
-    step: u32,
-    pos: u32,
-    path: u32,
-    head: BlockIdx,
+pub(crate) struct CallSite {
+    pub(crate) step: u32,
+    pub(crate) pos: u32,
+    pub(crate) path: u32,
+    pub(crate) head: BlockIdx,
 }
 
 /// One distinct trace of a function in timestamped form, with its call occurrences.
-struct TraceView {
+pub(crate) struct TraceView {
     /// Each block that ran: the head of its dynamic block and its position in the chain.
-    place: FxHashMap<BlockIdx, (BlockIdx, u32)>,
+    pub(crate) place: FxHashMap<BlockIdx, (BlockIdx, u32)>,
     /// Each head's timestamps.
-    steps: FxHashMap<BlockIdx, Vec<u32>>,
-    calls: Vec<CallSite>,
+    pub(crate) steps: FxHashMap<BlockIdx, Vec<u32>>,
+    pub(crate) calls: Vec<CallSite>,
     /// Each dynamic block's blocks.
-    chains: FxHashMap<BlockIdx, Vec<BlockIdx>>,
+    pub(crate) chains: FxHashMap<BlockIdx, Vec<BlockIdx>>,
     /// Steps of the trace.
-    len: u32,
+    pub(crate) len: u32,
     /// The dynamic block that ran at each step (from 1, at index `step - 1`).
-    heads: Vec<BlockIdx>,
+    pub(crate) heads: Vec<BlockIdx>,
     /// Which blocks of the function end in a call.
-    call_blocks: Vec<bool>,
+    pub(crate) call_blocks: Vec<bool>,
 }
 
 impl TraceView {
-    fn is_call(&self, b: BlockIdx) -> bool {
+    pub(crate) fn is_call(&self, b: BlockIdx) -> bool {
         self.call_blocks.get(b.idx()).copied().unwrap_or(false)
     }
 
-    fn head_at(&self, step: u32) -> BlockIdx {
+    pub(crate) fn head_at(&self, step: u32) -> BlockIdx {
         self.heads[step as usize - 1]
     }
 
-    fn new(part: &FunctionPart, pair: usize, cfg: &Cfg, numbering: &wpp_paths::Numbering) -> Option<TraceView> {
+    pub(crate) fn new(part: &FunctionPart, pair: usize, cfg: &Cfg, numbering: &wpp_paths::Numbering) -> Option<TraceView> {
         let pair = part.pairs.get(pair)?;
         let ts = part.traces.get(pair.trace as usize)?;
         let dict: &Dictionary = part.dictionaries.get(pair.dictionary as usize)?;

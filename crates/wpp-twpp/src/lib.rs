@@ -14,6 +14,7 @@
 //!
 //! [`dataflow`] answers demand-driven data flow queries over it (§4): which definitions
 //! reach a point and how often, whether a load's value was already loaded or stored.
+//! [`slice`] finds, on demand, the executions a value depends on (dynamic slicing, §4.3).
 //!
 //! It knows control flow graphs and path numberings, not WebAssembly: where calls and
 //! returns happen comes from the CFG's edge kinds and the next event's first block.
@@ -48,7 +49,11 @@
 //! profile-limited, demand-driven queries (reaching definitions, load redundancy): per
 //! distinct trace, the point's timestamps resolved by the latest GEN/KILL timestamp before
 //! them; calls answered by the callee invocation's effect (post-order subtrees, computed
-//! once per query), facts that outlive a frame continued into the caller up the call graph.
+//! once per query), facts that outlive a frame continued into the caller up the call graph;
+//! `slice`: the dependences of one execution of an instruction (registers by their latest
+//! definition over the timestamps of the blocks that define them, control by the latest
+//! execution of a controlling block, arguments, results and globals across the call
+//! graph), kept once found, and the backward closure that is a precise dynamic slice.
 
 pub mod callers;
 pub mod dataflow;
@@ -57,6 +62,7 @@ pub mod dcg;
 pub mod file;
 pub mod format;
 pub mod partition;
+pub mod slice;
 pub mod stacks;
 pub mod steps;
 pub mod timestamps;

@@ -63,4 +63,4 @@ pub use instrument::{
 pub use oracle::{instrument_access_log, instrument_block_log};
 pub use origin::{Origin, Origins};
 pub use source::{instruction_lines, source_map, InstructionLines};
-pub use stmts::statements;
+pub use stmts::{instruction_texts, statements};

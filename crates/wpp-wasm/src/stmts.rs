@@ -166,6 +166,62 @@ fn stmt<T: wasmparser::WasmModuleResources>(op: &Operator, at: u32, h: u32, resu
     s
 }
 
+/// The instructions at `offsets` as text, in the text format's names (`local.get 2`,
+/// `i32.load8_u`, `call 14`): what a listing of a slice shows.
+pub fn instruction_texts(bytes: &[u8], offsets: &std::collections::BTreeSet<u32>) -> Result<std::collections::BTreeMap<u32, String>, Error> {
+    let mut out = std::collections::BTreeMap::new();
+    for payload in Parser::new(0).parse_all(bytes) {
+        let wasmparser::Payload::CodeSectionEntry(body) = payload? else { continue };
+        let range = body.range();
+        if offsets.range(range.start as u32..range.end as u32).next().is_none() {
+            continue;
+        }
+        let mut ops = body.get_operators_reader()?;
+        while !ops.eof() {
+            let at = ops.original_position() as u32;
+            let op = ops.read()?;
+            if offsets.contains(&at) {
+                out.insert(at, text(&op));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// An instruction's text-format name, with its index or constant operand.
+fn text(op: &Operator) -> String {
+    let debug = format!("{op:?}");
+    let name = debug.split([' ', '{']).next().unwrap_or_default();
+    // `I32Load8U` -> words `I32 Load8 U`: a type or namespace prefix joins with `.`, the
+    // rest with `_`.
+    let mut words: Vec<String> = Vec::new();
+    for c in name.chars() {
+        match words.last_mut() {
+            Some(w) if !c.is_ascii_uppercase() => w.push(c),
+            _ => words.push(c.to_ascii_lowercase().to_string()),
+        }
+    }
+    let prefixes = ["i32", "i64", "f32", "f64", "v128", "local", "global", "memory", "table", "ref", "i8x16", "i16x8", "i32x4", "i64x2", "f32x4", "f64x2"];
+    let mut s = match words.split_first() {
+        Some((first, rest)) if prefixes.contains(&first.as_str()) && !rest.is_empty() => format!("{first}.{}", rest.join("_")),
+        _ => words.join("_"),
+    };
+    let operand = match *op {
+        Operator::LocalGet { local_index } | Operator::LocalSet { local_index } | Operator::LocalTee { local_index } => Some(local_index.to_string()),
+        Operator::GlobalGet { global_index } | Operator::GlobalSet { global_index } => Some(global_index.to_string()),
+        Operator::Call { function_index } | Operator::ReturnCall { function_index } => Some(function_index.to_string()),
+        Operator::Br { relative_depth } | Operator::BrIf { relative_depth } => Some(relative_depth.to_string()),
+        Operator::I32Const { value } => Some(value.to_string()),
+        Operator::I64Const { value } => Some(value.to_string()),
+        _ => None,
+    };
+    if let Some(o) = operand {
+        s.push(' ');
+        s.push_str(&o);
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,8 +234,41 @@ mod tests {
         all.get(FuncIdx(program.n_imported_funcs + 1)).or(all.get(FuncIdx(program.n_imported_funcs))).cloned().unwrap()
     }
 
-    fn flat(f: &FuncStmts) -> Vec<(Vec<Reg>, Vec<Reg>, Kind, Vec<Shift>)> {
+    /// An instruction's uses, definitions, kind and shifts.
+    type Flat = (Vec<Reg>, Vec<Reg>, Kind, Vec<Shift>);
+
+    fn flat(f: &FuncStmts) -> Vec<Flat> {
         f.blocks.iter().flat_map(|b| &b.stmts).map(|s| (s.uses.clone(), s.defs.clone(), s.kind, s.shifts.clone())).collect()
+    }
+
+    #[test]
+    fn instructions_as_text() {
+        let bytes = wat::parse_str(
+            r#"(module (memory 1) (table 1 funcref) (type (func (param i32) (result i32)))
+            (func (param i32) (result i32)
+              local.get 0 i32.load8_u offset=4 i32.const -3 i32.add local.tee 0
+              local.get 0 local.get 0 call_indirect (type 0) br_if 0 drop i32.const 1))"#,
+        )
+        .unwrap();
+        let program = crate::decode(&bytes).unwrap();
+        let all: std::collections::BTreeSet<u32> =
+            statements(&bytes, &program).unwrap().values().flat_map(|f| &f.blocks).flat_map(|b| &b.stmts).map(|s| s.at).collect();
+        let texts = instruction_texts(&bytes, &all).unwrap();
+        let want = [
+            "local.get 0",
+            "i32.load8_u",
+            "i32.const -3",
+            "i32.add",
+            "local.tee 0",
+            "local.get 0",
+            "local.get 0",
+            "call_indirect",
+            "br_if 0",
+            "drop",
+            "i32.const 1",
+            "end",
+        ];
+        assert_eq!(texts.values().map(String::as_str).collect::<Vec<_>>(), want);
     }
 
     #[test]

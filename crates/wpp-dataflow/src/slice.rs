@@ -1,0 +1,273 @@
+//! Dynamic slices on a TWPP with the module it was recorded from: the module's
+//! instructions (`wpp_wasm::statements`) and its control dependences
+//! ([`crate::control_dep`]) are the static half, `wpp_twpp::slice` finds the dependences
+//! of the run on demand, and the slice becomes report rows naming instructions by byte
+//! offset, text, function and source line.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use wpp_model::progress::Progress;
+use wpp_model::stmts::{FuncStmts, Reg};
+use wpp_model::{BlockIdx, FuncIdx, FuncMap};
+use wpp_report::slice::{Criterion, DepRow, DepSource, SliceInstr, SliceLine, SliceReport};
+use wpp_report::{select_func, Top, Truncation};
+use wpp_twpp::slice::{DepKind, Inst, Part, Program, Slicer, Source};
+use wpp_twpp::Twpp;
+
+use crate::{Error, Module};
+
+/// A TWPP opened with its module, for slicing.
+pub struct Slicing {
+    pub twpp: Twpp,
+    pub module: Module,
+    wasm: Vec<u8>,
+    stmts: FuncMap<FuncStmts>,
+    controllers: FuncMap<Vec<Vec<BlockIdx>>>,
+}
+
+/// Which execution of the criterion's instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    /// The K-th, from 1, in run order.
+    Nth(u64),
+    Last,
+}
+
+/// Opens `twpp` and checks that `module` is the module it was recorded from.
+pub fn open(twpp: &Path, module: &Path) -> Result<Slicing, Error> {
+    let t = Twpp::open(twpp).map_err(Error::Twpp)?;
+    let (m, wasm, program) = Module::open_decoded(&t.profile, module)?;
+    let stmts = wpp_wasm::statements(&wasm, &program).map_err(|source| Error::Decode { path: module.to_owned(), source })?;
+    let controllers = crate::control_dep::program_controllers(&t.profile.meta.functions);
+    Ok(Slicing { twpp: t, module: m, wasm, stmts, controllers })
+}
+
+/// A register as users name it: `local:N` or `global:N`.
+pub fn parse_var(s: &str) -> Result<Reg, Error> {
+    let bad = || Error::Invalid(format!("`{s}` names no variable: write local:N (parameters first) or global:N"));
+    let (kind, n) = s.split_once(':').ok_or_else(bad)?;
+    let n: u32 = n.parse().map_err(|_| bad())?;
+    match kind {
+        "local" => Ok(Reg::Local(n)),
+        "global" => Ok(Reg::Global(n)),
+        _ => Err(bad()),
+    }
+}
+
+impl Slicing {
+    /// The instruction a criterion names: `FUNC:0xOFF` (or `FUNC:N`), a byte offset, or
+    /// the first instruction of a source line (`FILE:LINE`, in `--func` or any function).
+    pub fn point(&self, at: &str) -> Result<(FuncIdx, u32), Error> {
+        let module = self.module.path.display();
+        let profile = &self.twpp.profile;
+        let offset = |s: &str| s.strip_prefix("0x").map_or_else(|| s.parse().ok(), |h| u32::from_str_radix(h, 16).ok());
+        let (func, off) = match at.rsplit_once(':') {
+            Some((f, o)) if o.starts_with("0x") => (Some(select_func(profile, f)?), offset(o)),
+            None => (None, offset(at)),
+            Some((file, line)) => {
+                let line: u32 = line.parse().map_err(|_| Error::Place(format!("`{at}` is neither FUNC:0xOFF, a byte offset nor FILE:LINE")))?;
+                return self.line_point(file, line);
+            }
+        };
+        let off = off.ok_or_else(|| Error::Place(format!("`{at}` is neither FUNC:0xOFF, a byte offset nor FILE:LINE")))?;
+        let found = self.module.block_at(off).map(|(f, _)| f).filter(|f| self.stmts.get(*f).and_then(|s| s.find(off)).is_some());
+        match (found, func) {
+            (Some(f), None) => Ok((f, off)),
+            (Some(f), Some(g)) if f == g => Ok((f, off)),
+            _ => {
+                let near = self.nearest(func.or(self.module.block_at(off).map(|(f, _)| f)), off);
+                let scope = func.map(|f| format!(" of {}", profile.meta.func_name(f))).unwrap_or_default();
+                Err(Error::Place(format!("{module}: no instruction{scope} starts at byte offset {off:#x}; the nearest are {near}")))
+            }
+        }
+    }
+
+    /// The instructions nearest `off` (in `func`, or anywhere), as text.
+    fn nearest(&self, func: Option<FuncIdx>, off: u32) -> String {
+        let all: Vec<(FuncIdx, u32)> = self
+            .stmts
+            .iter()
+            .filter(|(f, _)| func.is_none_or(|g| g == *f))
+            .flat_map(|(f, s)| s.blocks.iter().flat_map(|b| &b.stmts).map(move |s| (f, s.at)))
+            .collect();
+        let below = all.iter().filter(|x| x.1 < off).max_by_key(|x| x.1);
+        let above = all.iter().filter(|x| x.1 > off).min_by_key(|x| x.1);
+        let v: Vec<String> = below.into_iter().chain(above).map(|&(f, at)| format!("{at:#x} in {}", self.twpp.profile.meta.func_name(f))).collect();
+        if v.is_empty() {
+            "none: the module has no code there".into()
+        } else {
+            v.join(" and ")
+        }
+    }
+
+    /// The first instruction, in code order, on line `line` of `file`.
+    fn line_point(&self, file: &str, line: u32) -> Result<(FuncIdx, u32), Error> {
+        let module = self.module.path.display();
+        if !self.module.has_lines() {
+            return Err(Error::Place(format!("{module}: no source lines (the module has no DWARF); name the instruction as FUNC:0xOFF")));
+        }
+        let mut lines: BTreeSet<u32> = BTreeSet::new();
+        for (f, s) in self.stmts.iter() {
+            for st in s.blocks.iter().flat_map(|b| &b.stmts) {
+                if self.module.on_line(st.at, file, line) {
+                    return Ok((f, st.at));
+                }
+                if let Some((name, l)) = self.module.line_of(st.at) {
+                    if name == file || name.ends_with(&format!("/{file}")) {
+                        lines.insert(l);
+                    }
+                }
+            }
+        }
+        if lines.is_empty() {
+            return Err(Error::Place(format!("{module}: no code is in a file named {file}")));
+        }
+        let mut near: Vec<u32> = lines.iter().copied().collect();
+        near.sort_by_key(|&l| (l.abs_diff(line), l));
+        near.truncate(8);
+        near.sort_unstable();
+        let shown: Vec<String> = near.iter().map(u32::to_string).collect();
+        Err(Error::Place(format!("{module}: no code is on line {line} of {file}; the nearest lines with code: {}", shown.join(", "))))
+    }
+
+    fn slicer(&self) -> Result<Slicer<'_>, Error> {
+        let p = Program {
+            functions: &self.twpp.profile.meta.functions,
+            numberings: &self.twpp.profile.numberings,
+            stmts: &self.stmts,
+            controllers: &self.controllers,
+        };
+        Slicer::new(&self.twpp, p).map_err(Error::Query)
+    }
+
+    /// The slice of `var` just before execution `which` of the instruction at `at` of
+    /// `func`.
+    pub fn slice(&self, func: FuncIdx, at: u32, var: Reg, which: Which, top: Top, progress: &mut dyn Progress) -> Result<SliceReport, Error> {
+        let module = self.module.path.display();
+        let name = self.twpp.profile.meta.func_name(func);
+        if let Reg::Local(l) = var {
+            let n = self.module.effects.get(func).map_or(0, |fx| fx.locals);
+            if l >= n {
+                let params = self.stmts.get(func).map_or(0, |s| s.params);
+                return Err(Error::Invalid(format!(
+                    "{module}: function {name} has {n} locals ({params} parameters, local:0 to local:{}); there is no local {l}",
+                    n.max(1) - 1
+                )));
+            }
+        }
+        progress.stage("reading the call graph", None);
+        let mut slicer = self.slicer()?;
+        let execs = slicer.executions(func, at).map_err(Error::Query)?;
+        let total = execs.len() as u64;
+        let index = match which {
+            Which::Last if total > 0 => total - 1,
+            Which::Nth(k) if k >= 1 && k <= total => k - 1,
+            _ => {
+                let which = match which {
+                    Which::Last => "its last execution".to_string(),
+                    Which::Nth(k) => format!("execution {k}"),
+                };
+                return Err(Error::Invalid(format!("{module}: the instruction at {at:#x} in {name} ran {total} times in this run; there is no {which}")));
+            }
+        };
+        let inst = execs[index as usize];
+        progress.stage(&format!("following {var} back through the run"), None);
+        let defined = slicer.value_before(var, inst).map_err(Error::Query)?;
+        let slice = slicer.slice(&[defined]).map_err(Error::Query)?;
+        // What the listing shows: every instruction in the slice, and every one it
+        // depends on.
+        let mut offsets: BTreeSet<u32> = slice.nodes.iter().map(|(n, _)| n.inst.at).collect();
+        offsets.extend(slice.nodes.iter().flat_map(|(_, d)| d).filter_map(|d| if let Source::Node(m) = d.from { Some(m.inst.at) } else { None }));
+        offsets.insert(at);
+        if let Source::Node(n) = defined {
+            offsets.insert(n.inst.at);
+        }
+        let texts = wpp_wasm::instruction_texts(&self.wasm, &offsets).map_err(|source| Error::Decode { path: self.module.path.clone(), source })?;
+        let source = |s: Source| self.source(s, &texts);
+        // Per instruction: its nodes, and its dependences counted.
+        type Counts = BTreeMap<(&'static str, Option<String>, Source), u64>;
+        let mut per: BTreeMap<u32, (BTreeSet<Inst>, Counts)> = BTreeMap::new();
+        for (n, deps) in &slice.nodes {
+            let e = per.entry(n.inst.at).or_default();
+            e.0.insert(n.inst);
+            for d in deps {
+                let (kind, reg) = match (d.kind, n.part) {
+                    (DepKind::Data(_), Part::Arg(_)) => ("argument", None),
+                    (DepKind::Data(r), _) => ("data", Some(r.to_string())),
+                    (DepKind::Control, _) => ("control", None),
+                    (DepKind::Call, _) => ("call", None),
+                    (DepKind::Return, _) => ("return", None),
+                    (DepKind::Memory, _) => ("memory", None),
+                };
+                // Sources are counted by instruction and part (any execution of it).
+                let from = match d.from {
+                    Source::Node(m) => Source::Node(wpp_twpp::slice::Node { inst: Inst { node: 0, step: 0, at: m.inst.at }, part: m.part }),
+                    other => other,
+                };
+                *e.1.entry((kind, reg, from)).or_default() += 1;
+            }
+        }
+        let statements = per.len() as u64;
+        // Instructions grouped by function and source line, the groups in code order.
+        let mut groups: BTreeMap<(u32, Option<String>), (u32, Vec<SliceInstr>)> = BTreeMap::new();
+        for (at, (instances, deps)) in per {
+            let f = self.module.block_at(at).map_or(u32::MAX, |(f, _)| f.0);
+            let mut deps: Vec<DepRow> = deps.into_iter().map(|((kind, register, from), count)| DepRow { kind, register, from: source(from), count }).collect();
+            deps.sort_by_key(|d| std::cmp::Reverse(d.count));
+            let text = texts.get(&at).cloned().unwrap_or_default();
+            let g = groups.entry((f, self.module.source(at))).or_insert((at, Vec::new()));
+            g.1.push(SliceInstr { at: format!("{at:#x}"), text, instances: instances.len() as u64, deps });
+        }
+        let source_lines = groups.keys().filter(|k| k.1.is_some()).count() as u64;
+        let mut groups: Vec<_> = groups.into_iter().collect();
+        groups.sort_by_key(|(_, (first, _))| *first);
+        let mut lines: Vec<SliceLine> = groups
+            .into_iter()
+            .map(|((f, source), (_, instructions))| SliceLine {
+                function: self.twpp.profile.meta.func_name(FuncIdx(f)),
+                function_index: f,
+                source,
+                instructions,
+            })
+            .collect();
+        let mut truncation = Truncation::default();
+        truncation.cut("lines", &mut lines, top);
+        Ok(SliceReport {
+            criterion: Criterion {
+                place: self.module.place(&self.twpp.profile, Some(func), at),
+                variable: var.to_string(),
+                execution: index + 1,
+                executions: total,
+                defined_by: source(defined),
+            },
+            algorithm: 3,
+            follows_memory: false,
+            statements,
+            source_lines,
+            instances: slice.nodes.len() as u64,
+            lines,
+            truncation,
+        })
+    }
+
+    fn source(&self, s: Source, texts: &BTreeMap<u32, String>) -> DepSource {
+        match s {
+            Source::Node(n) => {
+                let text = texts.get(&n.inst.at).map(|t| match n.part {
+                    Part::Exec => t.clone(),
+                    Part::Result => format!("the result of {t}"),
+                    Part::Arg(k) => format!("argument {k} of {t}"),
+                });
+                DepSource { kind: "instruction", place: Some(self.inst_place(n.inst)), text }
+            }
+            Source::Entry => DepSource { kind: "entry", place: None, text: None },
+            Source::Init => DepSource { kind: "init", place: None, text: None },
+            Source::Memory => DepSource { kind: "memory", place: None, text: None },
+        }
+    }
+
+    fn inst_place(&self, inst: Inst) -> wpp_report::dataflow::Place {
+        self.module.place(&self.twpp.profile, None, inst.at)
+    }
+}

@@ -1,0 +1,454 @@
+//! Dynamic slices on the TWPP against the full dynamic dependence graph of the run.
+//!
+//! The oracle runs the module rewritten to report every function entry, basic block,
+//! call and exit (the block-log rewrite, which shares only the CFG with the path rewrite)
+//! and interprets each block's instructions with shadow state: a real operand stack of
+//! value origins (values popped from and pushed on the top, moved down when a branch
+//! carries them to its label), the locals of every frame, the globals, and for every
+//! block the latest execution of each block of its frame. It records the dependences of
+//! every execution of every instruction: the dynamic dependence graph that published
+//! slicers build before they answer. Each slice of the engine (demand-driven, backward
+//! over timestamps) must be exactly the graph's backward closure from the same
+//! execution, and every node in it must have the same dependences.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+
+use wpp_model::stmts::{FuncStmts, Kind, Reg};
+use wpp_model::{BlockIdx, FuncIdx, FuncMap, PathEvent};
+use wpp_profile::Profile;
+use wpp_record::{Builder, RecordMode, Recorder};
+use wpp_runtime::{run_block_log, BlockSink, RunConfig, Stdio};
+use wpp_test_support::{corpus, workloads, Rng};
+use wpp_twpp::slice::{DepKind, Node, Part, Program, Slicer, Source};
+use wpp_twpp::{build, Twpp};
+
+/// A node of the oracle's graph: invocation (in entry order), block index in it,
+/// instruction offset, part (0 execution, 1 result, 2 + k argument k).
+type Id = (u32, u64, u32, u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Src {
+    Node(Id),
+    Entry,
+    Init,
+    Memory,
+}
+
+fn part_code(p: Part) -> u32 {
+    match p {
+        Part::Exec => 0,
+        Part::Result => 1,
+        Part::Arg(k) => 2 + k,
+    }
+}
+
+fn kind_code(k: DepKind) -> String {
+    format!("{k:?}")
+}
+
+/// A call made by a frame, waiting for its callee.
+struct Pending {
+    call: Id,
+    args: Vec<(Reg, Src)>,
+    tail: bool,
+    entered: bool,
+}
+
+struct Frame {
+    func: u32,
+    id: u32,
+    blocks: u64,
+    locals: HashMap<u32, Src>,
+    stack: Vec<Src>,
+    /// Each block's latest execution: its block index and last instruction.
+    latest: HashMap<u32, (u64, u32)>,
+    prev: Option<u32>,
+    /// The call that made this invocation (for its entry's control dependence).
+    made_by: Option<Id>,
+    /// The call whose result this invocation's return gives (through tail calls).
+    returns_to: Option<Id>,
+    last: Option<Src>,
+    pending: Option<Pending>,
+}
+
+struct Walk {
+    stmts: FuncMap<FuncStmts>,
+    controllers: FuncMap<Vec<Vec<BlockIdx>>>,
+    globals: HashMap<u32, Src>,
+    frames: Vec<Frame>,
+    graph: HashMap<Id, Vec<(String, Src)>>,
+    next_id: u32,
+    /// Every execution's place in the run.
+    seq: HashMap<Id, u64>,
+    /// A frame that left by a tail call, until its callee enters.
+    tail: Option<Frame>,
+    blocks_left: u64,
+}
+
+impl Walk {
+    /// The result of a call whose callee returned `last`.
+    fn returned(&mut self, call: Id, last: Option<Src>) {
+        let deps = self.graph.entry((call.0, call.1, call.2, 1)).or_default();
+        if let Some(l) = last {
+            deps.push((kind_code(DepKind::Return), l));
+        }
+    }
+
+    /// A frame's pending call went to an import (no callee entered): its result comes
+    /// from its arguments.
+    fn settle_import(&mut self) {
+        let Some(top) = self.frames.last_mut() else { return };
+        if let Some(p) = top.pending.take() {
+            if !p.entered {
+                let deps = self.graph.entry((p.call.0, p.call.1, p.call.2, 1)).or_default();
+                deps.extend(p.args.iter().map(|&(r, s)| (kind_code(DepKind::Data(r)), s)));
+            }
+        }
+    }
+
+    /// A tail call that went to an import: the tail-calling frame's caller gets its
+    /// result from the import call's result.
+    fn settle_tail_import(&mut self) {
+        if let Some(mut f) = self.tail.take() {
+            let p = f.pending.take().expect("a tail call is pending");
+            let result = (p.call.0, p.call.1, p.call.2, 1);
+            self.graph.entry(result).or_default().extend(p.args.iter().map(|&(r, s)| (kind_code(DepKind::Data(r)), s)));
+            if let Some(to) = f.returns_to {
+                self.returned(to, Some(Src::Node(result)));
+            }
+        }
+    }
+
+    fn run_block(&mut self, func: u32, block: u32) {
+        let stmts = self.stmts.get(FuncIdx(func)).unwrap().blocks[block as usize].clone();
+        let controllers = self.controllers.get(FuncIdx(func)).unwrap()[block as usize].clone();
+        let frame = self.frames.last_mut().unwrap();
+        assert_eq!(frame.func, func);
+        let index = frame.blocks;
+        frame.blocks += 1;
+        let id = frame.id;
+        // Values a branch carried to this block's label.
+        if frame.stack.len() as u32 != stmts.entry {
+            let prev = frame.prev.expect("a block reached with values moved has a predecessor");
+            let last = self.stmts.get(FuncIdx(func)).unwrap().blocks[prev as usize].stmts.last().unwrap();
+            let shift = last
+                .shifts
+                .iter()
+                .find(|s| s.entry == stmts.entry)
+                .unwrap_or_else(|| panic!("block {block} of function {func} starts at height {} after {} values", stmts.entry, frame.stack.len()));
+            let moved: Vec<Src> = frame.stack[shift.from as usize..(shift.from + shift.n) as usize].to_vec();
+            frame.stack.truncate((shift.entry - shift.n) as usize);
+            frame.stack.extend(moved);
+        }
+        let control =
+            controllers.iter().filter_map(|c| frame.latest.get(&c.0)).max().map(|&(i, at)| Src::Node((id, i, at, 0))).or(frame.made_by.map(Src::Node));
+        for s in &stmts.stmts {
+            let exec = (id, index, s.at, 0);
+            let n_slots = s.uses.iter().filter(|r| matches!(r, Reg::Slot(_))).count();
+            let mut popped = frame.stack.split_off(frame.stack.len() - n_slots).into_iter();
+            let values: Vec<(Reg, Src)> = s
+                .uses
+                .iter()
+                .map(|&r| {
+                    let v = match r {
+                        Reg::Slot(_) => popped.next().unwrap(),
+                        Reg::Local(l) => frame.locals.get(&l).copied().unwrap_or(Src::Entry),
+                        Reg::Global(g) => self.globals.get(&g).copied().unwrap_or(Src::Init),
+                    };
+                    (r, v)
+                })
+                .collect();
+            let mut deps: Vec<(String, Src)> = Vec::new();
+            let operands = match s.kind {
+                Kind::Call { args, .. } => &values[args as usize..],
+                _ => &values[..],
+            };
+            deps.extend(operands.iter().map(|&(r, v)| (kind_code(DepKind::Data(r)), v)));
+            if s.kind == Kind::Load {
+                deps.push((kind_code(DepKind::Memory), Src::Memory));
+            }
+            deps.extend(control.map(|c| (kind_code(DepKind::Control), c)));
+            self.graph.insert(exec, deps);
+            let n = self.seq.len() as u64;
+            self.seq.insert(exec, n);
+            let made = if let Kind::Call { args, tail } = s.kind {
+                for (k, &(r, v)) in values[..args as usize].iter().enumerate() {
+                    self.graph.insert((id, index, s.at, 2 + k as u32), vec![(kind_code(DepKind::Data(r)), v)]);
+                }
+                self.graph.insert((id, index, s.at, 1), vec![(kind_code(DepKind::Call), Src::Node(exec))]);
+                frame.pending = Some(Pending { call: exec, args: values[..args as usize].to_vec(), tail, entered: false });
+                Src::Node((id, index, s.at, 1))
+            } else {
+                Src::Node(exec)
+            };
+            for &d in &s.defs {
+                match d {
+                    Reg::Slot(_) => frame.stack.push(made),
+                    Reg::Local(l) => {
+                        frame.locals.insert(l, Src::Node(exec));
+                    }
+                    Reg::Global(g) => {
+                        self.globals.insert(g, Src::Node(exec));
+                    }
+                }
+            }
+            frame.last = Some(if matches!(s.kind, Kind::Call { tail: true, .. }) { made } else { Src::Node(exec) });
+        }
+        if let Some(last) = stmts.stmts.last() {
+            frame.latest.insert(block, (index, last.at));
+        }
+        frame.prev = Some(block);
+    }
+}
+
+impl BlockSink for Walk {
+    fn enter(&mut self, func: u32) {
+        if self.blocks_left == 0 {
+            return;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let params = self.stmts.get(FuncIdx(func)).unwrap().params;
+        let (call, returns_to) = if let Some(mut t) = self.tail.take() {
+            let p = t.pending.take().unwrap();
+            (Some(p.call), t.returns_to)
+        } else if let Some(caller) = self.frames.last_mut() {
+            let p = caller.pending.as_mut().expect("a call is pending");
+            p.entered = true;
+            (Some(p.call), Some(p.call))
+        } else {
+            (None, None)
+        };
+        let locals = match call {
+            Some(c) => (0..params).map(|p| (p, Src::Node((c.0, c.1, c.2, 2 + p)))).collect(),
+            None => HashMap::new(),
+        };
+        self.frames.push(Frame {
+            func,
+            id,
+            blocks: 0,
+            locals,
+            stack: Vec::new(),
+            latest: HashMap::new(),
+            prev: None,
+            made_by: call,
+            returns_to,
+            last: None,
+            pending: None,
+        });
+    }
+
+    fn block(&mut self, func: u32, block: u32) {
+        if self.blocks_left == 0 {
+            return;
+        }
+        self.blocks_left -= 1;
+        self.settle_tail_import();
+        self.settle_import();
+        self.run_block(func, block);
+    }
+
+    fn exit(&mut self, _func: u32) {
+        if self.blocks_left == 0 {
+            return;
+        }
+        self.settle_tail_import();
+        let f = self.frames.pop().unwrap();
+        if f.pending.as_ref().is_some_and(|p| p.tail) {
+            self.tail = Some(f);
+            return;
+        }
+        if let Some(to) = f.returns_to {
+            self.returned(to, f.last);
+        }
+    }
+
+    fn leave(&mut self, _func: u32) {}
+}
+
+/// The invocations of a call graph in the order they were entered (pre-order): the
+/// node of each.
+fn entry_order(dcg: &wpp_twpp::Dcg) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut work: Vec<u32> = dcg.roots.iter().rev().copied().collect();
+    while let Some(n) = work.pop() {
+        out.push(n);
+        let node = &dcg.nodes[n as usize];
+        work.extend(node.calls.clone().rev().map(|c| dcg.calls[c as usize].node));
+    }
+    out
+}
+
+/// Records `wasm`, builds its TWPP, walks the first `cap` blocks of the run, and compares
+/// `limit` slices from random executions there; how many nodes the slices had.
+fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap: u64) -> usize {
+    let profile_path = dir.join(format!("{name}.wpp"));
+    let twpp_path = dir.join(format!("{name}.twpp"));
+    Recorder::from_bytes(name, wasm.to_vec()).unwrap().mode(RecordMode::Grammar(Builder::Sequitur1)).run_config(cfg.clone()).record(&profile_path).unwrap();
+    let profile = Profile::open(&profile_path).unwrap();
+    build(&profile, &twpp_path, &mut wpp_model::progress::Quiet).unwrap();
+    let twpp = Twpp::open(&twpp_path).unwrap();
+    let program = wpp_wasm::decode(wasm).unwrap();
+    let stmts = wpp_wasm::statements(wasm, &program).unwrap();
+    let controllers = wpp_dataflow::control_dep::program_controllers(&program.functions);
+    let mut blocks = 0u64;
+    profile.for_each_event(|e: PathEvent| blocks += profile.numberings.get(e.func).unwrap().decode(e.path).unwrap().len() as u64).unwrap();
+    let oracle_wasm = wpp_wasm::instrument_block_log(wasm, &program).unwrap();
+    let rt = wpp_runtime::engine().unwrap();
+    let walk = Walk {
+        stmts: stmts.clone(),
+        controllers: controllers.clone(),
+        globals: HashMap::new(),
+        frames: Vec::new(),
+        graph: HashMap::new(),
+        next_id: 0,
+        seq: HashMap::new(),
+        tail: None,
+        blocks_left: blocks.min(cap),
+    };
+    let (_, walk) = run_block_log(&rt, &oracle_wasm, cfg, walk).unwrap();
+
+    let mut slicer =
+        Slicer::new(&twpp, Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, stmts: &stmts, controllers: &controllers })
+            .unwrap();
+    let order = entry_order(slicer.dcg());
+    assert!(walk.next_id as usize <= order.len(), "{name}: the walk entered {} invocations, the call graph has {}", walk.next_id, order.len());
+    if blocks <= cap {
+        assert_eq!(walk.next_id as usize, order.len(), "{name}: invocations");
+    }
+    let seq = walk.seq.clone();
+    let order_inv: HashMap<u32, u32> = order.iter().enumerate().map(|(i, &n)| (n, i as u32)).collect();
+    let graph: HashMap<Id, Vec<(String, Src)>> = walk
+        .graph
+        .into_iter()
+        .map(|(k, v)| {
+            let m = |s: Src| if let Src::Node(n) = s { Src::Node((order[n.0 as usize], n.1, n.2, n.3)) } else { s };
+            ((order[k.0 as usize], k.1, k.2, k.3), v.into_iter().map(|(d, s)| (d, m(s))).collect())
+        })
+        .collect();
+    // Criteria: random executions the walk saw.
+    let mut execs: Vec<Id> = graph.keys().filter(|k| k.3 == 0).copied().collect();
+    execs.sort_unstable();
+    let mut rng = Rng::new(0x511ce ^ name.len() as u64);
+    let id_of = |slicer: &mut Slicer, n: Node| -> Id { (n.inst.node, slicer.block_index(n.inst).unwrap(), n.inst.at, part_code(n.part)) };
+    let mut total = 0;
+    let mut checked = 0;
+    while checked < limit.min(execs.len()) {
+        let start = execs[rng.below(execs.len())];
+        let inst = slicer.at_block_index(start.0, start.1, start.2).unwrap();
+        assert_eq!(id_of(&mut slicer, Node::exec(inst)), start);
+        let slice = slicer.slice(&[Source::Node(Node::exec(inst))]).unwrap();
+        let mut got: BTreeSet<Id> = BTreeSet::new();
+        for (n, deps) in &slice.nodes {
+            let id = id_of(&mut slicer, *n);
+            got.insert(id);
+            let mut ds: Vec<(String, Src)> = deps
+                .iter()
+                .map(|d| {
+                    let s = match d.from {
+                        Source::Node(m) => Src::Node(id_of(&mut slicer, m)),
+                        Source::Entry => Src::Entry,
+                        Source::Init => Src::Init,
+                        Source::Memory => Src::Memory,
+                    };
+                    (kind_code(d.kind), s)
+                })
+                .collect();
+            ds.sort();
+            let mut want = graph.get(&id).unwrap_or_else(|| panic!("{name}: the walk has no node {id:?}")).clone();
+            want.sort();
+            assert_eq!(ds, want, "{name}: the dependences of {id:?} (in the slice of {start:?})");
+        }
+        // The graph's closure.
+        let mut want: BTreeSet<Id> = BTreeSet::new();
+        let mut work = vec![start];
+        while let Some(n) = work.pop() {
+            if want.insert(n) {
+                work.extend(graph[&n].iter().filter_map(|(_, s)| if let Src::Node(m) = s { Some(*m) } else { None }));
+            }
+        }
+        assert_eq!(got, want, "{name}: the slice of {start:?}");
+        // Executions come in run order.
+        if blocks <= cap {
+            let f = slicer.dcg().nodes[inst.node as usize].func;
+            let ids: Vec<Id> = slicer.executions(f, inst.at).unwrap().into_iter().map(|i| id_of(&mut slicer, Node::exec(i))).collect();
+            let seqs: Vec<u64> = ids.iter().map(|id| seq[&(order_inv[&id.0], id.1, id.2, id.3)]).collect();
+            assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{name}: the executions of {:#x} out of run order: {ids:?}", inst.at);
+        }
+        total += got.len();
+        checked += 1;
+    }
+    eprintln!("{name}: {checked} slices, {total} nodes, agree with the dependence graph");
+    assert!(checked >= limit.min(5), "{name}: only {checked} slices");
+    total
+}
+
+#[test]
+fn wat_programs() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in corpus::names() {
+        let cfg = RunConfig { program_name: name.clone(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
+        check(&name, &corpus::bytes(&name), &cfg, dir.path(), 60, u64::MAX);
+    }
+}
+
+#[test]
+fn random_programs() {
+    let dir = tempfile::tempdir().unwrap();
+    let seeds: u64 = std::env::var("WPP_SLICE_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(60);
+    for seed in 0..seeds {
+        let text = wpp_test_support::dataflow_programs::random_wat(seed);
+        let wasm = wat::parse_str(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+        let name = format!("random-{seed}");
+        let cfg = RunConfig { program_name: name.clone(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
+        check(&name, &wasm, &cfg, dir.path(), 40, u64::MAX);
+    }
+}
+
+#[test]
+fn real_programs() {
+    workloads::for_each_program("slice real_programs", |m, _, p| {
+        let dir = tempfile::tempdir().unwrap();
+        let (p, run) = m.run(&p.name, "test").unwrap();
+        let (wasm, cfg) = workloads::load_run(m, p, run);
+        check(&p.name, &wasm, &cfg, dir.path(), 20, 200_000);
+    });
+}
+
+/// Zhang and Gupta's Fig. 10 (the blessed `wpp slice` program): the precise slice of Z at
+/// the breakpoint holds every statement of main but 3 and 8 (values overwritten before
+/// they were used) and 10 (nothing reads what it writes). Statements are main's
+/// instructions by index, as the program's comments number them.
+#[test]
+fn fig10() {
+    let wasm = wat::parse_str(include_str!("../../wpp-cli/tests/cli/slice.wat")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (profile_path, twpp_path) = (dir.path().join("fig10.wpp"), dir.path().join("fig10.twpp"));
+    Recorder::from_bytes("fig10", wasm.clone()).unwrap().mode(RecordMode::Grammar(Builder::Sequitur1)).record(&profile_path).unwrap();
+    build(&Profile::open(&profile_path).unwrap(), &twpp_path, &mut wpp_model::progress::Quiet).unwrap();
+    let twpp = Twpp::open(&twpp_path).unwrap();
+    let program = wpp_wasm::decode(&wasm).unwrap();
+    let stmts = wpp_wasm::statements(&wasm, &program).unwrap();
+    let controllers = wpp_dataflow::control_dep::program_controllers(&program.functions);
+    let main = program.functions.iter().find(|f| f.name == "main").unwrap().index;
+    let code: Vec<u32> = stmts.get(main).unwrap().blocks.iter().flat_map(|b| &b.stmts).map(|s| s.at).collect();
+    // The first instruction of each statement 1..=14, and where the last one ends; the
+    // structure between them (block, loop, else, end, the loop's br) belongs to none.
+    let starts = [0, 2, 4, 8, 12, 14, 18, 22, 26, 29, 31, 33, 40, 44, 46];
+    let structure = [6, 7, 21, 25, 37, 38, 39];
+    let statement = |at: u32| {
+        let i = code.iter().position(|&c| c == at).filter(|i| !structure.contains(i))?;
+        (1..=14).find(|&s| starts[s - 1] <= i && i < starts[s])
+    };
+    let mut slicer =
+        Slicer::new(&twpp, Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, stmts: &stmts, controllers: &controllers })
+            .unwrap();
+    let at = code[44];
+    let inst = *slicer.executions(main, at).unwrap().last().unwrap();
+    let z = slicer.value_before(Reg::Local(5), inst).unwrap();
+    let slice = slicer.slice(&[z]).unwrap();
+    let mut statements: BTreeSet<usize> = slice.nodes.iter().filter_map(|(n, _)| statement(n.inst.at)).collect();
+    statements.insert(14);
+    assert_eq!(statements, BTreeSet::from([1, 2, 4, 5, 6, 7, 9, 11, 12, 13, 14]));
+}

@@ -1,0 +1,92 @@
+//! The rows of a dynamic slice (`wpp slice`), which `wpp-dataflow` fills in: the
+//! criterion, then the instructions of the slice grouped by source line, each with how
+//! many of its executions are in the slice and the dependences that put them there.
+
+use serde::Serialize;
+
+use crate::dataflow::Place;
+use crate::Truncation;
+
+/// What the slice was asked about: the value of a variable just before one execution of
+/// an instruction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Criterion {
+    pub place: Place,
+    /// `local 3`, `global 0`.
+    pub variable: String,
+    /// Which execution of the instruction, from 1, in run order.
+    pub execution: u64,
+    /// How many times the instruction ran.
+    pub executions: u64,
+    /// What gave the variable its value there: an instruction, or `entry` (a local's zero
+    /// or the host's argument) or `init` (a global's initial value).
+    pub defined_by: DepSource,
+}
+
+/// Where a dependence comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DepSource {
+    /// `instruction`, `entry`, `init` or `memory`.
+    pub kind: &'static str,
+    pub place: Option<Place>,
+    /// The instruction as text (`local.get 2`; `the result of call 3`, `argument 0 of
+    /// call 3` for what a call returned and passed).
+    pub text: Option<String>,
+}
+
+/// One kind of dependence of an instruction in the slice, with how many of its
+/// executions in the slice had it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DepRow {
+    /// `data` (through `register`), `control`, `call` (a call's result on the call),
+    /// `return` (on what the callee returned), `argument` (a parameter on the argument
+    /// passed), `memory` (a load's value: memory is not followed).
+    pub kind: &'static str,
+    /// For `data`: `local 3`, `global 0`, `stack slot 2`.
+    pub register: Option<String>,
+    pub from: DepSource,
+    pub count: u64,
+}
+
+/// An instruction of the slice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SliceInstr {
+    pub at: String,
+    pub text: String,
+    /// Its executions in the slice (a call's execution, result or arguments).
+    pub instances: u64,
+    pub deps: Vec<DepRow>,
+}
+
+/// The instructions of the slice on one source line of one function (or, without DWARF,
+/// one function).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SliceLine {
+    pub function: String,
+    pub function_index: u32,
+    /// `FILE:LINE` when the module has DWARF.
+    pub source: Option<String>,
+    pub instructions: Vec<SliceInstr>,
+}
+
+/// A dynamic slice.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SliceReport {
+    pub criterion: Criterion,
+    /// Agrawal and Horgan's approach: 3, the precise slice (executions of instructions).
+    pub algorithm: u8,
+    /// Whether memory dependences were followed (a load's value is otherwise where the
+    /// slice stops).
+    pub follows_memory: bool,
+    /// Distinct instructions in the slice.
+    pub statements: u64,
+    /// Distinct source lines in the slice (0 without DWARF).
+    pub source_lines: u64,
+    /// Nodes of the dependence graph in the slice: executions, and calls' results and
+    /// arguments.
+    pub instances: u64,
+    /// By function, then source line, in code order.
+    pub lines: Vec<SliceLine>,
+    #[serde(flatten)]
+    pub truncation: Truncation,
+}

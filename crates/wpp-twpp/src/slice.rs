@@ -1,0 +1,583 @@
+//! Dynamic slicing on the timestamped whole program path (Zhang & Gupta §4.3, Agrawal and
+//! Horgan's precise approach): which executions of which instructions a value depends
+//! on, through registers and control, found on demand.
+//!
+//! An execution of an instruction is an [`Inst`]: the invocation (a node of the dynamic
+//! call graph), the timestamp of the dynamic block that ran it, and its byte offset. A
+//! call gives three nodes of the dependence graph ([`Part`]): its execution, the result
+//! it pushed, and each argument it passed. The dependences of a node ([`Dep`]) are found
+//! backward over timestamps, one query ⟨T, n⟩_v at a time:
+//!
+//! - a register (a local, a global, an operand stack slot by height: `wpp_model::stmts`)
+//!   was defined by the latest instruction before that defines it: in the instruction's
+//!   own block, or at the latest timestamp of the trace whose dynamic block defines it
+//!   (one binary search in the sorted timestamps of the defining blocks), or, at the
+//!   invocation's entry, by the caller: a parameter is the call's argument, a global is
+//!   what held before the call. A call that ran before defines a global if its callee's
+//!   invocation or anything it called did; the result of a call is what the callee's
+//!   returning instruction returned; a branch that moved values down the stack passes
+//!   them on, on the edge it took.
+//! - an execution of a block is control dependent on the latest earlier execution, in
+//!   its invocation, of a block whose branch decides whether it runs (the control
+//!   dependences come with the program), or else on the call that made the invocation.
+//!
+//! Every dependence found is kept, so a second slice of the same run reuses them. The
+//! work is proportional to the slice and to the timestamps of the blocks it consults,
+//! never to the length of the run; memory is not followed here (a load's value is a
+//! leaf, [`Source::Memory`]).
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use wpp_model::stmts::{FuncStmts, Kind, Reg, Stmt};
+use wpp_model::{BlockIdx, FuncIdx, FuncMap, Function};
+use wpp_paths::ProgramNumbering;
+
+use crate::dataflow::{Error, TraceView};
+use crate::format::FunctionPart;
+use crate::{Dcg, Twpp};
+
+/// The program a TWPP was recorded from, as a slice needs it.
+pub struct Program<'a> {
+    pub functions: &'a [Function],
+    pub numberings: &'a ProgramNumbering,
+    pub stmts: &'a FuncMap<FuncStmts>,
+    /// For each function and block: the blocks whose branches decide whether it runs
+    /// (the sources of the edges it is control dependent on).
+    pub controllers: &'a FuncMap<Vec<Vec<BlockIdx>>>,
+}
+
+/// One execution of an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Inst {
+    /// The invocation, an index into the dynamic call graph's nodes.
+    pub node: u32,
+    /// The timestamp, in the invocation's trace, of the dynamic block that ran it.
+    pub step: u32,
+    /// The instruction's byte offset in the module.
+    pub at: u32,
+}
+
+/// Which value of an execution a node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Part {
+    /// The instruction ran (and, but for a call, what it computed).
+    Exec,
+    /// What a call returned.
+    Result,
+    /// An argument a call passed.
+    Arg(u32),
+}
+
+/// A node of the dynamic dependence graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Node {
+    pub inst: Inst,
+    pub part: Part,
+}
+
+impl Node {
+    pub fn exec(inst: Inst) -> Node {
+        Node { inst, part: Part::Exec }
+    }
+}
+
+/// Where a value came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Source {
+    Node(Node),
+    /// The invocation's start: a local that is not a parameter (zero), or a parameter of
+    /// an invocation the host made.
+    Entry,
+    /// A global's initial value.
+    Init,
+    /// Linear memory, which this slice does not follow.
+    Memory,
+}
+
+/// Why a node depends on another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DepKind {
+    /// It reads the register the source defined.
+    Data(Reg),
+    /// The source's branch (or call) decided that it ran.
+    Control,
+    /// A call's result: the call ran.
+    Call,
+    /// A call's result: what the callee returned.
+    Return,
+    /// A load's value, from memory.
+    Memory,
+}
+
+/// One dependence of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dep {
+    pub kind: DepKind,
+    pub from: Source,
+}
+
+/// A slice: the nodes reached, each with its dependences, in the order found.
+#[derive(Clone, Debug, Default)]
+pub struct Slice {
+    pub nodes: Vec<(Node, Vec<Dep>)>,
+}
+
+/// What a timestamp list is kept for: the blocks defining a register, or the blocks
+/// controlling a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Defines(Reg),
+    Controls(BlockIdx),
+}
+
+/// Where an execution is, once its trace is known.
+#[derive(Clone, Copy, Debug)]
+struct Pos {
+    func: FuncIdx,
+    pair: u32,
+    block: BlockIdx,
+    /// The block's position in its dynamic block's chain.
+    pos: u32,
+    /// The instruction's index in its block.
+    index: usize,
+}
+
+/// Answers slicing queries on one TWPP, keeping the traces read and the dependences found.
+pub struct Slicer<'a> {
+    twpp: &'a Twpp,
+    program: Program<'a>,
+    dcg: Dcg,
+    /// Each invocation's caller and the call (an index into `dcg.calls`).
+    parent: Vec<Option<(u32, u32)>>,
+    parts: FxHashMap<FuncIdx, FunctionPart>,
+    views: FxHashMap<(FuncIdx, u32), TraceView>,
+    /// Sorted (timestamp, chain position) of the executions of the blocks a key names.
+    lists: FxHashMap<(FuncIdx, u32, Key), Vec<(u32, u32)>>,
+    /// The latest definition of a global in an invocation or anything it called.
+    defined_below: FxHashMap<(u32, u32), Option<Source>>,
+    deps: FxHashMap<Node, Vec<Dep>>,
+}
+
+impl<'a> Slicer<'a> {
+    pub fn new(twpp: &'a Twpp, program: Program<'a>) -> Result<Slicer<'a>, Error> {
+        let dcg = twpp.dcg()?;
+        let mut parent = vec![None; dcg.nodes.len()];
+        for (i, node) in dcg.nodes.iter().enumerate() {
+            for c in node.calls.clone() {
+                parent[dcg.calls[c as usize].node as usize] = Some((i as u32, c));
+            }
+        }
+        Ok(Slicer {
+            twpp,
+            program,
+            dcg,
+            parent,
+            parts: FxHashMap::default(),
+            views: FxHashMap::default(),
+            lists: FxHashMap::default(),
+            defined_below: FxHashMap::default(),
+            deps: FxHashMap::default(),
+        })
+    }
+
+    /// The dynamic call graph.
+    pub fn dcg(&self) -> &Dcg {
+        &self.dcg
+    }
+
+    /// How many dependences are known (found by the queries so far).
+    pub fn known(&self) -> usize {
+        self.deps.len()
+    }
+
+    fn damaged(&self, what: String) -> Error {
+        Error::File(crate::file::Error::Damaged { path: self.twpp.profile.path.clone(), what })
+    }
+
+    /// Reads the trace of invocation `node` (once per distinct trace).
+    fn view_of(&mut self, node: u32) -> Result<(FuncIdx, u32), Error> {
+        let n = self.dcg.nodes.get(node as usize).ok_or_else(|| self.damaged(format!("no invocation {node}")))?;
+        let (f, pair) = (n.func, n.trace.0);
+        if !self.views.contains_key(&(f, pair)) {
+            if !self.parts.contains_key(&f) {
+                self.parts.insert(f, self.twpp.function(f)?);
+            }
+            let cfg = self.program.functions.get(f.idx()).and_then(|fun| fun.cfg.as_ref()).ok_or(Error::NoCode(f))?;
+            let numbering = self.program.numberings.get(f).ok_or(Error::NoCode(f))?;
+            let view = TraceView::new(&self.parts[&f], pair as usize, cfg, numbering).ok_or_else(|| self.damaged(format!("function {f}: trace {pair}")))?;
+            self.views.insert((f, pair), view);
+        }
+        Ok((f, pair))
+    }
+
+    fn stmts(&self, f: FuncIdx) -> Result<&'a FuncStmts, Error> {
+        self.program.stmts.get(f).ok_or(Error::NoCode(f))
+    }
+
+    /// Where execution `inst` is.
+    fn locate(&mut self, inst: Inst) -> Result<Pos, Error> {
+        let (func, pair) = self.view_of(inst.node)?;
+        let (b, index) = self.stmts(func)?.find(inst.at).ok_or(Error::NoInstruction { func, at: inst.at })?;
+        let block = BlockIdx(b as u32);
+        let view = &self.views[&(func, pair)];
+        let &(head, pos) = view.place.get(&block).ok_or(Error::NotRun { func, at: inst.at })?;
+        if inst.step == 0 || inst.step > view.len || view.head_at(inst.step) != head {
+            return Err(Error::NotRun { func, at: inst.at });
+        }
+        Ok(Pos { func, pair, block, pos, index })
+    }
+
+    /// The block at chain position `pos` of the dynamic block that ran at `step`.
+    fn block_at(view: &TraceView, step: u32, pos: u32) -> BlockIdx {
+        view.chains[&view.head_at(step)][pos as usize]
+    }
+
+    /// The sorted executions of the blocks `key` names, in one trace.
+    fn list(&mut self, f: FuncIdx, pair: u32, key: Key) -> Result<&Vec<(u32, u32)>, Error> {
+        if !self.lists.contains_key(&(f, pair, key)) {
+            let stmts = self.stmts(f)?;
+            let view = &self.views[&(f, pair)];
+            let blocks: Vec<BlockIdx> = match key {
+                Key::Defines(reg) => (0..stmts.blocks.len())
+                    .filter(|&b| {
+                        let ss = &stmts.blocks[b].stmts;
+                        let shifted = |s: &Stmt| matches!(reg, Reg::Slot(h) if s.shifts.iter().any(|sh| sh.source(h).is_some()));
+                        let calls = |s: &Stmt| matches!((reg, s.kind), (Reg::Global(_), Kind::Call { .. }));
+                        ss.iter().any(|s| s.defs.contains(&reg) || shifted(s) || calls(s))
+                    })
+                    .map(|b| BlockIdx(b as u32))
+                    .collect(),
+                Key::Controls(b) => self.program.controllers.get(f).and_then(|c| c.get(b.idx())).cloned().unwrap_or_default(),
+            };
+            let mut list = Vec::new();
+            for b in blocks {
+                if let Some(&(head, pos)) = view.place.get(&b) {
+                    list.extend(view.steps[&head].iter().map(|&t| (t, pos)));
+                }
+            }
+            list.sort_unstable();
+            self.lists.insert((f, pair, key), list);
+        }
+        Ok(&self.lists[&(f, pair, key)])
+    }
+
+    /// The callee invocation of the call ending the block at `(step, pos)` of `node`
+    /// (`None`: an import, or a tail call).
+    fn callee(&self, node: u32, f: FuncIdx, pair: u32, step: u32, pos: u32) -> Option<u32> {
+        let view = &self.views[&(f, pair)];
+        let k = view.calls.partition_point(|c| (c.step, c.pos) < (step, pos));
+        let site = view.calls.get(k).filter(|c| (c.step, c.pos) == (step, pos))?;
+        let n = &self.dcg.nodes[node as usize];
+        let calls = &self.dcg.calls[n.calls.start as usize..n.calls.end as usize];
+        let i = calls.partition_point(|c| c.at < site.path + 1);
+        calls.get(i).filter(|c| c.at == site.path + 1 && !c.tail).map(|c| c.node)
+    }
+
+    /// The invocation's tail call, if it ended with one into the module.
+    fn tail_callee(&self, node: u32) -> Option<u32> {
+        let n = &self.dcg.nodes[node as usize];
+        n.calls.clone().last().map(|c| self.dcg.calls[c as usize]).filter(|c| c.tail).map(|c| c.node)
+    }
+
+    /// The execution of the call `call` (an index into `dcg.calls`) made by `caller`.
+    fn call_inst(&mut self, caller: u32, call: u32) -> Result<Inst, Error> {
+        let (f, pair) = self.view_of(caller)?;
+        let c = self.dcg.calls[call as usize];
+        let view = &self.views[&(f, pair)];
+        let (step, pos) = if c.tail {
+            let step = view.len;
+            (step, view.chains[&view.head_at(step)].len() as u32 - 1)
+        } else {
+            let k = view.calls.partition_point(|s| s.path + 1 < c.at);
+            match view.calls.get(k).filter(|s| s.path + 1 == c.at) {
+                Some(s) => (s.step, s.pos),
+                None => return Err(self.damaged(format!("the call graph: a call after path {} of function {f}, which makes no call there", c.at))),
+            }
+        };
+        let b = Self::block_at(view, step, pos);
+        let at = self.stmts(f)?.blocks[b.idx()].stmts.last().ok_or(Error::NoBlock { func: f, block: b })?.at;
+        Ok(Inst { node: caller, step, at })
+    }
+
+    /// What defined `reg` last among instructions `..index` of the block at `(step, pos)`.
+    fn in_block(&mut self, reg: Reg, node: u32, at: (FuncIdx, u32, u32, u32), block: BlockIdx, index: usize) -> Result<Option<Source>, Error> {
+        let (f, pair, step, pos) = at;
+        let stmts = self.stmts(f)?;
+        for s in stmts.blocks[block.idx()].stmts[..index].iter().rev() {
+            if let (Reg::Global(g), Kind::Call { tail: false, .. }) = (reg, s.kind) {
+                if let Some(callee) = self.callee(node, f, pair, step, pos) {
+                    if let Some(src) = self.defined_below(callee, g)? {
+                        return Ok(Some(src));
+                    }
+                }
+            }
+            if s.defs.contains(&reg) {
+                let inst = Inst { node, step, at: s.at };
+                let part = if matches!((reg, s.kind), (Reg::Slot(_), Kind::Call { .. })) { Part::Result } else { Part::Exec };
+                return Ok(Some(Source::Node(Node { inst, part })));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The entry height of the block that ran right after the one at `(step, pos)`.
+    fn next_entry(&self, f: FuncIdx, pair: u32, step: u32, pos: u32) -> Option<u32> {
+        let view = &self.views[&(f, pair)];
+        let chain = &view.chains[&view.head_at(step)];
+        let next = if (pos as usize) + 1 < chain.len() {
+            chain[pos as usize + 1]
+        } else if step < view.len {
+            view.chains[&view.head_at(step + 1)][0]
+        } else {
+            return None;
+        };
+        self.program.stmts.get(f).and_then(|s| s.blocks.get(next.idx())).map(|b| b.entry)
+    }
+
+    /// What defined `reg` last in invocation `node` before `(step, pos)` (exclusive), the
+    /// entry aside.
+    fn search(&mut self, reg: Reg, node: u32, step: u32, pos: u32) -> Result<Option<Source>, Error> {
+        let (f, pair) = self.view_of(node)?;
+        let mut k = self.list(f, pair, Key::Defines(reg))?.partition_point(|&x| x < (step, pos));
+        while k > 0 {
+            k -= 1;
+            let (t, p) = self.lists[&(f, pair, Key::Defines(reg))][k];
+            let b = Self::block_at(&self.views[&(f, pair)], t, p);
+            let stmts = &self.stmts(f)?.blocks[b.idx()].stmts;
+            if let (Reg::Slot(h), Some(last)) = (reg, stmts.last()) {
+                if !last.shifts.is_empty() {
+                    let entry = self.next_entry(f, pair, t, p);
+                    if let Some(src) = last.shifts.iter().filter(|s| Some(s.entry) == entry).find_map(|s| s.source(h)) {
+                        return self.resolve_at(Reg::Slot(src), node, (f, pair, t, p), b, stmts.len() - 1).map(Some);
+                    }
+                }
+            }
+            if let Some(src) = self.in_block(reg, node, (f, pair, t, p), b, stmts.len())? {
+                return Ok(Some(src));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The value of `reg` just before instruction `index` of `block`, run at `(step,
+    /// pos)` of invocation `node`.
+    fn resolve_at(&mut self, reg: Reg, node: u32, at: (FuncIdx, u32, u32, u32), block: BlockIdx, index: usize) -> Result<Source, Error> {
+        if let Some(src) = self.in_block(reg, node, at, block, index)? {
+            return Ok(src);
+        }
+        if let Some(src) = self.search(reg, node, at.2, at.3)? {
+            return Ok(src);
+        }
+        self.at_entry(reg, node)
+    }
+
+    /// The value of `reg` at the start of invocation `node`.
+    fn at_entry(&mut self, reg: Reg, node: u32) -> Result<Source, Error> {
+        let (f, _) = self.view_of(node)?;
+        let params = self.stmts(f)?.params;
+        let Some((caller, call)) = self.parent[node as usize] else {
+            return Ok(if matches!(reg, Reg::Global(_)) { Source::Init } else { Source::Entry });
+        };
+        match reg {
+            Reg::Local(p) if p < params => Ok(Source::Node(Node { inst: self.call_inst(caller, call)?, part: Part::Arg(p) })),
+            Reg::Global(_) => {
+                let inst = self.call_inst(caller, call)?;
+                self.value_before(reg, inst)
+            }
+            _ => Ok(Source::Entry),
+        }
+    }
+
+    /// The latest definition of global `g` in invocation `node` or anything it called.
+    fn defined_below(&mut self, node: u32, g: u32) -> Result<Option<Source>, Error> {
+        if let Some(&d) = self.defined_below.get(&(node, g)) {
+            return Ok(d);
+        }
+        let mut found = None;
+        if let Some(tail) = self.tail_callee(node) {
+            found = self.defined_below(tail, g)?;
+        }
+        if found.is_none() {
+            let (f, pair) = self.view_of(node)?;
+            let end = self.views[&(f, pair)].len + 1;
+            found = self.search(Reg::Global(g), node, end, 0)?;
+        }
+        self.defined_below.insert((node, g), found);
+        Ok(found)
+    }
+
+    /// The value of `reg` just before execution `inst`: what a slicing criterion names.
+    pub fn value_before(&mut self, reg: Reg, inst: Inst) -> Result<Source, Error> {
+        let p = self.locate(inst)?;
+        self.resolve_at(reg, inst.node, (p.func, p.pair, inst.step, p.pos), p.block, p.index)
+    }
+
+    /// The execution whose branch (or call) decided that `inst` ran, `None` for the
+    /// code the host called.
+    fn control(&mut self, inst: Inst, p: Pos) -> Result<Option<Source>, Error> {
+        let list = self.list(p.func, p.pair, Key::Controls(p.block))?;
+        let latest = list.partition_point(|&x| x < (inst.step, p.pos)).checked_sub(1).map(|k| list[k]);
+        if let Some((t, q)) = latest {
+            let b = Self::block_at(&self.views[&(p.func, p.pair)], t, q);
+            let at = self.stmts(p.func)?.blocks[b.idx()].stmts.last().ok_or(Error::NoBlock { func: p.func, block: b })?.at;
+            return Ok(Some(Source::Node(Node::exec(Inst { node: inst.node, step: t, at }))));
+        }
+        match self.parent[inst.node as usize] {
+            Some((caller, call)) => Ok(Some(Source::Node(Node::exec(self.call_inst(caller, call)?)))),
+            None => Ok(None),
+        }
+    }
+
+    /// The execution that returned from invocation `node`'s call: its last instruction,
+    /// or the returning instruction of the invocation it tail-called.
+    fn returning(&mut self, mut node: u32) -> Result<Source, Error> {
+        while let Some(tail) = self.tail_callee(node) {
+            node = tail;
+        }
+        let (f, pair) = self.view_of(node)?;
+        let view = &self.views[&(f, pair)];
+        if view.len == 0 {
+            return Err(self.damaged(format!("invocation {node} of function {f} ran nothing")));
+        }
+        let step = view.len;
+        let b = *view.chains[&view.head_at(step)].last().expect("chains are not empty");
+        let s = self.stmts(f)?.blocks[b.idx()].stmts.last().ok_or(Error::NoBlock { func: f, block: b })?;
+        let part = if matches!(s.kind, Kind::Call { tail: true, .. }) { Part::Result } else { Part::Exec };
+        Ok(Source::Node(Node { inst: Inst { node, step, at: s.at }, part }))
+    }
+
+    /// The dependences of a node, found once and kept.
+    pub fn deps(&mut self, node: Node) -> Result<Vec<Dep>, Error> {
+        if let Some(d) = self.deps.get(&node) {
+            return Ok(d.clone());
+        }
+        let inst = node.inst;
+        let p = self.locate(inst)?;
+        let s: &Stmt = &self.stmts(p.func)?.blocks[p.block.idx()].stmts[p.index];
+        let at = (p.func, p.pair, inst.step, p.pos);
+        let mut deps = Vec::new();
+        let data = |this: &mut Self, deps: &mut Vec<Dep>, regs: &[Reg]| -> Result<(), Error> {
+            for &r in regs {
+                deps.push(Dep { kind: DepKind::Data(r), from: this.resolve_at(r, inst.node, at, p.block, p.index)? });
+            }
+            Ok(())
+        };
+        match node.part {
+            Part::Exec => {
+                let operands = match s.kind {
+                    Kind::Call { args, .. } => &s.uses[args as usize..],
+                    _ => &s.uses[..],
+                };
+                data(self, &mut deps, operands)?;
+                if s.kind == Kind::Load {
+                    deps.push(Dep { kind: DepKind::Memory, from: Source::Memory });
+                }
+                if let Some(c) = self.control(inst, p)? {
+                    deps.push(Dep { kind: DepKind::Control, from: c });
+                }
+            }
+            Part::Result => {
+                deps.push(Dep { kind: DepKind::Call, from: Source::Node(Node::exec(inst)) });
+                let tail = matches!(s.kind, Kind::Call { tail: true, .. });
+                match (tail, self.callee(inst.node, p.func, p.pair, inst.step, p.pos)) {
+                    (false, Some(callee)) => deps.push(Dep { kind: DepKind::Return, from: self.returning(callee)? }),
+                    _ => data(self, &mut deps, s.args())?,
+                }
+            }
+            Part::Arg(i) => {
+                let r = *s.args().get(i as usize).ok_or(Error::NoInstruction { func: p.func, at: inst.at })?;
+                data(self, &mut deps, &[r])?;
+            }
+        }
+        self.deps.insert(node, deps.clone());
+        Ok(deps)
+    }
+
+    /// The backward closure of `from` over data and control dependences.
+    pub fn slice(&mut self, from: &[Source]) -> Result<Slice, Error> {
+        let mut seen: FxHashSet<Node> = FxHashSet::default();
+        let mut work: Vec<Node> = from.iter().filter_map(|s| if let Source::Node(n) = s { Some(*n) } else { None }).collect();
+        let mut out = Slice::default();
+        while let Some(n) = work.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            let deps = self.deps(n)?;
+            work.extend(deps.iter().filter_map(|d| if let Source::Node(m) = d.from { Some(m) } else { None }));
+            out.nodes.push((n, deps));
+        }
+        Ok(out)
+    }
+
+    /// Every execution of the instruction at `at` of function `f`, in run order.
+    pub fn executions(&mut self, f: FuncIdx, at: u32) -> Result<Vec<Inst>, Error> {
+        let (b, _) = self.stmts(f)?.find(at).ok_or(Error::NoInstruction { func: f, at })?;
+        let mut out = Vec::new();
+        for node in 0..self.dcg.nodes.len() as u32 {
+            if self.dcg.nodes[node as usize].func != f {
+                continue;
+            }
+            let key = self.view_of(node)?;
+            let view = &self.views[&key];
+            if let Some(&(head, pos)) = view.place.get(&BlockIdx(b as u32)) {
+                let steps = view.steps[&head].clone();
+                let up = self.run_position(node)?;
+                out.extend(steps.into_iter().map(|step| {
+                    let mut key = up.clone();
+                    key.push((step, pos));
+                    (key, Inst { node, step, at })
+                }));
+            }
+        }
+        out.sort_unstable();
+        Ok(out.into_iter().map(|(_, i)| i).collect())
+    }
+
+    /// Where invocation `node` started in the run, as the positions (timestamp, chain
+    /// position) of the calls leading to it from its root, the root's index first: in run
+    /// order, an execution's position followed by its own (timestamp, position) compares
+    /// as the executions ran (a call ends its block; a tail call comes after everything
+    /// its caller ran).
+    fn run_position(&mut self, node: u32) -> Result<Vec<(u32, u32)>, Error> {
+        let mut up = Vec::new();
+        let mut cur = node;
+        while let Some((caller, call)) = self.parent[cur as usize] {
+            if self.dcg.calls[call as usize].tail {
+                up.push((u32::MAX, u32::MAX));
+            } else {
+                let inst = self.call_inst(caller, call)?;
+                let p = self.locate(inst)?;
+                up.push((inst.step, p.pos));
+            }
+            cur = caller;
+        }
+        let root = self.dcg.roots.iter().position(|&r| r == cur).unwrap_or(usize::MAX) as u32;
+        up.push((root, 0));
+        up.reverse();
+        Ok(up)
+    }
+
+    /// The execution of the instruction at `at` in the `index`-th block invocation `node`
+    /// ran (the inverse of [`Slicer::block_index`]; linear, for checks).
+    pub fn at_block_index(&mut self, node: u32, index: u64, at: u32) -> Result<Inst, Error> {
+        let key = self.view_of(node)?;
+        let view = &self.views[&key];
+        let mut before = 0u64;
+        for step in 1..=view.len {
+            let len = view.chains[&view.head_at(step)].len() as u64;
+            if index < before + len {
+                return Ok(Inst { node, step, at });
+            }
+            before += len;
+        }
+        Err(Error::NotRun { func: key.0, at })
+    }
+
+    /// The index of the execution's block among the blocks its invocation ran (what a
+    /// block-by-block walk of the run counts; linear in the timestamp, for checks).
+    pub fn block_index(&mut self, inst: Inst) -> Result<u64, Error> {
+        let p = self.locate(inst)?;
+        let view = &self.views[&(p.func, p.pair)];
+        let before: u64 = (1..inst.step).map(|t| view.chains[&view.head_at(t)].len() as u64).sum();
+        Ok(before + p.pos as u64)
+    }
+}
