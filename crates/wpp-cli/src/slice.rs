@@ -111,7 +111,8 @@ fn print(r: &SliceReport) -> std::io::Result<()> {
             }
         }
     }
-    if let Some(note) = r.truncation.note("lines", "source lines") {
+    let noun = if r.source_lines > 0 { "source lines" } else { "functions" };
+    if let Some(note) = r.truncation.note("lines", noun) {
         writeln!(out, "\n{note}")?;
     }
     Ok(())

@@ -397,3 +397,43 @@ fn deps_json_is_complete() {
     assert_eq!(total(&all, "chains"), 32, "{all}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// A value computed through 25 functions in turn: its slice lists 26 functions (no
+/// DWARF), past the text's 20.
+#[test]
+fn slice_json_is_complete() {
+    let d = scratch("json-slice");
+    let funcs: String = (1..=25).map(|k| format!("(func $g{k} (param i32) (result i32) (i32.add (local.get 0) (i32.const {k})))")).collect();
+    let calls: String = (1..=25).fold("(i32.const 0)".to_string(), |acc, k| format!("(call $g{k} {acc})"));
+    let m = format!("(module (memory 1) {funcs} (func (export \"_start\") (local $x i32) (local.set $x {calls}) (i32.store (i32.const 0) (local.get $x))))");
+    let wasm = d.join("chain.wasm");
+    std::fs::write(&wasm, wat::parse_str(&m).unwrap()).unwrap();
+    let profile = d.join("chain.wpp");
+    ok(wpp().arg("record").arg("-o").arg(&profile).arg(&wasm));
+    let twpp = d.join("chain.twpp");
+    ok(wpp().args(["twpp", "build"]).arg(&profile).arg("-o").arg(&twpp));
+    let module = wasm.to_str().unwrap();
+    // Slice local 0 at the store that ends _start (the last instruction but one).
+    let all = check_limits(&["slice", "PROFILE", "--module", module, "--at", &store_at(&wasm), "--var", "local:0"], &twpp, &[("lines", "functions")]);
+    assert_eq!(total(&all, "lines"), 26, "{all}");
+    assert_eq!(all["criterion"]["defined_by"]["kind"], "instruction");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// The byte offset of the last store of the module's last function.
+fn store_at(wasm: &Path) -> String {
+    let bytes = std::fs::read(wasm).unwrap();
+    let mut last = None;
+    for payload in wasmparser::Parser::new(0).parse_all(&bytes) {
+        if let wasmparser::Payload::CodeSectionEntry(body) = payload.unwrap() {
+            let mut ops = body.get_operators_reader().unwrap();
+            while !ops.eof() {
+                let at = ops.original_position();
+                if matches!(ops.read().unwrap(), wasmparser::Operator::I32Store { .. }) {
+                    last = Some(at);
+                }
+            }
+        }
+    }
+    format!("{:#x}", last.unwrap())
+}

@@ -155,6 +155,8 @@ pub struct Slicer<'a> {
     /// The latest definition of a global in an invocation or anything it called.
     defined_below: FxHashMap<(u32, u32), Option<Source>>,
     deps: FxHashMap<Node, Vec<Dep>>,
+    /// For checks: blocks run before each timestamp, by trace.
+    blocks_before: FxHashMap<(FuncIdx, u32), Vec<u64>>,
 }
 
 impl<'a> Slicer<'a> {
@@ -176,6 +178,7 @@ impl<'a> Slicer<'a> {
             lists: FxHashMap::default(),
             defined_below: FxHashMap::default(),
             deps: FxHashMap::default(),
+            blocks_before: FxHashMap::default(),
         })
     }
 
@@ -556,28 +559,37 @@ impl<'a> Slicer<'a> {
         Ok(up)
     }
 
+    /// Blocks run before each timestamp of a trace (index `step - 1`), and in all.
+    fn blocks_before(&mut self, key: (FuncIdx, u32)) -> &Vec<u64> {
+        let view = &self.views[&key];
+        self.blocks_before.entry(key).or_insert_with(|| {
+            let mut v = Vec::with_capacity(view.len as usize + 1);
+            let mut n = 0u64;
+            for step in 1..=view.len {
+                v.push(n);
+                n += view.chains[&view.head_at(step)].len() as u64;
+            }
+            v.push(n);
+            v
+        })
+    }
+
     /// The execution of the instruction at `at` in the `index`-th block invocation `node`
-    /// ran (the inverse of [`Slicer::block_index`]; linear, for checks).
+    /// ran (the inverse of [`Slicer::block_index`], for checks).
     pub fn at_block_index(&mut self, node: u32, index: u64, at: u32) -> Result<Inst, Error> {
         let key = self.view_of(node)?;
-        let view = &self.views[&key];
-        let mut before = 0u64;
-        for step in 1..=view.len {
-            let len = view.chains[&view.head_at(step)].len() as u64;
-            if index < before + len {
-                return Ok(Inst { node, step, at });
-            }
-            before += len;
+        let before = self.blocks_before(key);
+        if index >= *before.last().expect("one past the last") {
+            return Err(Error::NotRun { func: key.0, at });
         }
-        Err(Error::NotRun { func: key.0, at })
+        let step = before.partition_point(|&b| b <= index) as u32;
+        Ok(Inst { node, step, at })
     }
 
     /// The index of the execution's block among the blocks its invocation ran (what a
-    /// block-by-block walk of the run counts; linear in the timestamp, for checks).
+    /// block-by-block walk of the run counts, for checks).
     pub fn block_index(&mut self, inst: Inst) -> Result<u64, Error> {
         let p = self.locate(inst)?;
-        let view = &self.views[&(p.func, p.pair)];
-        let before: u64 = (1..inst.step).map(|t| view.chains[&view.head_at(t)].len() as u64).sum();
-        Ok(before + p.pos as u64)
+        Ok(self.blocks_before((p.func, p.pair))[inst.step as usize - 1] + p.pos as u64)
     }
 }
