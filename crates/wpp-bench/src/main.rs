@@ -7,6 +7,7 @@
 //! * `twpp`: the timestamped whole program path's compaction steps;
 //! * `dff`: data flow frequencies on the grammar against the abstract run;
 //! * `ewpp`: the extended whole program path against the control-flow and address traces;
+//! * `slice`: precise dynamic slices on the TWPP from seeded criteria, fresh and warm;
 //! * `report`: making the HTML report, step by step, and the page's size and load time.
 //!
 //! The workloads are selected by one set of arguments ([`workloads::WorkloadArgs`]). A
@@ -19,7 +20,8 @@
 //! throughput, memory, size against xz and zstd), `hot` (DAG search against the brute
 //! force), `ppp` (PPP against array and hash counting), `twpp` (the TWPP compaction steps),
 //! `dff` (data flow frequencies against the abstract run), `ewpp` (the extended WPP against
-//! the CF and address traces: sizes, classes, checks, recording and recovery time), `report` (the HTML report's
+//! the CF and address traces: sizes, classes, checks, recording and recovery time), `slice`
+//! (dynamic slices: sizes, time and heap fresh and warm, `wpp slice` as typed), `report` (the HTML report's
 //! steps, page size and, in Chromium, load time); `workloads`: the one set of workload
 //! arguments, loading runs, path traces, the synthetic trace; `alloc`: the counting global
 //! allocator (here only, never under `wpp`).
@@ -33,6 +35,7 @@ mod hot;
 mod ppp;
 mod record;
 mod report;
+mod slice;
 mod twpp;
 mod workloads;
 
@@ -62,6 +65,7 @@ enum Command {
     Twpp(twpp::Opts),
     Dff(dff::Opts),
     Ewpp(ewpp::Opts),
+    Slice(slice::Opts),
     Report(report::Opts),
 }
 
@@ -77,6 +81,7 @@ fn main() -> anyhow::Result<()> {
         Command::Ppp(o) => ppp::run(o),
         Command::Twpp(o) => twpp::run(o),
         Command::Dff(o) => dff::run(o),
+        Command::Slice(o) => slice::run(o),
         Command::Report(o) => report::run(o),
     }
 }

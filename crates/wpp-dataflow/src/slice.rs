@@ -177,8 +177,8 @@ impl Slicing {
         let slice = slicer.slice(&[defined]).map_err(Error::Query)?;
         // What the listing shows: every instruction in the slice, and every one it
         // depends on.
-        let mut offsets: BTreeSet<u32> = slice.nodes.iter().map(|(n, _)| n.inst.at).collect();
-        offsets.extend(slice.nodes.iter().flat_map(|(_, d)| d).filter_map(|d| if let Source::Node(m) = d.from { Some(m.inst.at) } else { None }));
+        let mut offsets: BTreeSet<u32> = slice.nodes.iter().map(|n| n.inst.at).collect();
+        offsets.extend(slice.nodes.iter().flat_map(|&n| slicer.deps_of(n)).filter_map(|d| if let Source::Node(m) = d.from { Some(m.inst.at) } else { None }));
         offsets.insert(at);
         if let Source::Node(n) = defined {
             offsets.insert(n.inst.at);
@@ -188,10 +188,10 @@ impl Slicing {
         // Per instruction: its nodes, and its dependences counted.
         type Counts = BTreeMap<(&'static str, Option<String>, Source), u64>;
         let mut per: BTreeMap<u32, (BTreeSet<Inst>, Counts)> = BTreeMap::new();
-        for (n, deps) in &slice.nodes {
+        for n in &slice.nodes {
             let e = per.entry(n.inst.at).or_default();
             e.0.insert(n.inst);
-            for d in deps {
+            for d in slicer.deps_of(*n) {
                 let (kind, reg) = match (d.kind, n.part) {
                     (DepKind::Data(_), Part::Arg(_)) => ("argument", None),
                     (DepKind::Data(r), _) => ("data", Some(r.to_string())),

@@ -340,9 +340,10 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
         assert_eq!(id_of(&mut slicer, Node::exec(inst)), start);
         let slice = slicer.slice(&[Source::Node(Node::exec(inst))]).unwrap();
         let mut got: BTreeSet<Id> = BTreeSet::new();
-        for (n, deps) in &slice.nodes {
-            let id = id_of(&mut slicer, *n);
+        for &n in &slice.nodes {
+            let id = id_of(&mut slicer, n);
             got.insert(id);
+            let deps: Vec<_> = slicer.deps_of(n).to_vec();
             let mut ds: Vec<(String, Src)> = deps
                 .iter()
                 .map(|d| {
@@ -448,7 +449,7 @@ fn fig10() {
     let inst = *slicer.executions(main, at).unwrap().last().unwrap();
     let z = slicer.value_before(Reg::Local(5), inst).unwrap();
     let slice = slicer.slice(&[z]).unwrap();
-    let mut statements: BTreeSet<usize> = slice.nodes.iter().filter_map(|(n, _)| statement(n.inst.at)).collect();
+    let mut statements: BTreeSet<usize> = slice.nodes.iter().filter_map(|n| statement(n.inst.at)).collect();
     statements.insert(14);
     assert_eq!(statements, BTreeSet::from([1, 2, 4, 5, 6, 7, 9, 11, 12, 13, 14]));
 }

@@ -26,7 +26,7 @@
 //! never to the length of the run; memory is not followed here (a load's value is a
 //! leaf, [`Source::Memory`]).
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use wpp_model::stmts::{FuncStmts, Kind, Reg, Stmt};
 use wpp_model::{BlockIdx, FuncIdx, FuncMap, Function};
 use wpp_paths::ProgramNumbering;
@@ -115,10 +115,19 @@ pub struct Dep {
     pub from: Source,
 }
 
-/// A slice: the nodes reached, each with its dependences, in the order found.
+/// A slice: the nodes reached, in the order found (each one's dependences are
+/// [`Slicer::deps_of`]).
 #[derive(Clone, Debug, Default)]
 pub struct Slice {
-    pub nodes: Vec<(Node, Vec<Dep>)>,
+    pub nodes: Vec<Node>,
+}
+
+/// Where a node's dependences are kept, and the last slice that visited it.
+#[derive(Clone, Copy, Debug)]
+struct Known {
+    start: usize,
+    len: u32,
+    mark: u32,
 }
 
 /// What a timestamp list is kept for: the blocks defining a register, or the blocks
@@ -154,7 +163,11 @@ pub struct Slicer<'a> {
     lists: FxHashMap<(FuncIdx, u32, Key), Vec<(u32, u32)>>,
     /// The latest definition of a global in an invocation or anything it called.
     defined_below: FxHashMap<(u32, u32), Option<Source>>,
-    deps: FxHashMap<Node, Vec<Dep>>,
+    /// Each node's dependences found so far, as a range of `arena`.
+    known: FxHashMap<Node, Known>,
+    arena: Vec<Dep>,
+    /// The current slice's mark.
+    epoch: u32,
     /// For checks: blocks run before each timestamp, by trace.
     blocks_before: FxHashMap<(FuncIdx, u32), Vec<u64>>,
 }
@@ -177,7 +190,9 @@ impl<'a> Slicer<'a> {
             views: FxHashMap::default(),
             lists: FxHashMap::default(),
             defined_below: FxHashMap::default(),
-            deps: FxHashMap::default(),
+            known: FxHashMap::default(),
+            arena: Vec::new(),
+            epoch: 0,
             blocks_before: FxHashMap::default(),
         })
     }
@@ -189,7 +204,7 @@ impl<'a> Slicer<'a> {
 
     /// How many dependences are known (found by the queries so far).
     pub fn known(&self) -> usize {
-        self.deps.len()
+        self.known.len()
     }
 
     fn damaged(&self, what: String) -> Error {
@@ -449,18 +464,30 @@ impl<'a> Slicer<'a> {
     }
 
     /// The dependences of a node, found once and kept.
-    pub fn deps(&mut self, node: Node) -> Result<Vec<Dep>, Error> {
-        if let Some(d) = self.deps.get(&node) {
-            return Ok(d.clone());
-        }
+    pub fn deps(&mut self, node: Node) -> Result<&[Dep], Error> {
+        let k = match self.known.get(&node) {
+            Some(&k) => k,
+            None => self.find_deps(node, 0)?,
+        };
+        Ok(&self.arena[k.start..k.start + k.len as usize])
+    }
+
+    /// The dependences of a node a slice reached (empty for one never reached).
+    pub fn deps_of(&self, node: Node) -> &[Dep] {
+        self.known.get(&node).map_or(&[], |k| &self.arena[k.start..k.start + k.len as usize])
+    }
+
+    /// Finds the dependences of a node not known yet, keeps them, marked `mark`.
+    fn find_deps(&mut self, node: Node, mark: u32) -> Result<Known, Error> {
         let inst = node.inst;
         let p = self.locate(inst)?;
         let s: &Stmt = &self.stmts(p.func)?.blocks[p.block.idx()].stmts[p.index];
         let at = (p.func, p.pair, inst.step, p.pos);
-        let mut deps = Vec::new();
-        let data = |this: &mut Self, deps: &mut Vec<Dep>, regs: &[Reg]| -> Result<(), Error> {
+        let start = self.arena.len();
+        let data = |this: &mut Self, regs: &[Reg]| -> Result<(), Error> {
             for &r in regs {
-                deps.push(Dep { kind: DepKind::Data(r), from: this.resolve_at(r, inst.node, at, p.block, p.index)? });
+                let from = this.resolve_at(r, inst.node, at, p.block, p.index)?;
+                this.arena.push(Dep { kind: DepKind::Data(r), from });
             }
             Ok(())
         };
@@ -470,43 +497,52 @@ impl<'a> Slicer<'a> {
                     Kind::Call { args, .. } => &s.uses[args as usize..],
                     _ => &s.uses[..],
                 };
-                data(self, &mut deps, operands)?;
+                data(self, operands)?;
                 if s.kind == Kind::Load {
-                    deps.push(Dep { kind: DepKind::Memory, from: Source::Memory });
+                    self.arena.push(Dep { kind: DepKind::Memory, from: Source::Memory });
                 }
                 if let Some(c) = self.control(inst, p)? {
-                    deps.push(Dep { kind: DepKind::Control, from: c });
+                    self.arena.push(Dep { kind: DepKind::Control, from: c });
                 }
             }
             Part::Result => {
-                deps.push(Dep { kind: DepKind::Call, from: Source::Node(Node::exec(inst)) });
+                self.arena.push(Dep { kind: DepKind::Call, from: Source::Node(Node::exec(inst)) });
                 let tail = matches!(s.kind, Kind::Call { tail: true, .. });
                 match (tail, self.callee(inst.node, p.func, p.pair, inst.step, p.pos)) {
-                    (false, Some(callee)) => deps.push(Dep { kind: DepKind::Return, from: self.returning(callee)? }),
-                    _ => data(self, &mut deps, s.args())?,
+                    (false, Some(callee)) => {
+                        let from = self.returning(callee)?;
+                        self.arena.push(Dep { kind: DepKind::Return, from });
+                    }
+                    _ => data(self, s.args())?,
                 }
             }
             Part::Arg(i) => {
                 let r = *s.args().get(i as usize).ok_or(Error::NoInstruction { func: p.func, at: inst.at })?;
-                data(self, &mut deps, &[r])?;
+                data(self, &[r])?;
             }
         }
-        self.deps.insert(node, deps.clone());
-        Ok(deps)
+        let k = Known { start, len: (self.arena.len() - start) as u32, mark };
+        self.known.insert(node, k);
+        Ok(k)
     }
 
     /// The backward closure of `from` over data and control dependences.
     pub fn slice(&mut self, from: &[Source]) -> Result<Slice, Error> {
-        let mut seen: FxHashSet<Node> = FxHashSet::default();
+        self.epoch += 1;
+        let epoch = self.epoch;
         let mut work: Vec<Node> = from.iter().filter_map(|s| if let Source::Node(n) = s { Some(*n) } else { None }).collect();
         let mut out = Slice::default();
         while let Some(n) = work.pop() {
-            if !seen.insert(n) {
-                continue;
-            }
-            let deps = self.deps(n)?;
-            work.extend(deps.iter().filter_map(|d| if let Source::Node(m) = d.from { Some(m) } else { None }));
-            out.nodes.push((n, deps));
+            let k = match self.known.get_mut(&n) {
+                Some(k) if k.mark == epoch => continue,
+                Some(k) => {
+                    k.mark = epoch;
+                    *k
+                }
+                None => self.find_deps(n, epoch)?,
+            };
+            work.extend(self.arena[k.start..k.start + k.len as usize].iter().filter_map(|d| if let Source::Node(m) = d.from { Some(m) } else { None }));
+            out.nodes.push(n);
         }
         Ok(out)
     }

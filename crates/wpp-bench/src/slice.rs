@@ -1,0 +1,168 @@
+//! `wpp-bench slice`: precise dynamic slices on each real program's TWPP, from seeded
+//! criteria, first on a fresh slicer and then with the dependences earlier slices found,
+//! and `wpp slice` as typed.
+
+use std::io::Write;
+use std::time::Instant;
+
+use clap::Args;
+use wpp_model::stmts::Reg;
+use wpp_model::FuncIdx;
+use wpp_record::{Builder, RecordMode, Recorder};
+use wpp_twpp::slice::{Program, Slicer};
+
+use crate::alloc;
+use crate::command::run_wpp;
+use crate::workloads::{load, WorkloadArgs};
+
+/// Per real program: path events, invocations; then over `--criteria` seeded criteria
+/// (a random execution of a random instruction that reads a local or a global, among the
+/// functions that ran; the value it reads is sliced): the median and largest slice
+/// (executions in it, distinct instructions), the median and slowest time and the median
+/// peak heap of a slice on a fresh slicer (the call graph read, the traces it needs read
+/// and every dependence found anew), and the median time of the same slices in turn on
+/// one slicer, which keeps the dependences found; finally `wpp slice` as a user types it
+/// on the first criterion (time and peak resident memory, the TWPP and the module read).
+#[derive(Args)]
+pub struct Opts {
+    #[command(flatten)]
+    workloads: WorkloadArgs,
+    /// Criteria per program.
+    #[arg(long, default_value_t = 100)]
+    criteria: usize,
+    #[arg(long, default_value_t = 7)]
+    seed: u64,
+}
+
+/// A seeded xorshift64*.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+pub fn run(o: Opts) -> anyhow::Result<()> {
+    let Some(w) = o.workloads.select(Some("workloads"), "test")? else { return Ok(()) };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "precise slices (approach 3, registers and control) of {} seeded criteria per program", o.criteria)?;
+    writeln!(
+        out,
+        "{:<12} {:>12} {:>9} {:>10} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}",
+        "program", "events", "invocs", "med nodes", "max nodes", "instrs", "first s", "max s", "first MiB", "warm s", "cli s", "cli MiB"
+    )?;
+    let dir = tempfile::tempdir()?;
+    for (p, run) in &w.runs {
+        eprint!("wpp-bench slice: {} ...\r", p.name);
+        let (wasm, cfg) = load(&w.dir, p, run)?;
+        let module = dir.path().join(format!("{}.wasm", p.name));
+        let profile = dir.path().join(format!("{}.wpp", p.name));
+        let twpp_path = dir.path().join(format!("{}.twpp", p.name));
+        std::fs::write(&module, &wasm)?;
+        Recorder::from_bytes(&p.name, wasm.clone())?.mode(RecordMode::Grammar(Builder::Sequitur1)).run_config(cfg).record(&profile)?;
+        wpp_twpp::build(&wpp_profile::Profile::open(&profile)?, &twpp_path, &mut wpp_model::progress::Quiet)?;
+        let twpp = wpp_twpp::Twpp::open(&twpp_path)?;
+        let program = wpp_wasm::decode(&wasm)?;
+        let stmts = wpp_wasm::statements(&wasm, &program)?;
+        let controllers = wpp_dataflow::control_dep::program_controllers(&twpp.profile.meta.functions);
+        let prog = || Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, stmts: &stmts, controllers: &controllers };
+        // Criteria: executions of instructions that read a register, in functions that ran.
+        let mut rng = Rng(o.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let ran: Vec<FuncIdx> = twpp.index.functions.iter().map(|e| e.func).collect();
+        let mut probe = Slicer::new(&twpp, prog())?;
+        let invocations = probe.dcg().nodes.len();
+        let mut criteria = Vec::new();
+        let mut tries = 0;
+        while criteria.len() < o.criteria && tries < o.criteria * 50 {
+            tries += 1;
+            let f = ran[rng.below(ran.len())];
+            let Some(fs) = stmts.get(f) else { continue };
+            let reads: Vec<(u32, Reg)> =
+                fs.blocks.iter().flat_map(|b| &b.stmts).flat_map(|s| s.uses.iter().filter(|r| !matches!(r, Reg::Slot(_))).map(move |&r| (s.at, r))).collect();
+            if reads.is_empty() {
+                continue;
+            }
+            let (at, reg) = reads[rng.below(reads.len())];
+            let execs = probe.executions(f, at)?;
+            if execs.is_empty() {
+                continue;
+            }
+            criteria.push((f, at, reg, execs[rng.below(execs.len())]));
+        }
+        drop(probe);
+        let (mut first, mut heap, mut nodes, mut instrs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for &(_, _, reg, inst) in &criteria {
+            let live = alloc::reset_peak();
+            let t = Instant::now();
+            let mut s = Slicer::new(&twpp, prog())?;
+            let from = s.value_before(reg, inst)?;
+            let slice = s.slice(&[from])?;
+            first.push(t.elapsed().as_secs_f64());
+            heap.push((alloc::peak().saturating_sub(live)) as f64 / (1u64 << 20) as f64);
+            nodes.push(slice.nodes.len() as f64);
+            let mut at: Vec<u32> = slice.nodes.iter().map(|n| n.inst.at).collect();
+            at.sort_unstable();
+            at.dedup();
+            instrs.push(at.len() as f64);
+        }
+        let mut warm = Vec::new();
+        let mut shared = Slicer::new(&twpp, prog())?;
+        for &(_, _, reg, inst) in &criteria {
+            let t = Instant::now();
+            let from = shared.value_before(reg, inst)?;
+            shared.slice(&[from])?;
+            warm.push(t.elapsed().as_secs_f64());
+        }
+        let cli = match criteria.first() {
+            Some(&(f, at, reg, _)) => {
+                let var = match reg {
+                    Reg::Local(l) => format!("local:{l}"),
+                    Reg::Global(g) => format!("global:{g}"),
+                    Reg::Slot(_) => unreachable!("criteria read locals and globals"),
+                };
+                let at = format!("{}:{at:#x}", twpp.profile.meta.func_name(f));
+                Some(run_wpp(&[
+                    "slice".as_ref(),
+                    twpp_path.as_os_str(),
+                    "--module".as_ref(),
+                    module.as_os_str(),
+                    "--at".as_ref(),
+                    at.as_ref(),
+                    "--var".as_ref(),
+                    var.as_ref(),
+                    "--json".as_ref(),
+                ])?)
+            }
+            None => None,
+        };
+        let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+        let (max_nodes, max_first) = (max(&nodes), max(&first));
+        writeln!(
+            out,
+            "{:<12} {:>12} {:>9} {:>10.0} {:>10.0} {:>7.0} {:>9.4} {:>9.3} {:>9.1} {:>9.5} {:>8} {:>8}",
+            p.name,
+            twpp.profile.meta.events,
+            invocations,
+            median(&mut nodes),
+            max_nodes,
+            median(&mut instrs),
+            median(&mut first),
+            max_first,
+            median(&mut heap),
+            median(&mut warm),
+            cli.map_or_else(|| "-".into(), |c| format!("{:.2}", c.seconds)),
+            cli.map_or_else(|| "-".into(), |c| format!("{:.0}", c.peak_bytes as f64 / (1u64 << 20) as f64)),
+        )?;
+        out.flush()?;
+    }
+    Ok(())
+}
