@@ -18,11 +18,13 @@ use crate::workloads::{load, WorkloadArgs};
 /// Per real program: path events, invocations; then over `--criteria` seeded criteria
 /// (a random execution of a random instruction that reads a local or a global, among the
 /// functions that ran; the value it reads is sliced): the median and largest slice
-/// (executions in it, distinct instructions), the median and slowest time and the median
-/// peak heap of a slice on a fresh slicer (the call graph read, the traces it needs read
-/// and every dependence found anew), and the median time of the same slices in turn on
-/// one slicer, which keeps the dependences found; finally `wpp slice` as a user types it
-/// on the first criterion (time and peak resident memory, the TWPP and the module read).
+/// (nodes: executions and calls' parts; distinct instructions), the median and slowest
+/// time and the median and largest peak heap of a slice on a fresh slicer that keeps
+/// nothing (the call graph read, the traces it needs read, every dependence found anew);
+/// then, on one slicer that keeps the dependences it finds, the same criteria in turn
+/// (those of at most --warm-max nodes): the median time of a first slice there and of
+/// the same slice again; finally `wpp slice` as a user types it on the first criterion
+/// (time and peak resident memory, the TWPP and the module read, the listing built).
 #[derive(Args)]
 pub struct Opts {
     #[command(flatten)]
@@ -32,6 +34,10 @@ pub struct Opts {
     criteria: usize,
     #[arg(long, default_value_t = 7)]
     seed: u64,
+    /// Time the warm pass only on the criteria whose slice has at most this many nodes
+    /// (kept dependences cost about 150 bytes a node).
+    #[arg(long, default_value_t = 3_000_000)]
+    warm_max: usize,
 }
 
 /// A seeded xorshift64*.
@@ -57,8 +63,22 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     writeln!(out, "precise slices (approach 3, registers and control) of {} seeded criteria per program", o.criteria)?;
     writeln!(
         out,
-        "{:<12} {:>12} {:>9} {:>10} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}",
-        "program", "events", "invocs", "med nodes", "max nodes", "instrs", "first s", "max s", "first MiB", "warm s", "cli s", "cli MiB"
+        "{:<12} {:>12} {:>9} {:>10} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>8} {:>8}",
+        "program",
+        "events",
+        "invocs",
+        "med nodes",
+        "max nodes",
+        "instrs",
+        "first s",
+        "max s",
+        "med MiB",
+        "max MiB",
+        "warm n",
+        "kept s",
+        "again s",
+        "cli s",
+        "cli MiB"
     )?;
     let dir = tempfile::tempdir()?;
     for (p, run) in &w.runs {
@@ -104,6 +124,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             let live = alloc::reset_peak();
             let t = Instant::now();
             let mut s = Slicer::new(&twpp, prog())?;
+            s.keep(false);
             let from = s.value_before(reg, inst)?;
             let slice = s.slice(&[from])?;
             first.push(t.elapsed().as_secs_f64());
@@ -114,14 +135,21 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             at.dedup();
             instrs.push(at.len() as f64);
         }
-        let mut warm = Vec::new();
+        let (mut kept, mut again) = (Vec::new(), Vec::new());
         let mut shared = Slicer::new(&twpp, prog())?;
-        for &(_, _, reg, inst) in &criteria {
-            let t = Instant::now();
-            let from = shared.value_before(reg, inst)?;
-            shared.slice(&[from])?;
-            warm.push(t.elapsed().as_secs_f64());
+        for (&(_, _, reg, inst), &n) in criteria.iter().zip(&nodes) {
+            if n as usize > o.warm_max {
+                continue;
+            }
+            for times in [&mut kept, &mut again] {
+                let t = Instant::now();
+                let from = shared.value_before(reg, inst)?;
+                shared.slice(&[from])?;
+                times.push(t.elapsed().as_secs_f64());
+            }
         }
+        let warm_n = kept.len();
+        drop(shared);
         let cli = match criteria.first() {
             Some(&(f, at, reg, _)) => {
                 let var = match reg {
@@ -145,10 +173,10 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             None => None,
         };
         let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
-        let (max_nodes, max_first) = (max(&nodes), max(&first));
+        let (max_nodes, max_first, max_heap) = (max(&nodes), max(&first), max(&heap));
         writeln!(
             out,
-            "{:<12} {:>12} {:>9} {:>10.0} {:>10.0} {:>7.0} {:>9.4} {:>9.3} {:>9.1} {:>9.5} {:>8} {:>8}",
+            "{:<12} {:>12} {:>9} {:>10.0} {:>10.0} {:>7.0} {:>9.4} {:>9.3} {:>9.1} {:>9.1} {:>6} {:>9.5} {:>9.5} {:>8} {:>8}",
             p.name,
             twpp.profile.meta.events,
             invocations,
@@ -158,7 +186,10 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             median(&mut first),
             max_first,
             median(&mut heap),
-            median(&mut warm),
+            max_heap,
+            warm_n,
+            median(&mut kept),
+            median(&mut again),
             cli.map_or_else(|| "-".into(), |c| format!("{:.2}", c.seconds)),
             cli.map_or_else(|| "-".into(), |c| format!("{:.0}", c.peak_bytes as f64 / (1u64 << 20) as f64)),
         )?;

@@ -174,50 +174,62 @@ impl Slicing {
         let inst = execs[index as usize];
         progress.stage(&format!("following {var} back through the run"), None);
         let defined = slicer.value_before(var, inst).map_err(Error::Query)?;
-        let slice = slicer.slice(&[defined]).map_err(Error::Query)?;
-        // What the listing shows: every instruction in the slice, and every one it
-        // depends on.
-        let mut offsets: BTreeSet<u32> = slice.nodes.iter().map(|n| n.inst.at).collect();
-        offsets.extend(slice.nodes.iter().flat_map(|&n| slicer.deps_of(n)).filter_map(|d| if let Source::Node(m) = d.from { Some(m.inst.at) } else { None }));
-        offsets.insert(at);
+        // Per instruction: its executions in the slice (and its calls' other parts), and
+        // its dependences counted by kind and source instruction. The dependences are
+        // not kept: a slice can reach most of a run.
+        type Counts = BTreeMap<(&'static str, Option<Reg>, Source), u64>;
+        let mut per: BTreeMap<u32, (u64, u64, Counts)> = BTreeMap::new();
+        let mut offsets: BTreeSet<u32> = BTreeSet::from([at]);
+        slicer.keep(false);
+        let instances = slicer
+            .visit(&[defined], |n, deps| {
+                let e = per.entry(n.inst.at).or_default();
+                match n.part {
+                    Part::Exec => e.0 += 1,
+                    _ => e.1 += 1,
+                }
+                for d in deps {
+                    let (kind, reg) = match (d.kind, n.part) {
+                        (DepKind::Data(_), Part::Arg(_)) => ("argument", None),
+                        (DepKind::Data(r), _) => ("data", Some(r)),
+                        (DepKind::Control, _) => ("control", None),
+                        (DepKind::Call, _) => ("call", None),
+                        (DepKind::Return, _) => ("return", None),
+                        (DepKind::Memory, _) => ("memory", None),
+                    };
+                    // Sources are counted by instruction and part (any execution of it).
+                    let from = match d.from {
+                        Source::Node(m) => {
+                            offsets.insert(m.inst.at);
+                            Source::Node(wpp_twpp::slice::Node { inst: Inst { node: 0, step: 0, at: m.inst.at }, part: m.part })
+                        }
+                        other => other,
+                    };
+                    *e.2.entry((kind, reg, from)).or_default() += 1;
+                }
+            })
+            .map_err(Error::Query)?;
+        offsets.extend(per.keys().copied());
         if let Source::Node(n) = defined {
             offsets.insert(n.inst.at);
         }
         let texts = wpp_wasm::instruction_texts(&self.wasm, &offsets).map_err(|source| Error::Decode { path: self.module.path.clone(), source })?;
         let source = |s: Source| self.source(s, &texts);
-        // Per instruction: its nodes, and its dependences counted.
-        type Counts = BTreeMap<(&'static str, Option<String>, Source), u64>;
-        let mut per: BTreeMap<u32, (BTreeSet<Inst>, Counts)> = BTreeMap::new();
-        for n in &slice.nodes {
-            let e = per.entry(n.inst.at).or_default();
-            e.0.insert(n.inst);
-            for d in slicer.deps_of(*n) {
-                let (kind, reg) = match (d.kind, n.part) {
-                    (DepKind::Data(_), Part::Arg(_)) => ("argument", None),
-                    (DepKind::Data(r), _) => ("data", Some(r.to_string())),
-                    (DepKind::Control, _) => ("control", None),
-                    (DepKind::Call, _) => ("call", None),
-                    (DepKind::Return, _) => ("return", None),
-                    (DepKind::Memory, _) => ("memory", None),
-                };
-                // Sources are counted by instruction and part (any execution of it).
-                let from = match d.from {
-                    Source::Node(m) => Source::Node(wpp_twpp::slice::Node { inst: Inst { node: 0, step: 0, at: m.inst.at }, part: m.part }),
-                    other => other,
-                };
-                *e.1.entry((kind, reg, from)).or_default() += 1;
-            }
-        }
         let statements = per.len() as u64;
         // Instructions grouped by function and source line, the groups in code order.
         let mut groups: BTreeMap<(u32, Option<String>), (u32, Vec<SliceInstr>)> = BTreeMap::new();
-        for (at, (instances, deps)) in per {
+        for (at, (execs, parts, deps)) in per {
+            // A call's result and arguments come with its execution; count executions.
+            let executions = if execs > 0 { execs } else { parts };
             let f = self.module.block_at(at).map_or(u32::MAX, |(f, _)| f.0);
-            let mut deps: Vec<DepRow> = deps.into_iter().map(|((kind, register, from), count)| DepRow { kind, register, from: source(from), count }).collect();
+            let mut deps: Vec<DepRow> = deps
+                .into_iter()
+                .map(|((kind, register, from), count)| DepRow { kind, register: register.map(|r| r.to_string()), from: source(from), count })
+                .collect();
             deps.sort_by_key(|d| std::cmp::Reverse(d.count));
             let text = texts.get(&at).cloned().unwrap_or_default();
             let g = groups.entry((f, self.module.source(at))).or_insert((at, Vec::new()));
-            g.1.push(SliceInstr { at: format!("{at:#x}"), text, instances: instances.len() as u64, deps });
+            g.1.push(SliceInstr { at: format!("{at:#x}"), text, instances: executions, deps });
         }
         let source_lines = groups.keys().filter(|k| k.1.is_some()).count() as u64;
         let mut groups: Vec<_> = groups.into_iter().collect();
@@ -245,7 +257,7 @@ impl Slicing {
             follows_memory: false,
             statements,
             source_lines,
-            instances: slice.nodes.len() as u64,
+            instances,
             lines,
             truncation,
         })

@@ -327,6 +327,16 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
             ((order[k.0 as usize], k.1, k.2, k.3), v.into_iter().map(|(d, s)| (d, m(s))).collect())
         })
         .collect();
+    // The graph projected on instructions (and calls' parts): approach 2's, when the walk
+    // saw the whole run.
+    let projected: Option<HashMap<(u32, u32), BTreeSet<(u32, u32)>>> = (blocks <= cap).then(|| {
+        let mut m: HashMap<(u32, u32), BTreeSet<(u32, u32)>> = HashMap::new();
+        for (k, deps) in &graph {
+            let e = m.entry((k.2, k.3)).or_default();
+            e.extend(deps.iter().filter_map(|(_, s)| if let Src::Node(n) = s { Some((n.2, n.3)) } else { None }));
+        }
+        m
+    });
     // Criteria: random executions the walk saw.
     let mut execs: Vec<Id> = graph.keys().filter(|k| k.3 == 0).copied().collect();
     execs.sort_unstable();
@@ -370,6 +380,34 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
             }
         }
         assert_eq!(got, want, "{name}: the slice of {start:?}");
+        // A slicer that keeps nothing visits the same nodes with the same dependences.
+        let mut lean = Slicer::new(
+            &twpp,
+            Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, stmts: &stmts, controllers: &controllers },
+        )
+        .unwrap();
+        lean.keep(false);
+        let mut visited: Vec<(Node, Vec<wpp_twpp::slice::Dep>)> = Vec::new();
+        let count = lean.visit(&[Source::Node(Node::exec(inst))], |n, d| visited.push((n, d.to_vec()))).unwrap();
+        assert_eq!((count as usize, lean.known()), (slice.nodes.len(), 0), "{name}: the lean slice of {start:?}");
+        for (n, d) in &visited {
+            assert_eq!(d.as_slice(), slicer.deps_of(*n), "{name}: the lean slice's dependences of {n:?}");
+        }
+        // Approach 2: the closure over instructions of the dependences exercised, a
+        // superset of approach 3's instructions.
+        if let Some(projected) = &projected {
+            let got2: BTreeSet<(u32, u32)> =
+                slicer.slice_statements(&[Source::Node(Node::exec(inst))]).unwrap().into_iter().map(|(_, at, p)| (at, part_code(p))).collect();
+            let mut want2: BTreeSet<(u32, u32)> = BTreeSet::new();
+            let mut work = vec![(start.2, 0)];
+            while let Some(st) = work.pop() {
+                if want2.insert(st) {
+                    work.extend(projected.get(&st).into_iter().flatten().copied());
+                }
+            }
+            assert_eq!(got2, want2, "{name}: approach 2 from {start:?}");
+            assert!(got.iter().all(|n| want2.contains(&(n.2, n.3))), "{name}: approach 2 from {start:?} misses approach 3's instructions");
+        }
         // Executions come in run order.
         if blocks <= cap {
             let f = slicer.dcg().nodes[inst.node as usize].func;
@@ -451,5 +489,9 @@ fn fig10() {
     let slice = slicer.slice(&[z]).unwrap();
     let mut statements: BTreeSet<usize> = slice.nodes.iter().filter_map(|n| statement(n.inst.at)).collect();
     statements.insert(14);
-    assert_eq!(statements, BTreeSet::from([1, 2, 4, 5, 6, 7, 9, 11, 12, 13, 14]));
+    assert_eq!(statements, BTreeSet::from([1, 2, 4, 5, 6, 7, 9, 11, 12, 13, 14]), "approach 3");
+    // Approach 2 keeps statement 8: an earlier iteration's Y reached an earlier Z.
+    let mut statements: BTreeSet<usize> = slicer.slice_statements(&[z]).unwrap().into_iter().filter_map(|(_, at, _)| statement(at)).collect();
+    statements.insert(14);
+    assert_eq!(statements, BTreeSet::from([1, 2, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14]), "approach 2");
 }

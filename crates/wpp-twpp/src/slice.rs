@@ -157,6 +157,8 @@ pub struct Slicer<'a> {
     dcg: Dcg,
     /// Each invocation's caller and the call (an index into `dcg.calls`).
     parent: Vec<Option<(u32, u32)>>,
+    /// Each function's invocations.
+    invocations: FxHashMap<FuncIdx, Vec<u32>>,
     parts: FxHashMap<FuncIdx, FunctionPart>,
     views: FxHashMap<(FuncIdx, u32), TraceView>,
     /// Sorted (timestamp, chain position) of the executions of the blocks a key names.
@@ -168,6 +170,8 @@ pub struct Slicer<'a> {
     arena: Vec<Dep>,
     /// The current slice's mark.
     epoch: u32,
+    /// Whether the dependences found are kept for later slices (see [`Slicer::keep`]).
+    keep: bool,
     /// For checks: blocks run before each timestamp, by trace.
     blocks_before: FxHashMap<(FuncIdx, u32), Vec<u64>>,
 }
@@ -176,16 +180,19 @@ impl<'a> Slicer<'a> {
     pub fn new(twpp: &'a Twpp, program: Program<'a>) -> Result<Slicer<'a>, Error> {
         let dcg = twpp.dcg()?;
         let mut parent = vec![None; dcg.nodes.len()];
+        let mut invocations: FxHashMap<FuncIdx, Vec<u32>> = FxHashMap::default();
         for (i, node) in dcg.nodes.iter().enumerate() {
             for c in node.calls.clone() {
                 parent[dcg.calls[c as usize].node as usize] = Some((i as u32, c));
             }
+            invocations.entry(node.func).or_default().push(i as u32);
         }
         Ok(Slicer {
             twpp,
             program,
             dcg,
             parent,
+            invocations,
             parts: FxHashMap::default(),
             views: FxHashMap::default(),
             lists: FxHashMap::default(),
@@ -193,6 +200,7 @@ impl<'a> Slicer<'a> {
             known: FxHashMap::default(),
             arena: Vec::new(),
             epoch: 0,
+            keep: true,
             blocks_before: FxHashMap::default(),
         })
     }
@@ -526,23 +534,112 @@ impl<'a> Slicer<'a> {
         Ok(k)
     }
 
+    /// Whether the dependences found are kept, so that a later slice reuses them (the
+    /// default), at about 150 bytes per node; or forgotten once the slice has passed
+    /// them, which leaves a slice the memory of the nodes it visited (about 40 bytes
+    /// each).
+    pub fn keep(&mut self, keep: bool) {
+        self.keep = keep;
+    }
+
     /// The backward closure of `from` over data and control dependences.
     pub fn slice(&mut self, from: &[Source]) -> Result<Slice, Error> {
+        let mut out = Slice::default();
+        self.visit(from, |n, _| out.nodes.push(n))?;
+        Ok(out)
+    }
+
+    /// The backward closure of `from`, each node given to `f` with its dependences once;
+    /// how many nodes it has.
+    pub fn visit(&mut self, from: &[Source], mut f: impl FnMut(Node, &[Dep])) -> Result<u64, Error> {
         self.epoch += 1;
         let epoch = self.epoch;
         let mut work: Vec<Node> = from.iter().filter_map(|s| if let Source::Node(n) = s { Some(*n) } else { None }).collect();
-        let mut out = Slice::default();
+        let mut seen: rustc_hash::FxHashSet<Node> = rustc_hash::FxHashSet::default();
+        let mut count = 0u64;
         while let Some(n) = work.pop() {
-            let k = match self.known.get_mut(&n) {
+            let (k, forget) = match self.known.get_mut(&n) {
                 Some(k) if k.mark == epoch => continue,
                 Some(k) => {
                     k.mark = epoch;
-                    *k
+                    (*k, false)
                 }
-                None => self.find_deps(n, epoch)?,
+                None if self.keep => (self.find_deps(n, epoch)?, false),
+                None => {
+                    if !seen.insert(n) {
+                        continue;
+                    }
+                    (self.find_deps(n, epoch)?, true)
+                }
             };
-            work.extend(self.arena[k.start..k.start + k.len as usize].iter().filter_map(|d| if let Source::Node(m) = d.from { Some(m) } else { None }));
-            out.nodes.push(n);
+            let deps = &self.arena[k.start..k.start + k.len as usize];
+            work.extend(deps.iter().filter_map(|d| if let Source::Node(m) = d.from { Some(m) } else { None }));
+            f(n, deps);
+            count += 1;
+            if forget {
+                self.known.remove(&n);
+                self.arena.truncate(k.start);
+            }
+        }
+        Ok(count)
+    }
+
+    /// Agrawal and Horgan's approach 2 as Zhang and Gupta implement it: the closure over
+    /// instructions (and calls' results and arguments) of the dependences their
+    /// executions exercised. From each source's instruction, every execution of each
+    /// instruction reached is followed (all its timestamps, in every trace), and each
+    /// instruction a dependence comes from is added once. The instructions, in the order
+    /// found, with their function. Dependences found here are not kept.
+    pub fn slice_statements(&mut self, from: &[Source]) -> Result<Vec<(FuncIdx, u32, Part)>, Error> {
+        let mut seen: rustc_hash::FxHashSet<(u32, Part)> = rustc_hash::FxHashSet::default();
+        let mut work: Vec<(FuncIdx, u32, Part)> = Vec::new();
+        for s in from {
+            if let Source::Node(n) = s {
+                let (f, _) = self.view_of(n.inst.node)?;
+                work.push((f, n.inst.at, n.part));
+            }
+        }
+        let mut out = Vec::new();
+        while let Some((f, at, part)) = work.pop() {
+            if !seen.insert((at, part)) {
+                continue;
+            }
+            out.push((f, at, part));
+            for inst in self.executions_unordered(f, at)? {
+                let node = Node { inst, part };
+                let kept = self.known.get(&node).copied();
+                let k = match kept {
+                    Some(k) => k,
+                    None => self.find_deps(node, 0)?,
+                };
+                for i in k.start..k.start + k.len as usize {
+                    if let Source::Node(m) = self.arena[i].from {
+                        if !seen.contains(&(m.inst.at, m.part)) {
+                            let func = self.dcg.nodes[m.inst.node as usize].func;
+                            work.push((func, m.inst.at, m.part));
+                        }
+                    }
+                }
+                if kept.is_none() {
+                    self.known.remove(&node);
+                    self.arena.truncate(k.start);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every execution of the instruction at `at` of function `f`, invocation by
+    /// invocation.
+    fn executions_unordered(&mut self, f: FuncIdx, at: u32) -> Result<Vec<Inst>, Error> {
+        let (b, _) = self.stmts(f)?.find(at).ok_or(Error::NoInstruction { func: f, at })?;
+        let mut out = Vec::new();
+        for node in self.invocations.get(&f).cloned().unwrap_or_default() {
+            let key = self.view_of(node)?;
+            let view = &self.views[&key];
+            if let Some(&(head, _)) = view.place.get(&BlockIdx(b as u32)) {
+                out.extend(view.steps[&head].iter().map(|&step| Inst { node, step, at }));
+            }
         }
         Ok(out)
     }
@@ -551,10 +648,7 @@ impl<'a> Slicer<'a> {
     pub fn executions(&mut self, f: FuncIdx, at: u32) -> Result<Vec<Inst>, Error> {
         let (b, _) = self.stmts(f)?.find(at).ok_or(Error::NoInstruction { func: f, at })?;
         let mut out = Vec::new();
-        for node in 0..self.dcg.nodes.len() as u32 {
-            if self.dcg.nodes[node as usize].func != f {
-                continue;
-            }
+        for node in self.invocations.get(&f).cloned().unwrap_or_default() {
             let key = self.view_of(node)?;
             let view = &self.views[&key];
             if let Some(&(head, pos)) = view.place.get(&BlockIdx(b as u32)) {
