@@ -23,6 +23,10 @@ use wpp_test_support::{corpus, workloads, Rng};
 use wpp_twpp::slice::{DepKind, Node, Part, Program, Slicer, Source};
 use wpp_twpp::{build, Twpp};
 
+/// The graph projected on instructions: (offset, part) to the (offset, part) of each
+/// dependence any execution had.
+type Projected = HashMap<(u32, u32), BTreeSet<(u32, u32)>>;
+
 /// A node of the oracle's graph: invocation (in entry order), block index in it,
 /// instruction offset, part (0 execution, 1 result, 2 + k argument k).
 type Id = (u32, u64, u32, u32);
@@ -329,8 +333,8 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
         .collect();
     // The graph projected on instructions (and calls' parts): approach 2's, when the walk
     // saw the whole run.
-    let projected: Option<HashMap<(u32, u32), BTreeSet<(u32, u32)>>> = (blocks <= cap).then(|| {
-        let mut m: HashMap<(u32, u32), BTreeSet<(u32, u32)>> = HashMap::new();
+    let projected: Option<Projected> = (blocks <= cap).then(|| {
+        let mut m = Projected::new();
         for (k, deps) in &graph {
             let e = m.entry((k.2, k.3)).or_default();
             e.extend(deps.iter().filter_map(|(_, s)| if let Src::Node(n) = s { Some((n.2, n.3)) } else { None }));
