@@ -177,8 +177,8 @@ impl Slicing {
         // Per instruction: its executions in the slice (and its calls' other parts), and
         // its dependences counted by kind and source instruction. The dependences are
         // not kept: a slice can reach most of a run.
-        type Counts = BTreeMap<(&'static str, Option<Reg>, Source), u64>;
-        let mut per: BTreeMap<u32, (u64, u64, Counts)> = BTreeMap::new();
+        type Counts = rustc_hash::FxHashMap<(&'static str, Option<Reg>, Source), u64>;
+        let mut per: rustc_hash::FxHashMap<u32, (u64, u64, Counts)> = rustc_hash::FxHashMap::default();
         let mut offsets: BTreeSet<u32> = BTreeSet::from([at]);
         slicer.keep(false);
         let instances = slicer
@@ -218,15 +218,19 @@ impl Slicing {
         let statements = per.len() as u64;
         // Instructions grouped by function and source line, the groups in code order.
         let mut groups: BTreeMap<(u32, Option<String>), (u32, Vec<SliceInstr>)> = BTreeMap::new();
+        let mut per: Vec<_> = per.into_iter().collect();
+        per.sort_unstable_by_key(|(at, _)| *at);
         for (at, (execs, parts, deps)) in per {
             // A call's result and arguments come with its execution; count executions.
             let executions = if execs > 0 { execs } else { parts };
             let f = self.module.block_at(at).map_or(u32::MAX, |(f, _)| f.0);
-            let mut deps: Vec<DepRow> = deps
+            // Most frequent first, ties in the order of kind, register and source.
+            let mut deps: Vec<_> = deps.into_iter().collect();
+            deps.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            let deps: Vec<DepRow> = deps
                 .into_iter()
                 .map(|((kind, register, from), count)| DepRow { kind, register: register.map(|r| r.to_string()), from: source(from), count })
                 .collect();
-            deps.sort_by_key(|d| std::cmp::Reverse(d.count));
             let text = texts.get(&at).cloned().unwrap_or_default();
             let g = groups.entry((f, self.module.source(at))).or_insert((at, Vec::new()));
             g.1.push(SliceInstr { at: format!("{at:#x}"), text, instances: executions, deps });
