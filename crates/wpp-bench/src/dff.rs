@@ -12,7 +12,7 @@ use wpp_grammar::Grammar;
 use wpp_record::{Builder, RecordMode, Recorder};
 
 use crate::alloc;
-use crate::workloads::{load, synthetic_trace, WorkloadArgs};
+use crate::workloads::{load, synthetic_trace, Rng, WorkloadArgs};
 
 /// Two tables. First, a synthetic trace (the seeded trace of `wpp-bench grammar`) at each
 /// length: its SEQUITUR(1) grammar (rules, symbols), a seeded GEN/KILL problem over its
@@ -50,23 +50,11 @@ pub struct Opts {
     no_workloads: bool,
 }
 
-/// A seeded xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
-    }
-}
-
 /// A seeded problem over the synthetic trace's terminals: each path one to four stretches,
 /// each a transfer that generates or kills a few of `facts` facts, and on one path in
 /// `one_in` (all when 1) a point before each stretch.
 fn synthetic_problem(terminals: u32, facts: u32, seed: u64, one_in: u64) -> Problem {
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = Rng::new(seed);
     let points = 1000u32;
     let terms = (0..terminals)
         .map(|_| {

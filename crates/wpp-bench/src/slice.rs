@@ -13,7 +13,7 @@ use wpp_twpp::slice::{Program, Slicer};
 
 use crate::alloc;
 use crate::command::run_wpp;
-use crate::workloads::{load, WorkloadArgs};
+use crate::workloads::{load, Rng, WorkloadArgs};
 
 /// Per real program: path events, invocations; then over `--criteria` seeded criteria
 /// (a random execution of a random instruction that reads a local or a global, among the
@@ -38,18 +38,6 @@ pub struct Opts {
     /// (kept dependences cost about 150 bytes a node).
     #[arg(long, default_value_t = 3_000_000)]
     warm_max: usize,
-}
-
-/// A seeded xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n as u64) as usize
-    }
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -96,7 +84,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let controllers = wpp_dataflow::control_dep::program_controllers(&twpp.profile.meta.functions);
         let prog = || Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, stmts: &stmts, controllers: &controllers };
         // Criteria: executions of instructions that read a register, in functions that ran.
-        let mut rng = Rng(o.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut rng = Rng::new(o.seed);
         let ran: Vec<FuncIdx> = twpp.index.functions.iter().map(|e| e.func).collect();
         let mut probe = Slicer::new(&twpp, prog())?;
         let invocations = probe.dcg().nodes.len();
@@ -104,19 +92,19 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let mut tries = 0;
         while criteria.len() < o.criteria && tries < o.criteria * 50 {
             tries += 1;
-            let f = ran[rng.below(ran.len())];
+            let f = ran[rng.below(ran.len() as u64) as usize];
             let Some(fs) = stmts.get(f) else { continue };
             let reads: Vec<(u32, Reg)> =
                 fs.blocks.iter().flat_map(|b| &b.stmts).flat_map(|s| s.uses.iter().filter(|r| !matches!(r, Reg::Slot(_))).map(move |&r| (s.at, r))).collect();
             if reads.is_empty() {
                 continue;
             }
-            let (at, reg) = reads[rng.below(reads.len())];
+            let (at, reg) = reads[rng.below(reads.len() as u64) as usize];
             let execs = probe.executions(f, at)?;
             if execs.is_empty() {
                 continue;
             }
-            criteria.push((f, at, reg, execs[rng.below(execs.len())]));
+            criteria.push((f, at, reg, execs[rng.below(execs.len() as u64) as usize]));
         }
         drop(probe);
         let (mut first, mut heap, mut nodes, mut instrs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());

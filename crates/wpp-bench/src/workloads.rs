@@ -113,10 +113,14 @@ pub fn workload_trace(engine: &wpp_runtime::Engine, dir: &Path, p: &Program, run
     Ok(WorkloadTrace { trace: sink.trace, instructions })
 }
 
-/// A seeded xorshift64* generator.
-struct Rng(u64);
+/// A seeded xorshift64* generator, shared by the benchmarks.
+pub(crate) struct Rng(u64);
 
 impl Rng {
+    /// A generator for `seed` (any value, zero included).
+    pub(crate) fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
     fn next(&mut self) -> u64 {
         // xorshift64*
         self.0 ^= self.0 >> 12;
@@ -124,14 +128,14 @@ impl Rng {
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
-    fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
 }
 
 /// A seeded synthetic path trace of `n` symbols.
 pub fn synthetic_trace(n: u64, seed: u64) -> impl Iterator<Item = u32> {
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = Rng::new(seed);
     let templates: Vec<Vec<u32>> = (0..64)
         .map(|_| {
             let len = 2 + rng.below(12) as usize;

@@ -475,7 +475,7 @@ impl<'a> Slicer<'a> {
     pub fn deps(&mut self, node: Node) -> Result<&[Dep], Error> {
         let k = match self.known.get(&node) {
             Some(&k) => k,
-            None => self.find_deps(node, 0)?,
+            None => self.find_deps(node, Some(0))?,
         };
         Ok(&self.arena[k.start..k.start + k.len as usize])
     }
@@ -485,8 +485,9 @@ impl<'a> Slicer<'a> {
         self.known.get(&node).map_or(&[], |k| &self.arena[k.start..k.start + k.len as usize])
     }
 
-    /// Finds the dependences of a node not known yet, keeps them, marked `mark`.
-    fn find_deps(&mut self, node: Node, mark: u32) -> Result<Known, Error> {
+    /// Finds the dependences of a node not known yet, at the end of the arena; keeps
+    /// them, marked `mark`, when there is one (otherwise the caller truncates the arena).
+    fn find_deps(&mut self, node: Node, mark: Option<u32>) -> Result<Known, Error> {
         let inst = node.inst;
         let p = self.locate(inst)?;
         let s: &Stmt = &self.stmts(p.func)?.blocks[p.block.idx()].stmts[p.index];
@@ -529,8 +530,10 @@ impl<'a> Slicer<'a> {
                 data(self, &[r])?;
             }
         }
-        let k = Known { start, len: (self.arena.len() - start) as u32, mark };
-        self.known.insert(node, k);
+        let k = Known { start, len: (self.arena.len() - start) as u32, mark: mark.unwrap_or(0) };
+        if mark.is_some() {
+            self.known.insert(node, k);
+        }
         Ok(k)
     }
 
@@ -564,12 +567,12 @@ impl<'a> Slicer<'a> {
                     k.mark = epoch;
                     (*k, false)
                 }
-                None if self.keep => (self.find_deps(n, epoch)?, false),
+                None if self.keep => (self.find_deps(n, Some(epoch))?, false),
                 None => {
                     if !seen.insert(n) {
                         continue;
                     }
-                    (self.find_deps(n, epoch)?, true)
+                    (self.find_deps(n, None)?, true)
                 }
             };
             let deps = &self.arena[k.start..k.start + k.len as usize];
@@ -577,7 +580,6 @@ impl<'a> Slicer<'a> {
             f(n, deps);
             count += 1;
             if forget {
-                self.known.remove(&n);
                 self.arena.truncate(k.start);
             }
         }
@@ -610,7 +612,7 @@ impl<'a> Slicer<'a> {
                 let kept = self.known.get(&node).copied();
                 let k = match kept {
                     Some(k) => k,
-                    None => self.find_deps(node, 0)?,
+                    None => self.find_deps(node, None)?,
                 };
                 for i in k.start..k.start + k.len as usize {
                     if let Source::Node(m) = self.arena[i].from {
@@ -621,7 +623,6 @@ impl<'a> Slicer<'a> {
                     }
                 }
                 if kept.is_none() {
-                    self.known.remove(&node);
                     self.arena.truncate(k.start);
                 }
             }
@@ -646,23 +647,20 @@ impl<'a> Slicer<'a> {
 
     /// Every execution of the instruction at `at` of function `f`, in run order.
     pub fn executions(&mut self, f: FuncIdx, at: u32) -> Result<Vec<Inst>, Error> {
-        let (b, _) = self.stmts(f)?.find(at).ok_or(Error::NoInstruction { func: f, at })?;
-        let mut out = Vec::new();
-        for node in self.invocations.get(&f).cloned().unwrap_or_default() {
-            let key = self.view_of(node)?;
-            let view = &self.views[&key];
-            if let Some(&(head, pos)) = view.place.get(&BlockIdx(b as u32)) {
-                let steps = view.steps[&head].clone();
-                let up = self.run_position(node)?;
-                out.extend(steps.into_iter().map(|step| {
-                    let mut key = up.clone();
-                    key.push((step, pos));
-                    (key, Inst { node, step, at })
-                }));
+        let execs = self.executions_unordered(f, at)?;
+        let mut keyed = Vec::with_capacity(execs.len());
+        let mut up: Option<(u32, Vec<(u32, u32)>)> = None;
+        for inst in execs {
+            if up.as_ref().is_none_or(|(n, _)| *n != inst.node) {
+                up = Some((inst.node, self.run_position(inst.node)?));
             }
+            let pos = self.locate(inst)?.pos;
+            let mut key = up.as_ref().expect("set above").1.clone();
+            key.push((inst.step, pos));
+            keyed.push((key, inst));
         }
-        out.sort_unstable();
-        Ok(out.into_iter().map(|(_, i)| i).collect())
+        keyed.sort_unstable();
+        Ok(keyed.into_iter().map(|(_, i)| i).collect())
     }
 
     /// Where invocation `node` started in the run, as the positions (timestamp, chain
