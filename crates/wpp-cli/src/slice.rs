@@ -16,9 +16,11 @@ use wpp_report::slice::{DepSource, SliceReport};
 /// computed it, across calls (a parameter to the argument passed, a call's result to what
 /// the callee returned, a global through the callees that set it), and through control:
 /// an execution depends on the branch that decided it ran, or on the call that made its
-/// invocation. Memory is not followed yet: a load's value is where a slice stops, and the
-/// listing says so. Each dependence is found on demand over the timestamps of the TWPP,
-/// never by walking the whole run.
+/// invocation. Memory is followed when the TWPP keeps the run's memory dependences (built
+/// from `wpp record --mode addresses` or `--mode ewpp`): a load depends on the stores,
+/// bulk writes and import calls whose bytes it read, or on the initial memory. Otherwise a
+/// load's value is where a slice stops, and the listing says so. Each dependence is found
+/// on demand over the timestamps of the TWPP, never by walking the whole run.
 ///
 /// The listing shows, by source line in code order (by function without DWARF), each
 /// instruction of the slice with how many of its executions are in the slice and the
@@ -82,6 +84,7 @@ fn from(d: &DepSource) -> String {
             "entry" => "the invocation's entry".into(),
             "init" => "the global's initial value".into(),
             "memory" => "memory (not followed)".into(),
+            "initial memory" => "the module's initial memory".into(),
             k => k.into(),
         },
     }
@@ -95,7 +98,8 @@ fn print(r: &SliceReport) -> std::io::Result<()> {
     let lines = if r.source_lines > 0 { format!(" on {} source lines", group(r.source_lines)) } else { String::new() };
     writeln!(out, "  {} instructions{lines}, {} executions", group(r.statements), group(r.instances))?;
     if !r.follows_memory {
-        writeln!(out, "  registers and control only: memory is not followed (a load's value ends the slice)")?;
+        writeln!(out, "  registers and control only: the TWPP keeps no memory dependences, so a load's value ends the slice")?;
+        writeln!(out, "  (build the TWPP from `wpp record --mode addresses` or `--mode ewpp` to follow loads to their stores)")?;
     }
     for l in &r.lines {
         writeln!(out)?;

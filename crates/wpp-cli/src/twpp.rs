@@ -36,7 +36,9 @@ enum Command {
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp twpp build lua.wpp -o lua.twpp\n  wpp trace lua.twpp --func luaH_get")]
 pub struct BuildOpts {
-    /// A profile recorded with --mode grammar or trace.
+    /// A profile recorded with --mode grammar or trace; or with --mode addresses or ewpp,
+    /// whose memory dependences the TWPP then keeps (so that `wpp slice` follows loads to
+    /// the stores they read).
     profile: PathBuf,
     /// Where to write it [default: the profile's name with the extension .twpp, in the
     /// current directory].
@@ -80,7 +82,8 @@ fn build(o: BuildOpts) -> anyhow::Result<()> {
     let t = Instant::now();
     let profile = Profile::open(&o.profile)?;
     profile.require_program("twpp build")?;
-    let built = wpp_twpp::build(&profile, &output, &mut crate::Bar::on_terminal())?;
+    let memory = wpp_report::deps::memory_table(&profile)?;
+    let built = wpp_twpp::build_with(&profile, &output, memory.as_ref(), &mut crate::Bar::on_terminal())?;
     let invocations: u64 = built.index.functions.iter().map(|e| e.invocations).sum();
     let traces: u64 = built.index.functions.iter().map(|e| e.pairs as u64).sum();
     eprintln!(
@@ -94,6 +97,9 @@ fn build(o: BuildOpts) -> anyhow::Result<()> {
         t.elapsed().as_secs_f64(),
         output.display()
     );
+    if let Some(m) = &memory {
+        eprintln!("wpp: kept {} memory dependences (load executions and the write instances they read), which `wpp slice` follows", group(m.len()));
+    }
     Ok(())
 }
 

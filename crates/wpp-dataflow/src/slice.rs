@@ -24,6 +24,8 @@ pub struct Slicing {
     wasm: Vec<u8>,
     stmts: FuncMap<FuncStmts>,
     controllers: FuncMap<Vec<Vec<BlockIdx>>>,
+    /// The run's memory dependences, if the TWPP keeps them.
+    memory: Option<wpp_twpp::memory::Memory>,
 }
 
 /// Which execution of the criterion's instruction.
@@ -40,7 +42,8 @@ pub fn open(twpp: &Path, module: &Path) -> Result<Slicing, Error> {
     let (m, wasm, program) = Module::open_decoded(&t.profile, module)?;
     let stmts = wpp_wasm::statements(&wasm, &program).map_err(|source| Error::Decode { path: module.to_owned(), source })?;
     let controllers = crate::control_dep::program_controllers(&t.profile.meta.functions);
-    Ok(Slicing { twpp: t, module: m, wasm, stmts, controllers })
+    let memory = t.memory().map_err(Error::Twpp)?;
+    Ok(Slicing { twpp: t, module: m, wasm, stmts, controllers, memory })
 }
 
 /// A register as users name it: `local:N` or `global:N`.
@@ -138,7 +141,16 @@ impl Slicing {
             stmts: &self.stmts,
             controllers: &self.controllers,
         };
-        Slicer::new(&self.twpp, p).map_err(Error::Query)
+        let mut slicer = Slicer::new(&self.twpp, p).map_err(Error::Query)?;
+        if let Some(m) = &self.memory {
+            slicer.follow_memory(m);
+        }
+        Ok(slicer)
+    }
+
+    /// Whether the TWPP keeps the run's memory dependences (slices follow loads).
+    pub fn follows_memory(&self) -> bool {
+        self.memory.is_some()
     }
 
     /// The slice of `var` just before execution `which` of the instruction at `at` of
@@ -258,7 +270,7 @@ impl Slicing {
                 defined_by: source(defined),
             },
             algorithm: 3,
-            follows_memory: false,
+            follows_memory: self.memory.is_some(),
             statements,
             source_lines,
             instances,
@@ -280,6 +292,7 @@ impl Slicing {
             Source::Entry => DepSource { kind: "entry", place: None, text: None },
             Source::Init => DepSource { kind: "init", place: None, text: None },
             Source::Memory => DepSource { kind: "memory", place: None, text: None },
+            Source::InitialMemory => DepSource { kind: "initial memory", place: None, text: None },
         }
     }
 

@@ -67,6 +67,22 @@ pub fn is_ewpp(p: &Profile) -> bool {
     p.toc.iter().any(|e| e.name == wpp_profile::section::EWPP)
 }
 
+/// Every memory dependence of the run, for a TWPP to keep ([`wpp_twpp::build_with`]):
+/// recovered from an addresses recording's address trace or from an extended WPP's
+/// checks; `None` for a profile that keeps none (or only their totals, a filtering run).
+pub fn memory_table(p: &Profile) -> Result<Option<wpp_twpp::memory::MemoryBuilder>, Error> {
+    let Some(sites) = p.access_sites()? else { return Ok(None) };
+    let mut table = wpp_twpp::memory::MemoryBuilder::new(sites.len());
+    if is_ewpp(p) {
+        from_ewpp(p, |d| table.add(d))?;
+    } else if p.toc.iter().any(|e| e.name == wpp_profile::section::ADDRESS_VALUES) {
+        from_addresses(p, |d| table.add(d))?;
+    } else {
+        return Ok(None);
+    }
+    Ok(Some(table))
+}
+
 /// The dependences a filtering run recorded.
 pub fn exercised(p: &Profile) -> Result<Option<ExercisedDeps>, Error> {
     let Some(deps) = p.optional_value::<ExercisedDeps>(wpp_profile::section::EXERCISED)? else { return Ok(None) };

@@ -244,6 +244,12 @@ pub fn partition_profile(profile: &Profile, progress: &mut dyn Progress) -> Resu
 /// Builds the TWPP of `profile`'s run (a trace or grammar profile, or a TWPP file) and
 /// writes it to `out`.
 pub fn build(profile: &Profile, out: &Path, progress: &mut dyn Progress) -> Result<Built, Error> {
+    build_with(profile, out, None, progress)
+}
+
+/// [`build`], keeping beside the TWPP the run's memory dependences (recovered from the
+/// profile's addresses or extended WPP) and the profile's access sites they name.
+pub fn build_with(profile: &Profile, out: &Path, memory: Option<&crate::memory::MemoryBuilder>, progress: &mut dyn Progress) -> Result<Built, Error> {
     let p = partition_profile(profile, progress)?;
     let functions = &profile.meta.functions;
     let mut w = Writer::create(out)?;
@@ -257,6 +263,14 @@ pub fn build(profile: &Profile, out: &Path, progress: &mut dyn Progress) -> Resu
     }
     if profile.toc.iter().any(|e| e.name == profile_section::MODULE) {
         w.write_section(profile_section::MODULE, &profile.section_bytes(profile_section::MODULE)?)?;
+    }
+    if let Some(m) = memory {
+        w.write_section(profile_section::ACCESS_SITES, &profile.section_bytes(profile_section::ACCESS_SITES)?)?;
+        w.write_section(crate::memory::SECTION, &m.encode())?;
+    } else if profile.toc.iter().any(|e| e.name == crate::memory::SECTION) {
+        // A TWPP built again keeps its dependences.
+        w.write_section(profile_section::ACCESS_SITES, &profile.section_bytes(profile_section::ACCESS_SITES)?)?;
+        w.write_section(crate::memory::SECTION, &profile.section_bytes(crate::memory::SECTION)?)?;
     }
     let mut index = Index { events: p.events, open_at_end: p.open_at_end, ambiguous: p.ambiguous, functions: Vec::new() };
     for (func, traces) in p.traces.iter() {
@@ -335,6 +349,17 @@ impl Twpp {
 
     fn damaged(&self, what: String) -> Error {
         Error::Damaged { path: self.profile.path.clone(), what }
+    }
+
+    /// The run's memory dependences, if the TWPP was built with them.
+    pub fn memory(&self) -> Result<Option<crate::memory::Memory>, Error> {
+        if !self.profile.toc.iter().any(|e| e.name == crate::memory::SECTION) {
+            return Ok(None);
+        }
+        let damaged = |what: String| Error::Damaged { path: self.profile.path.clone(), what };
+        let sites = self.profile.access_sites()?.ok_or_else(|| damaged("memory dependences without the access sites they name".into()))?;
+        let bytes = self.profile.section_bytes(crate::memory::SECTION)?;
+        crate::memory::Memory::decode(sites, bytes).map(Some).map_err(damaged)
     }
 
     /// Function `f`'s part without the traces' bodies, reading its section only.

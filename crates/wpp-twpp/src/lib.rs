@@ -61,11 +61,12 @@ pub mod dbb;
 pub mod dcg;
 pub mod file;
 pub mod format;
+pub mod memory;
 pub mod partition;
 pub mod slice;
 pub mod stacks;
 pub mod steps;
 pub mod timestamps;
 
-pub use file::{build, Twpp};
+pub use file::{build, build_with, Twpp};
 pub use partition::{partition, Call, Caller, Dcg, DcgNode, FuncTraces, Partition, PartitionError, Partitioner, TraceIdx};

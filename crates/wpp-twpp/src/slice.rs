@@ -21,18 +21,27 @@
 //!   its invocation, of a block whose branch decides whether it runs (the control
 //!   dependences come with the program), or else on the call that made the invocation.
 //!
+//! - an execution of an instruction that reads linear memory depends on the write
+//!   instances whose bytes it read, when the TWPP keeps the run's memory dependences
+//!   ([`crate::memory`], [`Slicer::follow_memory`]): the `k`-th execution of the load in
+//!   run order reads what the dependences say, and the `n`-th instance of a writer is
+//!   the `n`-th execution of its instruction in run order. Without them a load's value
+//!   is a leaf, [`Source::Memory`].
+//!
 //! Every dependence found is kept, so a second slice of the same run reuses them. The
 //! work is proportional to the slice and to the timestamps of the blocks it consults,
-//! never to the length of the run; memory is not followed here (a load's value is a
-//! leaf, [`Source::Memory`]).
+//! never to the length of the run (the executions of an instruction that reads or
+//! writes memory are put in run order once, when a slice first reaches it).
 
 use rustc_hash::FxHashMap;
+use wpp_model::access_event::SiteKind;
 use wpp_model::stmts::{FuncStmts, Kind, Reg, Stmt};
 use wpp_model::{BlockIdx, FuncIdx, FuncMap, Function};
 use wpp_paths::ProgramNumbering;
 
 use crate::dataflow::{Error, TraceView};
 use crate::format::FunctionPart;
+use crate::memory::{LoadDeps, Memory, Written};
 use crate::{Dcg, Twpp};
 
 /// The program a TWPP was recorded from, as a slice needs it.
@@ -91,6 +100,8 @@ pub enum Source {
     Init,
     /// Linear memory, which this slice does not follow.
     Memory,
+    /// Bytes nothing wrote during the run: the module's initial memory.
+    InitialMemory,
 }
 
 /// Why a node depends on another.
@@ -174,6 +185,20 @@ pub struct Slicer<'a> {
     keep: bool,
     /// For checks: blocks run before each timestamp, by trace.
     blocks_before: FxHashMap<(FuncIdx, u32), Vec<u64>>,
+    /// The run's memory dependences, when followed.
+    memory: Option<&'a Memory>,
+    /// Each load's dependences, decoded when first reached.
+    loads: FxHashMap<u32, LoadDeps>,
+    /// The executions of instructions that read or write memory, in run order, and for
+    /// those that read, each execution's place in it.
+    orders: FxHashMap<(FuncIdx, u32), RunOrder>,
+}
+
+/// An instruction's executions in run order.
+#[derive(Default)]
+struct RunOrder {
+    list: Vec<Inst>,
+    index: Option<FxHashMap<(u32, u32), u64>>,
 }
 
 impl<'a> Slicer<'a> {
@@ -202,7 +227,21 @@ impl<'a> Slicer<'a> {
             epoch: 0,
             keep: true,
             blocks_before: FxHashMap::default(),
+            memory: None,
+            loads: FxHashMap::default(),
+            orders: FxHashMap::default(),
         })
+    }
+
+    /// Follows the run's memory dependences (from [`Twpp::memory`]): a load's execution
+    /// then depends on the write instances it read.
+    pub fn follow_memory(&mut self, memory: &'a Memory) {
+        self.memory = Some(memory);
+    }
+
+    /// Whether loads are followed to their writers.
+    pub fn follows_memory(&self) -> bool {
+        self.memory.is_some()
     }
 
     /// The dynamic call graph.
@@ -507,9 +546,7 @@ impl<'a> Slicer<'a> {
                     _ => &s.uses[..],
                 };
                 data(self, operands)?;
-                if s.kind == Kind::Load {
-                    self.arena.push(Dep { kind: DepKind::Memory, from: Source::Memory });
-                }
+                self.memory_deps(inst, p.func, s.kind == Kind::Load)?;
                 if let Some(c) = self.control(inst, p)? {
                     self.arena.push(Dep { kind: DepKind::Control, from: c });
                 }
@@ -535,6 +572,66 @@ impl<'a> Slicer<'a> {
             self.known.insert(node, k);
         }
         Ok(k)
+    }
+
+    /// The memory dependences of execution `inst` of an instruction of `f`: the write
+    /// instances it read, or for a load when memory is not followed, a leaf.
+    fn memory_deps(&mut self, inst: Inst, f: FuncIdx, load: bool) -> Result<(), Error> {
+        let found = self.memory.and_then(|m| Some((m, m.read_site(f, inst.at)?)));
+        let Some((m, site)) = found else {
+            if load {
+                self.arena.push(Dep { kind: DepKind::Memory, from: Source::Memory });
+            }
+            return Ok(());
+        };
+        let k = self.ordinal(f, inst)?;
+        if !self.loads.contains_key(&site) {
+            let deps = m.load(site).map_err(|e| self.damaged(e))?;
+            self.loads.insert(site, deps);
+        }
+        let writers: Vec<Written> = self.loads[&site].of(k).to_vec();
+        for w in writers {
+            let from = match w {
+                Written::Initial => Source::InitialMemory,
+                Written::Site { site, instance } => {
+                    let ws = m.sites[site as usize];
+                    let inst = self.nth_execution(ws.func, ws.at, instance)?;
+                    let part = if matches!(ws.kind, SiteKind::HostCall { .. }) { Part::Result } else { Part::Exec };
+                    Source::Node(Node { inst, part })
+                }
+            };
+            self.arena.push(Dep { kind: DepKind::Memory, from });
+        }
+        Ok(())
+    }
+
+    /// The executions of the instruction at `at` of `f`, in run order, put in order once.
+    fn run_order(&mut self, f: FuncIdx, at: u32) -> Result<&mut RunOrder, Error> {
+        if !self.orders.contains_key(&(f, at)) {
+            let list = self.executions(f, at)?;
+            self.orders.insert((f, at), RunOrder { list, index: None });
+        }
+        Ok(self.orders.get_mut(&(f, at)).expect("inserted above"))
+    }
+
+    /// Which execution of its instruction, in run order (1-based), `inst` is.
+    fn ordinal(&mut self, f: FuncIdx, inst: Inst) -> Result<u64, Error> {
+        let order = self.run_order(f, inst.at)?;
+        let list = &order.list;
+        let index = order.index.get_or_insert_with(|| list.iter().enumerate().map(|(k, i)| ((i.node, i.step), k as u64 + 1)).collect());
+        match index.get(&(inst.node, inst.step)) {
+            Some(&k) => Ok(k),
+            None => Err(Error::NotRun { func: f, at: inst.at }),
+        }
+    }
+
+    /// Execution `n` (1-based, in run order) of the instruction at `at` of `f`.
+    fn nth_execution(&mut self, f: FuncIdx, at: u32, n: u64) -> Result<Inst, Error> {
+        let order = self.run_order(f, at)?;
+        let found = order.list.get((n as usize).wrapping_sub(1)).copied();
+        found.ok_or_else(|| {
+            self.damaged(format!("the memory dependences name execution {n} of the instruction at {at:#x} of function {f}, which ran fewer times"))
+        })
     }
 
     /// Whether the dependences found are kept, so that a later slice reuses them (the

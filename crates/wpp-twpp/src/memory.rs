@@ -1,0 +1,224 @@
+//! Memory dependences kept beside a TWPP: for each execution of each instruction that
+//! reads linear memory, the write instances whose bytes it read (Tallam & Gupta's load
+//! dependences, recovered once from an addresses recording or an extended WPP when the
+//! TWPP is built).
+//!
+//! A load site's dependences are one stream, in the order of its executions; each entry
+//! says how many executions of the load it moves on from the previous entry (0: the same
+//! execution read from another writer), the writer (0 the initial memory, `s + 1` access
+//! site `s`) and, for a site, the writer's instance as a signed step from the previous
+//! entry's of the stream (loads in a loop read consecutive instances). A stream is decoded
+//! only when a slice first reaches its load, so a slice costs the loads it touches.
+//!
+//! The section: the number of dependences, the number of load streams, then for each the load's site and its length
+//! in bytes, then the streams one after another. The access sites are the profile's own
+//! section, copied.
+
+use wpp_model::access_event::{AccessSite, SiteKind};
+use wpp_model::exercised::{Dependence, Writer};
+use wpp_model::FuncIdx;
+
+use crate::format::{number_at, put};
+
+/// The section holding the dependences.
+pub const SECTION: &str = "twpp-memory";
+
+/// Collects the dependences of a run, in the order they are recovered.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryBuilder {
+    streams: Vec<Stream>,
+    deps: u64,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Stream {
+    bytes: Vec<u8>,
+    instance: u64,
+    writer_instance: u64,
+}
+
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+impl MemoryBuilder {
+    pub fn new(sites: usize) -> MemoryBuilder {
+        MemoryBuilder { streams: vec![Stream::default(); sites], deps: 0 }
+    }
+
+    /// Adds one dependence; a load's executions come in order, each one's writers
+    /// together.
+    pub fn add(&mut self, d: &Dependence) {
+        let Some(s) = self.streams.get_mut(d.load as usize) else { return };
+        put(&mut s.bytes, d.load_instance.saturating_sub(s.instance));
+        s.instance = s.instance.max(d.load_instance);
+        match d.writer {
+            Writer::Initial => put(&mut s.bytes, 0),
+            Writer::Site(w) => {
+                put(&mut s.bytes, w as u64 + 1);
+                put(&mut s.bytes, zigzag(d.writer_instance as i64 - s.writer_instance as i64));
+                s.writer_instance = d.writer_instance;
+            }
+        }
+        self.deps += 1;
+    }
+
+    /// How many dependences were added.
+    pub fn len(&self) -> u64 {
+        self.deps
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.deps == 0
+    }
+
+    /// The section's bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        let used: Vec<(usize, &Stream)> = self.streams.iter().enumerate().filter(|(_, s)| !s.bytes.is_empty()).collect();
+        let mut out = Vec::new();
+        put(&mut out, self.deps);
+        put(&mut out, used.len() as u64);
+        for (site, s) in &used {
+            put(&mut out, *site as u64);
+            put(&mut out, s.bytes.len() as u64);
+        }
+        for (_, s) in &used {
+            out.extend_from_slice(&s.bytes);
+        }
+        out
+    }
+}
+
+/// One write instance a load execution read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Written {
+    /// The module's initial memory.
+    Initial,
+    /// Execution `instance` (1-based, in run order) of access site `site` (a store, a bulk
+    /// write, or a call of an import).
+    Site { site: u32, instance: u64 },
+}
+
+/// The dependences of a TWPP, read lazily, one load at a time.
+#[derive(Clone, Debug)]
+pub struct Memory {
+    pub sites: Vec<AccessSite>,
+    /// Each read site by (function, offset).
+    reads: rustc_hash::FxHashMap<(FuncIdx, u32), u32>,
+    /// Each load's stream, as a range of `bytes`.
+    streams: rustc_hash::FxHashMap<u32, (usize, usize)>,
+    bytes: Vec<u8>,
+    /// How many dependences the run had (load executions times the write instances each
+    /// read).
+    pub deps: u64,
+}
+
+/// One load's dependences, decoded: execution `k` (1-based) read `writers[starts[k - 1]
+/// .. starts[k]]`.
+#[derive(Clone, Debug, Default)]
+pub struct LoadDeps {
+    starts: Vec<u32>,
+    writers: Vec<Written>,
+}
+
+impl LoadDeps {
+    /// What execution `k` (1-based) read; nothing for one past the executions recorded.
+    pub fn of(&self, k: u64) -> &[Written] {
+        let k = k as usize;
+        if k == 0 || k >= self.starts.len() {
+            // (`starts` holds one more than the executions recorded.)
+            return &[];
+        }
+        &self.writers[self.starts[k - 1] as usize..self.starts[k] as usize]
+    }
+}
+
+impl Memory {
+    /// Reads the section, checking its directory against the sites.
+    pub fn decode(sites: Vec<AccessSite>, bytes: Vec<u8>) -> Result<Memory, String> {
+        let mut at = 0usize;
+        let mut next = |bytes: &[u8]| -> Result<u64, String> {
+            let (v, len) = number_at(&bytes[at.min(bytes.len())..]).map_err(|e| format!("the memory dependences' directory: {e}"))?;
+            at += len;
+            Ok(v)
+        };
+        let deps = next(&bytes)?;
+        let n = next(&bytes)?;
+        if n > sites.len() as u64 {
+            return Err(format!("the memory dependences name {n} loads, the module has {} access sites", sites.len()));
+        }
+        let mut dir = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            let site = next(&bytes)?;
+            let len = next(&bytes)?;
+            let readable = sites.get(site as usize).is_some_and(|s| matches!(s.kind, SiteKind::Read { .. }));
+            if !readable {
+                return Err(format!("the memory dependences name site {site}, which is not a read of memory"));
+            }
+            dir.push((site as u32, len));
+        }
+        let mut streams = rustc_hash::FxHashMap::default();
+        let mut start = at;
+        for (site, len) in dir {
+            let end = start.checked_add(len as usize).filter(|&e| e <= bytes.len()).ok_or("the memory dependences end early")?;
+            streams.insert(site, (start, end));
+            start = end;
+        }
+        let reads = sites.iter().enumerate().filter(|(_, s)| matches!(s.kind, SiteKind::Read { .. })).map(|(i, s)| ((s.func, s.at), i as u32)).collect();
+        Ok(Memory { sites, reads, streams, bytes, deps })
+    }
+
+    /// The read site of the instruction at `at` of function `f`, if it reads memory.
+    pub fn read_site(&self, f: FuncIdx, at: u32) -> Option<u32> {
+        self.reads.get(&(f, at)).copied()
+    }
+
+    /// The dependences of every execution of read site `site`.
+    pub fn load(&self, site: u32) -> Result<LoadDeps, String> {
+        let mut out = LoadDeps::default();
+        let Some(&(start, end)) = self.streams.get(&site) else { return Ok(out) };
+        let bytes = &self.bytes[start..end];
+        let mut at = 0usize;
+        let next = |at: &mut usize| -> Result<u64, String> {
+            let (v, len) = number_at(&bytes[*at..]).map_err(|e| format!("the memory dependences of site {site}: {e}"))?;
+            *at += len;
+            Ok(v)
+        };
+        let mut writer_instance = 0u64;
+        let mut first = true;
+        while at < bytes.len() {
+            let gap = next(&mut at)?;
+            if first && gap == 0 {
+                return Err(format!("the memory dependences of site {site} start at execution 0"));
+            }
+            first = false;
+            for _ in 0..gap {
+                out.starts.push(out.writers.len() as u32);
+            }
+            let w = next(&mut at)?;
+            let written = if w == 0 {
+                Written::Initial
+            } else {
+                let s = u32::try_from(w - 1)
+                    .ok()
+                    .filter(|&s| self.sites.get(s as usize).is_some_and(|s| s.is_write() || matches!(s.kind, SiteKind::HostCall { .. })));
+                let Some(s) = s else { return Err(format!("the memory dependences of site {site} name writer {}, which writes nothing", w - 1)) };
+                let step = unzigzag(next(&mut at)?);
+                writer_instance = writer_instance
+                    .checked_add_signed(step)
+                    .filter(|&i| i > 0)
+                    .ok_or_else(|| format!("the memory dependences of site {site}: a writer's instance out of range"))?;
+                Written::Site { site: s, instance: writer_instance }
+            };
+            out.writers.push(written);
+        }
+        // `starts[k - 1]` starts execution k (pushed when the stream reached it), and the
+        // last one ends here.
+        out.starts.push(out.writers.len() as u32);
+        Ok(out)
+    }
+}
