@@ -52,6 +52,11 @@ pub struct Opts {
     /// The last execution of the instruction (the default).
     #[arg(long)]
     last: bool,
+    /// Agrawal and Horgan's approach: 3, the precise slice (the executions that
+    /// influenced the value); 2, every execution of each instruction reached (the
+    /// dependences exercised, a superset).
+    #[arg(long, value_name = "2|3", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
+    algorithm: u8,
     #[command(flatten)]
     output: crate::Output,
 }
@@ -68,7 +73,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let var = parse_var(&o.var)?;
     let (func, at) = s.point(&o.at)?;
     let which = o.instance.map_or(Which::Last, Which::Nth);
-    let report = s.slice(func, at, var, which, o.output.top(), &mut crate::Bar::on_terminal())?;
+    let report = s.slice(func, at, var, which, o.algorithm, o.output.top(), &mut crate::Bar::on_terminal())?;
     if o.output.json {
         return crate::print_json(&Out { module: o.module.display().to_string(), report });
     }
@@ -97,6 +102,9 @@ fn print(r: &SliceReport) -> std::io::Result<()> {
     writeln!(out, "  its value came from {}", from(&c.defined_by))?;
     let lines = if r.source_lines > 0 { format!(" on {} source lines", group(r.source_lines)) } else { String::new() };
     writeln!(out, "  {} instructions{lines}, {} executions", group(r.statements), group(r.instances))?;
+    if r.algorithm == 2 {
+        writeln!(out, "  approach 2: every execution of each instruction reached, not only those that influenced the value")?;
+    }
     if !r.follows_memory {
         writeln!(out, "  registers and control only: the TWPP keeps no memory dependences, so a load's value ends the slice")?;
         writeln!(out, "  (build the TWPP from `wpp record --mode addresses` or `--mode ewpp` to follow loads to their stores)")?;

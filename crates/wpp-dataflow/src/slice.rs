@@ -49,6 +49,11 @@ pub fn open(twpp: &Path, module: &Path) -> Result<Slicing, Error> {
 /// A register as users name it: `local:N` or `global:N`.
 pub fn parse_var(s: &str) -> Result<Reg, Error> {
     let bad = || Error::Invalid(format!("`{s}` names no variable: write local:N (parameters first) or global:N"));
+    if s.starts_with("mem:") {
+        return Err(Error::Invalid(format!(
+            "`{s}`: a memory criterion is not answered yet; slice the register a load of those bytes leaves its value in (the local.set after it, or the call it is passed to), which follows the load to its stores when the TWPP was built from `wpp record --mode addresses` or `--mode ewpp`"
+        )));
+    }
     let (kind, n) = s.split_once(':').ok_or_else(bad)?;
     let n: u32 = n.parse().map_err(|_| bad())?;
     match kind {
@@ -154,8 +159,10 @@ impl Slicing {
     }
 
     /// The slice of `var` just before execution `which` of the instruction at `at` of
-    /// `func`.
-    pub fn slice(&self, func: FuncIdx, at: u32, var: Reg, which: Which, top: Top, progress: &mut dyn Progress) -> Result<SliceReport, Error> {
+    /// `func`, by Agrawal and Horgan's approach `algorithm` (2: every execution of each
+    /// instruction reached; 3: the precise slice, the executions themselves).
+    #[allow(clippy::too_many_arguments)]
+    pub fn slice(&self, func: FuncIdx, at: u32, var: Reg, which: Which, algorithm: u8, top: Top, progress: &mut dyn Progress) -> Result<SliceReport, Error> {
         let module = self.module.path.display();
         let name = self.twpp.profile.meta.func_name(func);
         if let Reg::Local(l) = var {
@@ -193,34 +200,37 @@ impl Slicing {
         let mut per: rustc_hash::FxHashMap<u32, (u64, u64, Counts)> = rustc_hash::FxHashMap::default();
         let mut offsets: BTreeSet<u32> = BTreeSet::from([at]);
         slicer.keep(false);
-        let instances = slicer
-            .visit(&[defined], |n, deps| {
-                let e = per.entry(n.inst.at).or_default();
-                match n.part {
-                    Part::Exec => e.0 += 1,
-                    _ => e.1 += 1,
-                }
-                for d in deps {
-                    let (kind, reg) = match (d.kind, n.part) {
-                        (DepKind::Data(_), Part::Arg(_)) => ("argument", None),
-                        (DepKind::Data(r), _) => ("data", Some(r)),
-                        (DepKind::Control, _) => ("control", None),
-                        (DepKind::Call, _) => ("call", None),
-                        (DepKind::Return, _) => ("return", None),
-                        (DepKind::Memory, _) => ("memory", None),
-                    };
-                    // Sources are counted by instruction and part (any execution of it).
-                    let from = match d.from {
-                        Source::Node(m) => {
-                            offsets.insert(m.inst.at);
-                            Source::Node(wpp_twpp::slice::Node { inst: Inst { node: 0, step: 0, at: m.inst.at }, part: m.part })
-                        }
-                        other => other,
-                    };
-                    *e.2.entry((kind, reg, from)).or_default() += 1;
-                }
-            })
-            .map_err(Error::Query)?;
+        let mut add = |n: wpp_twpp::slice::Node, deps: &[wpp_twpp::slice::Dep]| {
+            let e = per.entry(n.inst.at).or_default();
+            match n.part {
+                Part::Exec => e.0 += 1,
+                _ => e.1 += 1,
+            }
+            for d in deps {
+                let (kind, reg) = match (d.kind, n.part) {
+                    (DepKind::Data(_), Part::Arg(_)) => ("argument", None),
+                    (DepKind::Data(r), _) => ("data", Some(r)),
+                    (DepKind::Control, _) => ("control", None),
+                    (DepKind::Call, _) => ("call", None),
+                    (DepKind::Return, _) => ("return", None),
+                    (DepKind::Memory, _) => ("memory", None),
+                };
+                // Sources are counted by instruction and part (any execution of it).
+                let from = match d.from {
+                    Source::Node(m) => {
+                        offsets.insert(m.inst.at);
+                        Source::Node(wpp_twpp::slice::Node { inst: Inst { node: 0, step: 0, at: m.inst.at }, part: m.part })
+                    }
+                    other => other,
+                };
+                *e.2.entry((kind, reg, from)).or_default() += 1;
+            }
+        };
+        let instances = match algorithm {
+            2 => slicer.visit_statements(&[defined], |_, _, _, n, deps| add(n, deps)),
+            _ => slicer.visit(&[defined], add),
+        }
+        .map_err(Error::Query)?;
         offsets.extend(per.keys().copied());
         if let Source::Node(n) = defined {
             offsets.insert(n.inst.at);
@@ -269,7 +279,7 @@ impl Slicing {
                 executions: total,
                 defined_by: source(defined),
             },
-            algorithm: 3,
+            algorithm,
             follows_memory: self.memory.is_some(),
             statements,
             source_lines,

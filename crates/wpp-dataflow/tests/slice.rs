@@ -5,15 +5,19 @@
 //! and interprets each block's instructions with shadow state: a real operand stack of
 //! value origins (values popped from and pushed on the top, moved down when a branch
 //! carries them to its label), the locals of every frame, the globals, and for every
-//! block the latest execution of each block of its frame. It records the dependences of
-//! every execution of every instruction: the dynamic dependence graph that published
-//! slicers build before they answer. Each slice of the engine (demand-driven, backward
+//! block the latest execution of each block of its frame; and, for a TWPP that keeps the
+//! run's memory dependences, the access log of the same run (every load, store, bulk
+//! access and host write, with its address) over a shadow memory that names the last
+//! writer of every byte. It records the dependences of every execution of every
+//! instruction: the dynamic dependence graph that published slicers build before they
+//! answer. Each slice of the engine (demand-driven, backward
 //! over timestamps) must be exactly the graph's backward closure from the same
 //! execution, and every node in it must have the same dependences.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
+use wpp_model::deps::{Shadow, INITIAL};
 use wpp_model::stmts::{FuncStmts, Kind, Reg};
 use wpp_model::{BlockIdx, FuncIdx, FuncMap, PathEvent};
 use wpp_profile::Profile;
@@ -37,6 +41,7 @@ enum Src {
     Entry,
     Init,
     Memory,
+    InitialMemory,
 }
 
 fn part_code(p: Part) -> u32 {
@@ -88,6 +93,11 @@ struct Walk {
     /// A frame that left by a tail call, until its callee enters.
     tail: Option<Frame>,
     blocks_left: u64,
+    /// Whether memory is followed: the last writer of every byte of memory 0, each write
+    /// instance's node (`WriteId - 1`).
+    memory: bool,
+    shadow: Shadow,
+    writes: Vec<Src>,
 }
 
 impl Walk {
@@ -169,7 +179,7 @@ impl Walk {
                 _ => &values[..],
             };
             deps.extend(operands.iter().map(|&(r, v)| (kind_code(DepKind::Data(r)), v)));
-            if s.kind == Kind::Load {
+            if s.kind == Kind::Load && !self.memory {
                 deps.push((kind_code(DepKind::Memory), Src::Memory));
             }
             deps.extend(control.map(|c| (kind_code(DepKind::Control), c)));
@@ -269,6 +279,46 @@ impl BlockSink for Walk {
     }
 
     fn leave(&mut self, _func: u32) {}
+
+    fn access(&mut self, at: u32, addr: u64, len: u64, kind: u32) {
+        if self.blocks_left == 0 || !self.memory {
+            return;
+        }
+        assert_eq!(kind >> 4, 0, "one memory");
+        let frame = self.frames.last().unwrap();
+        let node = (frame.id, frame.blocks - 1, at, 0);
+        if kind & wpp_wasm::abi::ACCESS_WRITE != 0 {
+            self.writes.push(Src::Node(node));
+            self.shadow.write(addr, len, self.writes.len() as u64);
+        } else {
+            let mut read: Vec<Src> = (addr..addr + len)
+                .map(|b| match self.shadow.writer(b) {
+                    INITIAL => Src::InitialMemory,
+                    w => self.writes[w as usize - 1],
+                })
+                .collect();
+            read.sort_unstable();
+            read.dedup();
+            self.graph.get_mut(&node).unwrap().extend(read.into_iter().map(|s| (kind_code(DepKind::Memory), s)));
+        }
+    }
+
+    fn host_call(&mut self, _name: &str, writes: Option<&[(u64, u64)]>, _memory: &[u8]) {
+        if self.blocks_left == 0 || !self.memory {
+            return;
+        }
+        // The call's result wrote the ranges: the import called last, by the frame on top
+        // or by one that left by a tail call.
+        let pending = match &self.tail {
+            Some(t) => t.pending.as_ref(),
+            None => self.frames.last().and_then(|f| f.pending.as_ref()),
+        };
+        let call = pending.expect("an import call is pending").call;
+        self.writes.push(Src::Node((call.0, call.1, call.2, 1)));
+        for &(addr, len) in writes.unwrap_or_default() {
+            self.shadow.write(addr, len, self.writes.len() as u64);
+        }
+    }
 }
 
 /// The invocations of a call graph in the order they were entered (pre-order): the
@@ -284,21 +334,26 @@ fn entry_order(dcg: &wpp_twpp::Dcg) -> Vec<u32> {
     out
 }
 
-/// Records `wasm`, builds its TWPP, walks the first `cap` blocks of the run, and compares
-/// `limit` slices from random executions there; how many nodes the slices had.
-fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap: u64) -> usize {
+/// Records `wasm` (with its addresses, when `memory`), builds its TWPP (keeping the
+/// memory dependences), walks the first `cap` blocks of the run, and compares `limit`
+/// slices from random executions there; how many nodes the slices had.
+fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap: u64, memory: bool) -> usize {
     let profile_path = dir.join(format!("{name}.wpp"));
     let twpp_path = dir.join(format!("{name}.twpp"));
-    Recorder::from_bytes(name, wasm.to_vec()).unwrap().mode(RecordMode::Grammar(Builder::Sequitur1)).run_config(cfg.clone()).record(&profile_path).unwrap();
+    let mode = if memory { RecordMode::Addresses(Builder::Sequitur1) } else { RecordMode::Grammar(Builder::Sequitur1) };
+    Recorder::from_bytes(name, wasm.to_vec()).unwrap().mode(mode).run_config(cfg.clone()).record(&profile_path).unwrap();
     let profile = Profile::open(&profile_path).unwrap();
-    build(&profile, &twpp_path, &mut wpp_model::progress::Quiet).unwrap();
+    let table = if memory { Some(wpp_report::deps::memory_table(&profile).unwrap().expect("an addresses recording keeps dependences")) } else { None };
+    wpp_twpp::build_with(&profile, &twpp_path, table.as_ref(), &mut wpp_model::progress::Quiet).unwrap();
     let twpp = Twpp::open(&twpp_path).unwrap();
+    let mem = twpp.memory().unwrap();
+    assert_eq!(mem.is_some(), memory, "{name}: the TWPP keeps memory dependences");
     let program = wpp_wasm::decode(wasm).unwrap();
     let stmts = wpp_wasm::statements(wasm, &program).unwrap();
     let controllers = wpp_dataflow::control_dep::program_controllers(&program.functions);
     let mut blocks = 0u64;
     profile.for_each_event(|e: PathEvent| blocks += profile.numberings.get(e.func).unwrap().decode(e.path).unwrap().len() as u64).unwrap();
-    let oracle_wasm = wpp_wasm::instrument_block_log(wasm, &program).unwrap();
+    let oracle_wasm = if memory { wpp_wasm::instrument_access_log(wasm, &program) } else { wpp_wasm::instrument_block_log(wasm, &program) }.unwrap();
     let rt = wpp_runtime::engine().unwrap();
     let walk = Walk {
         stmts: stmts.clone(),
@@ -310,12 +365,18 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
         seq: HashMap::new(),
         tail: None,
         blocks_left: blocks.min(cap),
+        memory,
+        shadow: Shadow::default(),
+        writes: Vec::new(),
     };
     let (_, walk) = run_block_log(&rt, &oracle_wasm, cfg, walk).unwrap();
 
     let mut slicer =
         Slicer::new(&twpp, Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, stmts: &stmts, controllers: &controllers })
             .unwrap();
+    if let Some(m) = &mem {
+        slicer.follow_memory(m);
+    }
     let order = entry_order(slicer.dcg());
     assert!(walk.next_id as usize <= order.len(), "{name}: the walk entered {} invocations, the call graph has {}", walk.next_id, order.len());
     if blocks <= cap {
@@ -366,6 +427,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
                         Source::Entry => Src::Entry,
                         Source::Init => Src::Init,
                         Source::Memory => Src::Memory,
+                        Source::InitialMemory => Src::InitialMemory,
                     };
                     (kind_code(d.kind), s)
                 })
@@ -390,6 +452,9 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
             Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, stmts: &stmts, controllers: &controllers },
         )
         .unwrap();
+        if let Some(m) = &mem {
+            lean.follow_memory(m);
+        }
         lean.keep(false);
         let mut visited: Vec<(Node, Vec<wpp_twpp::slice::Dep>)> = Vec::new();
         let count = lean.visit(&[Source::Node(Node::exec(inst))], |n, d| visited.push((n, d.to_vec()))).unwrap();
@@ -432,7 +497,9 @@ fn wat_programs() {
     let dir = tempfile::tempdir().unwrap();
     for name in corpus::names() {
         let cfg = RunConfig { program_name: name.clone(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
-        check(&name, &corpus::bytes(&name), &cfg, dir.path(), 60, u64::MAX);
+        for memory in [false, true] {
+            check(&name, &corpus::bytes(&name), &cfg, dir.path(), 60, u64::MAX, memory);
+        }
     }
 }
 
@@ -445,7 +512,9 @@ fn random_programs() {
         let wasm = wat::parse_str(&text).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
         let name = format!("random-{seed}");
         let cfg = RunConfig { program_name: name.clone(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
-        check(&name, &wasm, &cfg, dir.path(), 40, u64::MAX);
+        for memory in [false, true] {
+            check(&name, &wasm, &cfg, dir.path(), 40, u64::MAX, memory);
+        }
     }
 }
 
@@ -455,7 +524,7 @@ fn real_programs() {
         let dir = tempfile::tempdir().unwrap();
         let (p, run) = m.run(&p.name, "test").unwrap();
         let (wasm, cfg) = workloads::load_run(m, p, run);
-        check(&p.name, &wasm, &cfg, dir.path(), 20, 200_000);
+        check(&p.name, &wasm, &cfg, dir.path(), 20, 200_000, true);
     });
 }
 

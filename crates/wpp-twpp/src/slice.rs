@@ -690,6 +690,19 @@ impl<'a> Slicer<'a> {
     /// instruction a dependence comes from is added once. The instructions, in the order
     /// found, with their function. Dependences found here are not kept.
     pub fn slice_statements(&mut self, from: &[Source]) -> Result<Vec<(FuncIdx, u32, Part)>, Error> {
+        let mut out = Vec::new();
+        self.visit_statements(from, |f, at, part, _, _| {
+            if out.last() != Some(&(f, at, part)) {
+                out.push((f, at, part));
+            }
+        })?;
+        Ok(out)
+    }
+
+    /// Approach 2's closure, each instruction's every execution given to `f` with its
+    /// dependences (its function, offset and part, then the node); how many executions
+    /// it visited. An instruction's executions come one after another.
+    pub fn visit_statements(&mut self, from: &[Source], mut f: impl FnMut(FuncIdx, u32, Part, Node, &[Dep])) -> Result<u64, Error> {
         let mut seen: rustc_hash::FxHashSet<(u32, Part)> = rustc_hash::FxHashSet::default();
         let mut work: Vec<(FuncIdx, u32, Part)> = Vec::new();
         for s in from {
@@ -698,13 +711,12 @@ impl<'a> Slicer<'a> {
                 work.push((f, n.inst.at, n.part));
             }
         }
-        let mut out = Vec::new();
-        while let Some((f, at, part)) = work.pop() {
+        let mut count = 0u64;
+        while let Some((func, at, part)) = work.pop() {
             if !seen.insert((at, part)) {
                 continue;
             }
-            out.push((f, at, part));
-            for inst in self.executions_unordered(f, at)? {
+            for inst in self.executions_unordered(func, at)? {
                 let node = Node { inst, part };
                 let kept = self.known.get(&node).copied();
                 let k = match kept {
@@ -714,17 +726,19 @@ impl<'a> Slicer<'a> {
                 for i in k.start..k.start + k.len as usize {
                     if let Source::Node(m) = self.arena[i].from {
                         if !seen.contains(&(m.inst.at, m.part)) {
-                            let func = self.dcg.nodes[m.inst.node as usize].func;
-                            work.push((func, m.inst.at, m.part));
+                            let g = self.dcg.nodes[m.inst.node as usize].func;
+                            work.push((g, m.inst.at, m.part));
                         }
                     }
                 }
+                f(func, at, part, node, &self.arena[k.start..k.start + k.len as usize]);
+                count += 1;
                 if kept.is_none() {
                     self.arena.truncate(k.start);
                 }
             }
         }
-        Ok(out)
+        Ok(count)
     }
 
     /// Every execution of the instruction at `at` of function `f`, invocation by

@@ -1,0 +1,63 @@
+//! Zhang and Gupta's Fig. 10 (Agrawal and Horgan's example) written in C and compiled
+//! without optimisation, so that every variable lives in linear memory: the slice of Z at
+//! the breakpoint goes through stores and loads. The statements are the lines of `main`
+//! marked `/* N */`. Approach 3 (the precise slice) leaves out statements 3 and 8 (their
+//! values were overwritten before anything read them) and 10 (nothing reads what it
+//! writes); approach 2 (every execution of each statement reached) keeps 8, whose Y reached
+//! an earlier iteration's Z. Without the memory dependences the slice stops at the first
+//! load and says so.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use common::{compile_c_reproducibly, json, ok, scratch, wpp};
+
+/// The statement numbers of main's lines in the slice.
+fn statements(slice: &serde_json::Value, marks: &[(u32, u32)]) -> BTreeSet<u32> {
+    slice["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["function"] == "__original_main")
+        .filter_map(|l| l["source"].as_str()?.strip_prefix("fig10.c:")?.parse::<u32>().ok())
+        .filter_map(|line| marks.iter().find(|m| m.0 == line).map(|m| m.1))
+        .collect()
+}
+
+#[test]
+fn fig10_in_c() {
+    let d = scratch("slice-fig10");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/fig10.c");
+    let Some(wasm) = compile_c_reproducibly(&d, &src, "-O0") else { return };
+    let text = std::fs::read_to_string(&src).unwrap();
+    // (line, statement) of each line marked /* N */.
+    let marks: Vec<(u32, u32)> =
+        text.lines().enumerate().filter_map(|(i, l)| Some((i as u32 + 1, l.split("/* ").nth(1)?.strip_suffix(" */")?.parse().ok()?))).collect();
+    assert_eq!(marks.len(), 14, "{marks:?}");
+    let (profile, twpp) = (d.join("fig10.wpp"), d.join("fig10.twpp"));
+    ok(wpp().args(["record", "--mode", "addresses", "-o"]).arg(&profile).arg(&wasm));
+    ok(wpp().args(["twpp", "build"]).arg(&profile).arg("-o").arg(&twpp));
+    let module = wasm.to_str().unwrap();
+    // The breakpoint's parameter, before its first instruction (line 9: its definition).
+    let slice = |twpp: &Path, algorithm: &str| {
+        json(wpp().arg("slice").arg(twpp).args(["--module", module, "--at", "fig10.c:9", "--var", "local:0", "--algorithm", algorithm, "--json"]))
+    };
+    let precise = slice(&twpp, "3");
+    assert_eq!(precise["follows_memory"], true);
+    assert_eq!(statements(&precise, &marks), BTreeSet::from([1, 2, 4, 5, 6, 7, 9, 11, 12, 13, 14]), "approach 3");
+    let approach2 = slice(&twpp, "2");
+    assert_eq!(approach2["algorithm"], 2);
+    assert_eq!(statements(&approach2, &marks), BTreeSet::from([1, 2, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14]), "approach 2");
+    assert!(approach2["instances"].as_u64() > precise["instances"].as_u64());
+    // A TWPP of a recording without addresses: registers only, the slice stops at the
+    // load of Z that the call of statement 14 passes.
+    let (grammar, bare) = (d.join("bare.wpp"), d.join("bare.twpp"));
+    ok(wpp().args(["record", "-o"]).arg(&grammar).arg(&wasm));
+    ok(wpp().args(["twpp", "build"]).arg(&grammar).arg("-o").arg(&bare));
+    let registers = slice(&bare, "3");
+    assert_eq!(registers["follows_memory"], false);
+    assert_eq!(statements(&registers, &marks), BTreeSet::from([14]), "registers only");
+    std::fs::remove_dir_all(&d).unwrap();
+}
