@@ -54,8 +54,9 @@ pub struct Opts {
     last: bool,
     /// Agrawal and Horgan's approach: 3, the precise slice (the executions that
     /// influenced the value); 2, every execution of each instruction reached (the
-    /// dependences exercised, a superset).
-    #[arg(long, value_name = "2|3", default_value_t = 3, value_parser = clap::value_parser!(u8).range(2..=3))]
+    /// dependences exercised, a superset); 1, the static slice over the executed
+    /// instructions (any definition that reaches along executed blocks, a superset of 2).
+    #[arg(long, value_name = "1|2|3", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
     algorithm: u8,
     #[command(flatten)]
     output: crate::Output,
@@ -102,8 +103,10 @@ fn print(r: &SliceReport) -> std::io::Result<()> {
     writeln!(out, "  its value came from {}", from(&c.defined_by))?;
     let lines = if r.source_lines > 0 { format!(" on {} source lines", group(r.source_lines)) } else { String::new() };
     writeln!(out, "  {} instructions{lines}, {} executions", group(r.statements), group(r.instances))?;
-    if r.algorithm == 2 {
-        writeln!(out, "  approach 2: every execution of each instruction reached, not only those that influenced the value")?;
+    match r.algorithm {
+        1 => writeln!(out, "  approach 1: every executed instruction whose value can reach along executed code; each dependence counted once")?,
+        2 => writeln!(out, "  approach 2: every execution of each instruction reached, not only those that influenced the value")?,
+        _ => {}
     }
     if !r.follows_memory {
         writeln!(out, "  registers and control only: the TWPP keeps no memory dependences, so a load's value ends the slice")?;

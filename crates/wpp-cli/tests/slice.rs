@@ -4,8 +4,9 @@
 //! marked `/* N */`. Approach 3 (the precise slice) leaves out statements 3 and 8 (their
 //! values were overwritten before anything read them) and 10 (nothing reads what it
 //! writes); approach 2 (every execution of each statement reached) keeps 8, whose Y reached
-//! an earlier iteration's Z. Without the memory dependences the slice stops at the first
-//! load and says so.
+//! an earlier iteration's Z; approach 1 (the executed statements whose definitions can
+//! reach) keeps 3 too, as J = 0 reaches statement 13 when the loop does not run. Without
+//! the memory dependences the slice stops at the first load and says so.
 
 mod common;
 
@@ -33,16 +34,25 @@ fn fig10_in_c() {
     let Some(wasm) = compile_c_reproducibly(&d, &src, "-O0") else { return };
     let text = std::fs::read_to_string(&src).unwrap();
     // (line, statement) of each line marked /* N */.
-    let marks: Vec<(u32, u32)> =
-        text.lines().enumerate().filter_map(|(i, l)| Some((i as u32 + 1, l.split("/* ").nth(1)?.strip_suffix(" */")?.parse().ok()?))).collect();
+    let marks: Vec<(u32, u32)> = text
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let mark = l.split("/* ").nth(1)?;
+            let digits: String = mark.chars().take_while(char::is_ascii_digit).collect();
+            Some((i as u32 + 1, digits.parse().ok()?))
+        })
+        .collect();
+    let breakpoint = text.lines().position(|l| l.contains("void breakpoint(")).unwrap() + 1;
+    let at = format!("fig10.c:{breakpoint}");
     assert_eq!(marks.len(), 14, "{marks:?}");
     let (profile, twpp) = (d.join("fig10.wpp"), d.join("fig10.twpp"));
     ok(wpp().args(["record", "--mode", "addresses", "-o"]).arg(&profile).arg(&wasm));
     ok(wpp().args(["twpp", "build"]).arg(&profile).arg("-o").arg(&twpp));
     let module = wasm.to_str().unwrap();
-    // The breakpoint's parameter, before its first instruction (line 9: its definition).
+    // The breakpoint's parameter, before its first instruction (on its definition's line).
     let slice = |twpp: &Path, algorithm: &str| {
-        json(wpp().arg("slice").arg(twpp).args(["--module", module, "--at", "fig10.c:9", "--var", "local:0", "--algorithm", algorithm, "--json"]))
+        json(wpp().arg("slice").arg(twpp).args(["--module", module, "--at", &at, "--var", "local:0", "--algorithm", algorithm, "--json"]))
     };
     let precise = slice(&twpp, "3");
     assert_eq!(precise["follows_memory"], true);
@@ -51,6 +61,8 @@ fn fig10_in_c() {
     assert_eq!(approach2["algorithm"], 2);
     assert_eq!(statements(&approach2, &marks), BTreeSet::from([1, 2, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14]), "approach 2");
     assert!(approach2["instances"].as_u64() > precise["instances"].as_u64());
+    let approach1 = slice(&twpp, "1");
+    assert_eq!(statements(&approach1, &marks), BTreeSet::from([1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14]), "approach 1");
     // A TWPP of a recording without addresses: registers only, the slice stops at the
     // load of Z that the call of statement 14 passes.
     let (grammar, bare) = (d.join("bare.wpp"), d.join("bare.twpp"));

@@ -159,7 +159,8 @@ impl Slicing {
     }
 
     /// The slice of `var` just before execution `which` of the instruction at `at` of
-    /// `func`, by Agrawal and Horgan's approach `algorithm` (2: every execution of each
+    /// `func`, by Agrawal and Horgan's approach `algorithm` (1: the executed instructions
+    /// whose definitions reach along executed blocks; 2: every execution of each
     /// instruction reached; 3: the precise slice, the executions themselves).
     #[allow(clippy::too_many_arguments)]
     pub fn slice(&self, func: FuncIdx, at: u32, var: Reg, which: Which, algorithm: u8, top: Top, progress: &mut dyn Progress) -> Result<SliceReport, Error> {
@@ -200,11 +201,14 @@ impl Slicing {
         let mut per: rustc_hash::FxHashMap<u32, (u64, u64, Counts)> = rustc_hash::FxHashMap::default();
         let mut offsets: BTreeSet<u32> = BTreeSet::from([at]);
         slicer.keep(false);
-        let mut add = |n: wpp_twpp::slice::Node, deps: &[wpp_twpp::slice::Dep]| {
+        let mut instances = 0u64;
+        // `weight` executions of node `n`'s instruction, with the dependences of one.
+        let mut add = |n: wpp_twpp::slice::Node, weight: u64, deps: &[wpp_twpp::slice::Dep]| {
+            instances += weight;
             let e = per.entry(n.inst.at).or_default();
             match n.part {
-                Part::Exec => e.0 += 1,
-                _ => e.1 += 1,
+                Part::Exec => e.0 += weight,
+                _ => e.1 += weight,
             }
             for d in deps {
                 let (kind, reg) = match (d.kind, n.part) {
@@ -226,9 +230,13 @@ impl Slicing {
                 *e.2.entry((kind, reg, from)).or_default() += 1;
             }
         };
-        let instances = match algorithm {
-            2 => slicer.visit_statements(&[defined], |_, _, _, n, deps| add(n, deps)),
-            _ => slicer.visit(&[defined], add),
+        match algorithm {
+            1 => slicer.visit_executed(&[defined], |_, at, part, runs, deps| {
+                let deps: Vec<wpp_twpp::slice::Dep> = deps.iter().map(|d| wpp_twpp::slice::Dep { kind: d.kind, from: origin_source(d.from) }).collect();
+                add(wpp_twpp::slice::Node { inst: Inst { node: 0, step: 0, at }, part }, runs, &deps)
+            }),
+            2 => slicer.visit_statements(&[defined], |_, _, _, n, deps| add(n, 1, deps)),
+            _ => slicer.visit(&[defined], |n, deps| add(n, 1, deps)),
         }
         .map_err(Error::Query)?;
         offsets.extend(per.keys().copied());
@@ -308,5 +316,17 @@ impl Slicing {
 
     fn inst_place(&self, inst: Inst) -> wpp_report::dataflow::Place {
         self.module.place(&self.twpp.profile, None, inst.at)
+    }
+}
+
+/// An origin of approach 1 as a source of the listing (an instruction, any execution).
+fn origin_source(o: wpp_twpp::slice::Origin) -> Source {
+    use wpp_twpp::slice::Origin;
+    match o {
+        Origin::Instr { at, part, .. } => Source::Node(wpp_twpp::slice::Node { inst: Inst { node: 0, step: 0, at }, part }),
+        Origin::Entry => Source::Entry,
+        Origin::Init => Source::Init,
+        Origin::Memory => Source::Memory,
+        Origin::InitialMemory => Source::InitialMemory,
     }
 }

@@ -24,7 +24,7 @@ use wpp_profile::Profile;
 use wpp_record::{Builder, RecordMode, Recorder};
 use wpp_runtime::{run_block_log, BlockSink, RunConfig, Stdio};
 use wpp_test_support::{corpus, workloads, Rng};
-use wpp_twpp::slice::{DepKind, Node, Part, Program, Slicer, Source};
+use wpp_twpp::slice::{DepKind, Node, Origin, Part, Program, Slicer, Source};
 use wpp_twpp::{build, Twpp};
 
 /// The graph projected on instructions: (offset, part) to the (offset, part) of each
@@ -98,6 +98,16 @@ struct Walk {
     memory: bool,
     shadow: Shadow,
     writes: Vec<Src>,
+    /// For approach 1: each invocation's function; the calls that made each function's
+    /// invocations (`None`: the host); per call instruction, the functions it entered
+    /// and how often; each function's executed blocks.
+    funcs: Vec<u32>,
+    callers: HashMap<u32, BTreeSet<Option<(u32, u32)>>>,
+    callees: HashMap<(u32, u32), (BTreeSet<u32>, u64)>,
+    ran: HashMap<u32, BTreeSet<u32>>,
+    /// The bytes each instruction read, and wrote (a call of an import: its result part).
+    bytes_read: HashMap<u32, BTreeSet<u64>>,
+    bytes_written: HashMap<(u32, u32), BTreeSet<u64>>,
 }
 
 impl Walk {
@@ -141,6 +151,7 @@ impl Walk {
         assert_eq!(frame.func, func);
         let index = frame.blocks;
         frame.blocks += 1;
+        self.ran.entry(func).or_default().insert(block);
         let id = frame.id;
         // Values a branch carried to this block's label.
         if frame.stack.len() as u32 != stmts.entry {
@@ -238,6 +249,14 @@ impl BlockSink for Walk {
             Some(c) => (0..params).map(|p| (p, Src::Node((c.0, c.1, c.2, 2 + p)))).collect(),
             None => HashMap::new(),
         };
+        self.funcs.push(func);
+        let site = call.map(|c| (self.funcs[c.0 as usize], c.2));
+        self.callers.entry(func).or_default().insert(site);
+        if let Some(site) = site {
+            let e = self.callees.entry(site).or_default();
+            e.0.insert(func);
+            e.1 += 1;
+        }
         self.frames.push(Frame {
             func,
             id,
@@ -288,9 +307,11 @@ impl BlockSink for Walk {
         let frame = self.frames.last().unwrap();
         let node = (frame.id, frame.blocks - 1, at, 0);
         if kind & wpp_wasm::abi::ACCESS_WRITE != 0 {
+            self.bytes_written.entry((at, 0)).or_default().extend(addr..addr + len);
             self.writes.push(Src::Node(node));
             self.shadow.write(addr, len, self.writes.len() as u64);
         } else {
+            self.bytes_read.entry(at).or_default().extend(addr..addr + len);
             let mut read: Vec<Src> = (addr..addr + len)
                 .map(|b| match self.shadow.writer(b) {
                     INITIAL => Src::InitialMemory,
@@ -317,6 +338,7 @@ impl BlockSink for Walk {
         self.writes.push(Src::Node((call.0, call.1, call.2, 1)));
         for &(addr, len) in writes.unwrap_or_default() {
             self.shadow.write(addr, len, self.writes.len() as u64);
+            self.bytes_written.entry((call.2, 1)).or_default().extend(addr..addr + len);
         }
     }
 }
@@ -368,6 +390,12 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
         memory,
         shadow: Shadow::default(),
         writes: Vec::new(),
+        funcs: Vec::new(),
+        callers: HashMap::new(),
+        callees: HashMap::new(),
+        ran: HashMap::new(),
+        bytes_read: HashMap::new(),
+        bytes_written: HashMap::new(),
     };
     let (_, walk) = run_block_log(&rt, &oracle_wasm, cfg, walk).unwrap();
 
@@ -383,9 +411,11 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
         assert_eq!(walk.next_id as usize, order.len(), "{name}: invocations");
     }
     let seq = walk.seq.clone();
+    let approach1 = (blocks <= cap).then(|| Approach1::new(&walk, &twpp.profile.meta.functions, &walk.graph));
     let order_inv: HashMap<u32, u32> = order.iter().enumerate().map(|(i, &n)| (n, i as u32)).collect();
     let graph: HashMap<Id, Vec<(String, Src)>> = walk
         .graph
+        .clone()
         .into_iter()
         .map(|(k, v)| {
             let m = |s: Src| if let Src::Node(n) = s { Src::Node((order[n.0 as usize], n.1, n.2, n.3)) } else { s };
@@ -476,6 +506,31 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
             }
             assert_eq!(got2, want2, "{name}: approach 2 from {start:?}");
             assert!(got.iter().all(|n| want2.contains(&(n.2, n.3))), "{name}: approach 2 from {start:?} misses approach 3's instructions");
+            // Approach 1: each instruction's dependences by the oracle's rules, its
+            // closure, a superset of approach 2's.
+            let a1 = approach1.as_ref().unwrap();
+            let mut got1: BTreeSet<(u32, u32)> = BTreeSet::new();
+            let mut failed = None;
+            slicer
+                .visit_executed(&[Source::Node(Node::exec(inst))], |_, at, part, runs, deps| {
+                    got1.insert((at, part_code(part)));
+                    let have: BTreeSet<(String, Src)> = deps.iter().map(|d| (kind_code(d.kind), origin_code(d.from))).collect();
+                    let want = a1.deps(at, part_code(part));
+                    if failed.is_none() && (have != want || runs != a1.executions[&at]) {
+                        failed = Some(format!("{at:#x} part {part:?}: ran {runs} (oracle {}), dependences\n{have:?}\noracle\n{want:?}", a1.executions[&at]));
+                    }
+                })
+                .unwrap();
+            assert!(failed.is_none(), "{name}: approach 1 from {start:?}: {}", failed.unwrap());
+            let mut want1: BTreeSet<(u32, u32)> = BTreeSet::new();
+            let mut work = vec![(start.2, 0)];
+            while let Some(st) = work.pop() {
+                if want1.insert(st) {
+                    work.extend(a1.deps(st.0, st.1).into_iter().filter_map(|(_, s)| if let Src::Node(n) = s { Some((n.2, n.3)) } else { None }));
+                }
+            }
+            assert_eq!(got1, want1, "{name}: approach 1 from {start:?}");
+            assert!(want2.is_subset(&got1), "{name}: approach 1 from {start:?} misses approach 2's instructions");
         }
         // Executions come in run order.
         if blocks <= cap {
@@ -567,4 +622,260 @@ fn fig10() {
     let mut statements: BTreeSet<usize> = slicer.slice_statements(&[z]).unwrap().into_iter().filter_map(|(_, at, _)| statement(at)).collect();
     statements.insert(14);
     assert_eq!(statements, BTreeSet::from([1, 2, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14]), "approach 2");
+    // Approach 1 keeps statement 3 too: J = 0 reaches statement 13 when the loop does
+    // not run.
+    let mut statements: BTreeSet<usize> = BTreeSet::from([14]);
+    slicer.visit_executed(&[z], |_, at, _, _, _| statements.extend(statement(at))).unwrap();
+    assert_eq!(statements, BTreeSet::from([1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14]), "approach 1");
+}
+
+/// Where a value of approach 1 comes from, as the oracle names it: an instruction's
+/// part (offset, part code), or a leaf.
+type Origin1 = Src;
+
+/// A definition reaching a point: an instruction's part, or the entry.
+const ENTRY_DEF: (u32, u32) = (u32::MAX, 0);
+
+/// Approach 1 by its rules, the reaching definitions computed forward: the iterative
+/// fixpoint over each function's executed blocks, a set of definitions per register
+/// carried along every executed edge (a branch's values moved to its target's slots),
+/// where the engine searches backward from each use on demand.
+struct Approach1<'w> {
+    stmts: &'w FuncMap<FuncStmts>,
+    functions: &'w [wpp_model::Function],
+    controllers: &'w FuncMap<Vec<Vec<BlockIdx>>>,
+    walk: &'w Walk,
+    /// Reaching definitions of the registers each instruction reads.
+    before: HashMap<u32, HashMap<Reg, BTreeSet<(u32, u32)>>>,
+    /// Executions by instruction, and the writers each read site read (any execution).
+    executions: HashMap<u32, u64>,
+    read: HashMap<u32, BTreeSet<Src>>,
+    memory: bool,
+}
+
+impl<'w> Approach1<'w> {
+    fn new(walk: &'w Walk, functions: &'w [wpp_model::Function], graph: &HashMap<Id, Vec<(String, Src)>>) -> Approach1<'w> {
+        let mut a = Approach1 {
+            stmts: &walk.stmts,
+            functions,
+            controllers: &walk.controllers,
+            walk,
+            before: HashMap::new(),
+            executions: HashMap::new(),
+            read: HashMap::new(),
+            memory: walk.memory,
+        };
+        for (k, deps) in graph {
+            if k.3 == 0 {
+                *a.executions.entry(k.2).or_default() += 1;
+                let mem = deps.iter().filter(|(d, _)| *d == kind_code(DepKind::Memory)).map(|(_, s)| match s {
+                    Src::Node(n) => Src::Node((0, 0, n.2, n.3)),
+                    other => *other,
+                });
+                let e = a.read.entry(k.2).or_default();
+                e.extend(mem);
+            }
+        }
+        for (&f, ran) in &walk.ran {
+            a.reaching(f, ran);
+        }
+        a
+    }
+
+    fn reaching(&mut self, f: u32, ran: &BTreeSet<u32>) {
+        type State = HashMap<Reg, BTreeSet<(u32, u32)>>;
+        let stmts = self.stmts.get(FuncIdx(f)).unwrap();
+        let cfg = self.functions[f as usize].cfg.as_ref().unwrap();
+        let transfer = |b: u32, state: &mut State, before: Option<&mut HashMap<u32, State>>| {
+            let mut before = before;
+            for s in &stmts.blocks[b as usize].stmts {
+                if let Some(before) = before.as_deref_mut() {
+                    before.insert(s.at, s.uses.iter().map(|r| (*r, state.get(r).cloned().unwrap_or_default())).collect());
+                }
+                for &d in &s.defs {
+                    let part = if matches!((d, s.kind), (Reg::Slot(_), Kind::Call { .. })) { 1 } else { 0 };
+                    state.insert(d, BTreeSet::from([(s.at, part)]));
+                }
+            }
+        };
+        let mut input: HashMap<u32, State> = HashMap::new();
+        let mut entry = State::new();
+        for st in stmts.blocks.iter().flat_map(|b| &b.stmts) {
+            for r in st.uses.iter().chain(&st.defs) {
+                if let Reg::Local(_) = r {
+                    entry.insert(*r, BTreeSet::from([ENTRY_DEF]));
+                }
+            }
+        }
+        input.insert(0, entry);
+        let mut work: Vec<u32> = vec![0];
+        while let Some(b) = work.pop() {
+            let mut state = input.get(&b).cloned().unwrap_or_default();
+            transfer(b, &mut state, None);
+            let last = stmts.blocks[b as usize].stmts.last();
+            for e in cfg.edges.iter().filter(|e| e.from.0 == b) {
+                let wpp_model::Target::Block(t) = e.to else { continue };
+                if !ran.contains(&t.0) {
+                    continue;
+                }
+                let height = stmts.blocks[t.idx()].entry;
+                let mut out = state.clone();
+                if let Some(shift) = last.and_then(|l| l.shifts.iter().find(|s| s.entry == height)) {
+                    for h in height - shift.n..height {
+                        let src = shift.source(h).unwrap();
+                        out.insert(Reg::Slot(h), state.get(&Reg::Slot(src)).cloned().unwrap_or_default());
+                    }
+                }
+                let first = !input.contains_key(&t.0);
+                let into = input.entry(t.0).or_default();
+                let mut changed = false;
+                for (r, defs) in out {
+                    let e = into.entry(r).or_default();
+                    let n = e.len();
+                    e.extend(defs);
+                    changed |= e.len() != n;
+                }
+                if changed || first {
+                    work.push(t.0);
+                }
+            }
+        }
+        // Every executed block reached from the entry has its input now; record each
+        // instruction's.
+        let mut before = HashMap::new();
+        for &b in ran {
+            let mut state = input.get(&b).cloned().unwrap_or_default();
+            transfer(b, &mut state, Some(&mut before));
+        }
+        self.before.extend(before);
+    }
+
+    fn func_of(&self, at: u32) -> u32 {
+        self.stmts.iter().find(|(_, s)| s.find(at).is_some()).unwrap().0 .0
+    }
+
+    /// Every executed definition of global `g` in the program, and its initial value.
+    fn global_defs(&self, g: u32) -> Vec<Origin1> {
+        let mut out = vec![Src::Init];
+        for (&f, ran) in &self.walk.ran {
+            let stmts = self.stmts.get(FuncIdx(f)).unwrap();
+            for &b in ran {
+                for s in stmts.blocks[b as usize].stmts.iter().filter(|s| s.defs.contains(&Reg::Global(g))) {
+                    out.push(Src::Node((0, 0, s.at, 0)));
+                }
+            }
+        }
+        out
+    }
+
+    fn data(&self, f: u32, at: u32, regs: &[Reg], out: &mut BTreeSet<(String, Origin1)>) {
+        let params = self.stmts.get(FuncIdx(f)).unwrap().params;
+        for &r in regs {
+            let kind = kind_code(DepKind::Data(r));
+            if let Reg::Global(g) = r {
+                out.extend(self.global_defs(g).into_iter().map(|s| (kind.clone(), s)));
+                continue;
+            }
+            for &d in &self.before[&at][&r] {
+                if d != ENTRY_DEF {
+                    out.insert((kind.clone(), Src::Node((0, 0, d.0, d.1))));
+                    continue;
+                }
+                match r {
+                    Reg::Local(p) if p < params => {
+                        for c in &self.walk.callers[&f] {
+                            out.insert((kind.clone(), c.map_or(Src::Entry, |c| Src::Node((0, 0, c.1, 2 + p)))));
+                        }
+                    }
+                    _ => {
+                        out.insert((kind.clone(), Src::Entry));
+                    }
+                }
+            }
+        }
+    }
+
+    fn returns(&self, g: u32, out: &mut BTreeSet<(String, Origin1)>, seen: &mut BTreeSet<u32>) {
+        if !seen.insert(g) {
+            return;
+        }
+        let stmts = self.stmts.get(FuncIdx(g)).unwrap();
+        let cfg = self.functions[g as usize].cfg.as_ref().unwrap();
+        for e in cfg.edges.iter().filter(|e| e.to == wpp_model::Target::Exit && self.walk.ran[&g].contains(&e.from.0)) {
+            let Some(s) = stmts.blocks[e.from.idx()].stmts.last() else { continue };
+            let tail = matches!(s.kind, Kind::Call { tail: true, .. });
+            out.insert((kind_code(DepKind::Return), Src::Node((0, 0, s.at, u32::from(tail)))));
+            if tail {
+                for &h in self.walk.callees.get(&(g, s.at)).map(|c| &c.0).into_iter().flatten() {
+                    self.returns(h, out, seen);
+                }
+            }
+        }
+    }
+
+    /// The dependences of instruction `at`'s part `part`.
+    fn deps(&self, at: u32, part: u32) -> BTreeSet<(String, Origin1)> {
+        let f = self.func_of(at);
+        let stmts = self.stmts.get(FuncIdx(f)).unwrap();
+        let (b, i) = stmts.find(at).unwrap();
+        let s = &stmts.blocks[b].stmts[i];
+        let mut out = BTreeSet::new();
+        match part {
+            0 => {
+                let operands = match s.kind {
+                    Kind::Call { args, .. } => &s.uses[args as usize..],
+                    _ => &s.uses[..],
+                };
+                self.data(f, at, operands, &mut out);
+                if self.memory {
+                    // Every writer of bytes the instruction read at some time, and the
+                    // initial memory if an execution read it.
+                    if let Some(bytes) = self.walk.bytes_read.get(&at) {
+                        for (&(w, part), written) in &self.walk.bytes_written {
+                            if !written.is_disjoint(bytes) {
+                                out.insert((kind_code(DepKind::Memory), Src::Node((0, 0, w, part))));
+                            }
+                        }
+                    }
+                    if self.read.get(&at).is_some_and(|r| r.contains(&Src::InitialMemory)) {
+                        out.insert((kind_code(DepKind::Memory), Src::InitialMemory));
+                    }
+                } else if s.kind == Kind::Load {
+                    out.insert((kind_code(DepKind::Memory), Src::Memory));
+                }
+                for c in &self.controllers.get(FuncIdx(f)).unwrap()[b] {
+                    if self.walk.ran[&f].contains(&c.0) {
+                        let last = stmts.blocks[c.idx()].stmts.last().unwrap();
+                        out.insert((kind_code(DepKind::Control), Src::Node((0, 0, last.at, 0))));
+                    }
+                }
+                for c in self.walk.callers[&f].iter().flatten() {
+                    out.insert((kind_code(DepKind::Control), Src::Node((0, 0, c.1, 0))));
+                }
+            }
+            1 => {
+                out.insert((kind_code(DepKind::Call), Src::Node((0, 0, at, 0))));
+                let (callees, entered) = self.walk.callees.get(&(f, at)).cloned().unwrap_or_default();
+                let mut seen = BTreeSet::new();
+                for g in callees {
+                    self.returns(g, &mut out, &mut seen);
+                }
+                if entered < self.executions[&at] || matches!(s.kind, Kind::Call { tail: true, .. }) {
+                    self.data(f, at, s.args(), &mut out);
+                }
+            }
+            k => self.data(f, at, &[s.args()[k as usize - 2]], &mut out),
+        }
+        out
+    }
+}
+
+fn origin_code(o: Origin) -> Src {
+    match o {
+        Origin::Instr { at, part, .. } => Src::Node((0, 0, at, part_code(part))),
+        Origin::Entry => Src::Entry,
+        Origin::Init => Src::Init,
+        Origin::Memory => Src::Memory,
+        Origin::InitialMemory => Src::InitialMemory,
+    }
 }

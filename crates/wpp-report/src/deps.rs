@@ -76,7 +76,9 @@ pub fn memory_table(p: &Profile) -> Result<Option<wpp_twpp::memory::MemoryBuilde
     if is_ewpp(p) {
         from_ewpp(p, |d| table.add(d))?;
     } else if p.toc.iter().any(|e| e.name == wpp_profile::section::ADDRESS_VALUES) {
-        from_addresses(p, |d| table.add(d))?;
+        let mut footprints = wpp_twpp::memory::Footprints::new(&sites);
+        walk_addresses(p, |d| table.add(d), |site, addr, len| footprints.touch(site, addr as u64, len))?;
+        table.footprints(footprints);
     } else {
         return Ok(None);
     }
@@ -119,7 +121,13 @@ fn path_site_ranges(p: &Profile, by_block: &BlockSites, e: PathEvent) -> Vec<(u3
 }
 
 /// Every dependence of an addresses recording, each given to `f` as it is recovered.
-pub fn from_addresses(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<Recovered, Error> {
+pub fn from_addresses(p: &Profile, f: impl FnMut(&Dependence)) -> Result<Recovered, Error> {
+    walk_addresses(p, f, |_, _, _| {})
+}
+
+/// [`from_addresses`], each access also given to `touch` as (site, first byte, length
+/// for a bulk access); a host call's writes come as its own site's.
+pub fn walk_addresses(p: &Profile, mut f: impl FnMut(&Dependence), mut touch: impl FnMut(u32, u32, Option<u64>)) -> Result<Recovered, Error> {
     let sites = sites(p)?;
     let Some((grammar, values)) = p.address_trace()? else { return Err(no_dependences(p)) };
     let by_block = block_sites(p, &sites)?;
@@ -145,6 +153,7 @@ pub fn from_addresses(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<Rec
         for &(from, to) in ranges.iter() {
             for site in from..to {
                 let s = &sites[site as usize];
+                let site_of_call = site;
                 let Some(addr) = trace.next() else {
                     // A call of an import that did not return (`proc_exit`, or a trap in
                     // the host) ends the run without its count; anything else is short.
@@ -166,6 +175,7 @@ pub fn from_addresses(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<Rec
                 };
                 out.accesses += 1;
                 let mut step = |site: u32, addr: u32, len: Option<u64>| {
+                    touch(if site == host_write { site_of_call } else { site }, addr, len);
                     tracker.access(site, addr, len, |d| {
                         out.deps.add(&d);
                         f(&d)

@@ -10,9 +10,10 @@
 //! entry's of the stream (loads in a loop read consecutive instances). A stream is decoded
 //! only when a slice first reaches its load, so a slice costs the loads it touches.
 //!
-//! The section: the number of dependences, the number of load streams, then for each the load's site and its length
-//! in bytes, then the streams one after another. The access sites are the profile's own
-//! section, copied.
+//! The section: the number of dependences, the number of load streams, then for each the
+//! load's site and its length in bytes, then the streams one after another; then, from an
+//! address trace, the bytes each site touched (its footprint, as ranges). The access sites
+//! are the profile's own section, copied.
 
 use wpp_model::access_event::{AccessSite, SiteKind};
 use wpp_model::exercised::{Dependence, Writer};
@@ -28,6 +29,81 @@ pub const SECTION: &str = "twpp-memory";
 pub struct MemoryBuilder {
     streams: Vec<Stream>,
     deps: u64,
+    footprints: Option<Footprints>,
+}
+
+/// The bytes each access site touched during the run, as sorted disjoint ranges (a host
+/// call's: the bytes it wrote): what approach 1 reads as "may be the same memory".
+#[derive(Clone, Debug, Default)]
+pub struct Footprints {
+    widths: Vec<Option<u64>>,
+    sites: Vec<Ranges>,
+}
+
+/// Disjoint byte ranges `[start, end)`, with the last one touched kept apart so that
+/// consecutive accesses extend it without a lookup.
+#[derive(Clone, Debug, Default)]
+struct Ranges {
+    set: std::collections::BTreeMap<u64, u64>,
+    last: Option<(u64, u64)>,
+}
+
+impl Ranges {
+    fn add(&mut self, start: u64, end: u64) {
+        if let Some((s, e)) = &mut self.last {
+            if start <= *e && end >= *s {
+                *s = (*s).min(start);
+                *e = (*e).max(end);
+                return;
+            }
+        }
+        if let Some((s, e)) = self.last.replace((start, end)) {
+            self.insert(s, e);
+        }
+    }
+
+    fn insert(&mut self, mut start: u64, mut end: u64) {
+        // Merge with every range that overlaps or touches [start, end).
+        while let Some((&s, &e)) = self.set.range(..=end).next_back() {
+            if e < start {
+                break;
+            }
+            start = start.min(s);
+            end = end.max(e);
+            self.set.remove(&s);
+        }
+        self.set.insert(start, end);
+    }
+
+    fn finish(mut self) -> Vec<(u64, u64)> {
+        if let Some((s, e)) = self.last.take() {
+            self.insert(s, e);
+        }
+        self.set.into_iter().collect()
+    }
+}
+
+impl Footprints {
+    pub fn new(sites: &[AccessSite]) -> Footprints {
+        let widths = sites
+            .iter()
+            .map(|s| match s.kind {
+                SiteKind::Read { width } | SiteKind::Write { width } => width.map(u64::from),
+                _ => None,
+            })
+            .collect();
+        Footprints { widths, sites: vec![Ranges::default(); sites.len()] }
+    }
+
+    /// Site `site` touched `len` bytes from `addr` (`None`: its width).
+    pub fn touch(&mut self, site: u32, addr: u64, len: Option<u64>) {
+        let Some(width) = len.or_else(|| self.widths.get(site as usize).copied().flatten()) else { return };
+        if width > 0 {
+            if let Some(r) = self.sites.get_mut(site as usize) {
+                r.add(addr, addr + width);
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -47,7 +123,12 @@ fn unzigzag(v: u64) -> i64 {
 
 impl MemoryBuilder {
     pub fn new(sites: usize) -> MemoryBuilder {
-        MemoryBuilder { streams: vec![Stream::default(); sites], deps: 0 }
+        MemoryBuilder { streams: vec![Stream::default(); sites], deps: 0, footprints: None }
+    }
+
+    /// Keeps the bytes each site touched (from an address trace).
+    pub fn footprints(&mut self, f: Footprints) {
+        self.footprints = Some(f);
     }
 
     /// Adds one dependence; a load's executions come in order, each one's writers
@@ -89,6 +170,25 @@ impl MemoryBuilder {
         for (_, s) in &used {
             out.extend_from_slice(&s.bytes);
         }
+        // The footprints, if kept: a flag, then per site the number of ranges and each
+        // range as (gap from the previous end, length).
+        match &self.footprints {
+            None => put(&mut out, 0),
+            Some(f) => {
+                put(&mut out, 1);
+                put(&mut out, f.sites.len() as u64);
+                for r in &f.sites {
+                    let ranges = r.clone().finish();
+                    put(&mut out, ranges.len() as u64);
+                    let mut prev = 0u64;
+                    for (s, e) in ranges {
+                        put(&mut out, s - prev);
+                        put(&mut out, e - s);
+                        prev = e;
+                    }
+                }
+            }
+        }
         out
     }
 }
@@ -115,6 +215,8 @@ pub struct Memory {
     /// How many dependences the run had (load executions times the write instances each
     /// read).
     pub deps: u64,
+    /// The bytes each site touched, as sorted disjoint ranges, when kept.
+    footprints: Option<Vec<Vec<(u64, u64)>>>,
 }
 
 /// One load's dependences, decoded: execution `k` (1-based) read `writers[starts[k - 1]
@@ -126,6 +228,11 @@ pub struct LoadDeps {
 }
 
 impl LoadDeps {
+    /// What every execution read.
+    pub fn all(&self) -> &[Written] {
+        &self.writers
+    }
+
     /// What execution `k` (1-based) read; nothing for one past the executions recorded.
     pub fn of(&self, k: u64) -> &[Written] {
         let k = k as usize;
@@ -141,20 +248,20 @@ impl Memory {
     /// Reads the section, checking its directory against the sites.
     pub fn decode(sites: Vec<AccessSite>, bytes: Vec<u8>) -> Result<Memory, String> {
         let mut at = 0usize;
-        let mut next = |bytes: &[u8]| -> Result<u64, String> {
-            let (v, len) = number_at(&bytes[at.min(bytes.len())..]).map_err(|e| format!("the memory dependences' directory: {e}"))?;
-            at += len;
+        let next = |bytes: &[u8], at: &mut usize| -> Result<u64, String> {
+            let (v, len) = number_at(&bytes[(*at).min(bytes.len())..]).map_err(|e| format!("the memory dependences' directory: {e}"))?;
+            *at += len;
             Ok(v)
         };
-        let deps = next(&bytes)?;
-        let n = next(&bytes)?;
+        let deps = next(&bytes, &mut at)?;
+        let n = next(&bytes, &mut at)?;
         if n > sites.len() as u64 {
             return Err(format!("the memory dependences name {n} loads, the module has {} access sites", sites.len()));
         }
         let mut dir = Vec::with_capacity(n as usize);
         for _ in 0..n {
-            let site = next(&bytes)?;
-            let len = next(&bytes)?;
+            let site = next(&bytes, &mut at)?;
+            let len = next(&bytes, &mut at)?;
             let readable = sites.get(site as usize).is_some_and(|s| matches!(s.kind, SiteKind::Read { .. }));
             if !readable {
                 return Err(format!("the memory dependences name site {site}, which is not a read of memory"));
@@ -168,8 +275,54 @@ impl Memory {
             streams.insert(site, (start, end));
             start = end;
         }
+        at = start;
+        let footprints = if next(&bytes, &mut at)? == 0 {
+            None
+        } else {
+            let n = next(&bytes, &mut at)?;
+            if n != sites.len() as u64 {
+                return Err(format!("the memory footprints name {n} sites, the module has {}", sites.len()));
+            }
+            let mut all = Vec::with_capacity(n as usize);
+            for _ in 0..n {
+                let k = next(&bytes, &mut at)?;
+                let mut ranges = Vec::new();
+                let mut prev = 0u64;
+                for _ in 0..k {
+                    let s = prev.checked_add(next(&bytes, &mut at)?).ok_or("a memory footprint out of range")?;
+                    let e = s.checked_add(next(&bytes, &mut at)?).ok_or("a memory footprint out of range")?;
+                    ranges.push((s, e));
+                    prev = e;
+                }
+                all.push(ranges);
+            }
+            Some(all)
+        };
         let reads = sites.iter().enumerate().filter(|(_, s)| matches!(s.kind, SiteKind::Read { .. })).map(|(i, s)| ((s.func, s.at), i as u32)).collect();
-        Ok(Memory { sites, reads, streams, bytes, deps })
+        Ok(Memory { sites, reads, streams, bytes, deps, footprints })
+    }
+
+    /// The write sites (stores, bulk writes, calls of imports that wrote) whose bytes
+    /// overlap those site `site` touched during the run; `None` without footprints.
+    pub fn overlapping_writers(&self, site: u32) -> Option<Vec<u32>> {
+        let all = self.footprints.as_ref()?;
+        let mine = all.get(site as usize)?;
+        let overlaps = |other: &[(u64, u64)]| {
+            let (mut i, mut j) = (0, 0);
+            while i < mine.len() && j < other.len() {
+                if mine[i].0 < other[j].1 && other[j].0 < mine[i].1 {
+                    return true;
+                }
+                if mine[i].1 <= other[j].1 {
+                    i += 1;
+                } else {
+                    j += 1;
+                }
+            }
+            false
+        };
+        let writes = |s: &AccessSite| matches!(s.kind, SiteKind::Write { .. } | SiteKind::HostCall { .. });
+        Some((0..all.len() as u32).filter(|&w| writes(&self.sites[w as usize]) && overlaps(&all[w as usize])).collect())
     }
 
     /// The read site of the instruction at `at` of function `f`, if it reads memory.

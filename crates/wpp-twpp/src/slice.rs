@@ -44,6 +44,9 @@ use crate::format::FunctionPart;
 use crate::memory::{LoadDeps, Memory, Written};
 use crate::{Dcg, Twpp};
 
+mod executed;
+pub use executed::{Origin, StaticDep};
+
 /// The program a TWPP was recorded from, as a slice needs it.
 pub struct Program<'a> {
     pub functions: &'a [Function],
@@ -192,6 +195,11 @@ pub struct Slicer<'a> {
     /// The executions of instructions that read or write memory, in run order, and for
     /// those that read, each execution's place in it.
     orders: FxHashMap<(FuncIdx, u32), RunOrder>,
+    /// Approach 1: each function's executed blocks, the run's calls, each global's
+    /// executed definitions.
+    executed: FxHashMap<FuncIdx, executed::Executed>,
+    calls: Option<executed::Calls>,
+    global_defs: FxHashMap<u32, Vec<StaticDep>>,
 }
 
 /// An instruction's executions in run order.
@@ -230,6 +238,9 @@ impl<'a> Slicer<'a> {
             memory: None,
             loads: FxHashMap::default(),
             orders: FxHashMap::default(),
+            executed: FxHashMap::default(),
+            calls: None,
+            global_defs: FxHashMap::default(),
         })
     }
 

@@ -5,10 +5,9 @@ __attribute__((noinline)) static int read(void) { return input[pos++]; }
 __attribute__((noinline)) static int f1(int x) { return x * 2; }
 __attribute__((noinline)) static int f2(int x) { return x + 7; }
 __attribute__((noinline)) static int f3(int y) { return y - 1; }
-__attribute__((noinline)) static void write(int z) { out = z; }
 __attribute__((noinline)) static void breakpoint(int z) { seen = z; }
 int main(void) {
-  int N, I, J, X, Y, Z = 0;
+  int N, I, J, X, Y, Z;
   N = read();          /* 1 */
   I = 1;               /* 2 */
   J = 0;               /* 3 */
@@ -19,7 +18,7 @@ int main(void) {
     else
       Y = f2(X);       /* 8 */
     Z = f3(Y);         /* 9 */
-    write(Z);          /* 10 */
+    out = Z;           /* 10: write Z */
     J = 1;             /* 11 */
     I = I + 1;         /* 12 */
   }
