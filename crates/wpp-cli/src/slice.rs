@@ -4,7 +4,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_dataflow::slice::{open, parse_var, Which};
+use wpp_dataflow::slice::{open, Which};
 use wpp_report::format::group;
 use wpp_report::slice::{DepSource, SliceReport};
 
@@ -39,10 +39,12 @@ pub struct Opts {
     /// The module the profile was recorded from.
     #[arg(long, value_name = "M.wasm")]
     module: PathBuf,
-    /// The instruction: FUNC:0xOFF, a byte offset, or FILE:LINE (its first instruction).
+    /// The instruction: FUNC:0xOFF, a byte offset, or FILE:LINE (its first instruction,
+    /// or with a variable's name, the first where the variable is in a register).
     #[arg(long, value_name = "AT")]
     at: String,
-    /// The variable whose value just before the instruction is sliced: local:N
+    /// The variable whose value just before the instruction is sliced: a source
+    /// variable's name (from DWARF, where it is in a local or global there), local:N
     /// (parameters first) or global:N.
     #[arg(long, value_name = "VAR")]
     var: String,
@@ -71,10 +73,10 @@ struct Out {
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let s = open(&o.file, &o.module)?;
-    let var = parse_var(&o.var)?;
-    let (func, at) = s.point(&o.at)?;
+    let (func, at, var, named) = s.criterion(&o.at, &o.var)?;
     let which = o.instance.map_or(Which::Last, Which::Nth);
-    let report = s.slice(func, at, var, which, o.algorithm, o.output.top(), &mut crate::Bar::on_terminal())?;
+    let mut report = s.slice(func, at, var, which, o.algorithm, o.output.top(), &mut crate::Bar::on_terminal())?;
+    report.criterion.variable = named;
     if o.output.json {
         return crate::print_json(&Out { module: o.module.display().to_string(), report });
     }

@@ -46,7 +46,8 @@ pub fn open(twpp: &Path, module: &Path) -> Result<Slicing, Error> {
     Ok(Slicing { twpp: t, module: m, wasm, stmts, controllers, memory })
 }
 
-/// A register as users name it: `local:N` or `global:N`.
+/// A register as users name it: `local:N` or `global:N` (a source variable's name is
+/// resolved by [`Slicing::var`]).
 pub fn parse_var(s: &str) -> Result<Reg, Error> {
     let bad = || Error::Invalid(format!("`{s}` names no variable: write local:N (parameters first) or global:N"));
     if s.starts_with("mem:") {
@@ -64,6 +65,62 @@ pub fn parse_var(s: &str) -> Result<Reg, Error> {
 }
 
 impl Slicing {
+    /// The register a criterion's variable names just before the instruction at `at` of
+    /// `func`: `local:N`, `global:N`, or a source variable's name (from DWARF), in a local
+    /// or global there; with its name for the listing.
+    pub fn var(&self, spec: &str, func: FuncIdx, at: u32) -> Result<(Reg, String), Error> {
+        let register = spec.contains(':') || spec.is_empty();
+        if register {
+            let r = parse_var(spec)?;
+            return Ok((r, r.to_string()));
+        }
+        let module = self.module.path.display();
+        let Some(vars) = wpp_wasm::variables(&self.wasm).map_err(|source| Error::Decode { path: self.module.path.clone(), source })? else {
+            return Err(Error::Invalid(format!(
+                "{module}: no DWARF variables (compile with -g), so `{spec}` names nothing; name a register: local:N or global:N"
+            )));
+        };
+        let in_scope: Vec<&wpp_wasm::Variable> = vars.iter().filter(|v| v.in_scope(at)).collect();
+        let live = || {
+            let mut v: Vec<String> = in_scope
+                .iter()
+                .map(|v| match v.at(at) {
+                    Some(wpp_wasm::VarLocation::Local(l)) => format!("{} (local {l})", v.name),
+                    Some(wpp_wasm::VarLocation::Global(g)) => format!("{} (global {g})", v.name),
+                    Some(wpp_wasm::VarLocation::Memory) => format!("{} (in memory)", v.name),
+                    None => format!("{} (no location here)", v.name),
+                })
+                .collect();
+            v.sort();
+            v.dedup();
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
+        let name = self.twpp.profile.meta.func_name(func);
+        let matches: Vec<&&wpp_wasm::Variable> = in_scope.iter().filter(|v| v.name == spec).collect();
+        if matches.is_empty() {
+            return Err(Error::Invalid(format!("{module}: no variable `{spec}` is in scope at {at:#x} in {name}; the variables in scope there: {}", live())));
+        }
+        let mut memory = false;
+        for v in &matches {
+            match v.at(at) {
+                Some(wpp_wasm::VarLocation::Local(l)) => return Ok((Reg::Local(l), format!("{spec} (local {l})"))),
+                Some(wpp_wasm::VarLocation::Global(g)) => return Ok((Reg::Global(g), format!("{spec} (global {g})"))),
+                Some(wpp_wasm::VarLocation::Memory) => memory = true,
+                None => {}
+            }
+        }
+        let why = if memory {
+            "lives in linear memory there (the stack frame of code compiled without optimisation), and a memory criterion is not answered yet; slice the register a load of it leaves its value in"
+        } else {
+            "has no location there (the compiler did not keep it at this instruction)"
+        };
+        Err(Error::Invalid(format!("{module}: `{spec}` {why}; the variables in scope at {at:#x} in {name}: {}", live())))
+    }
+
     /// The instruction a criterion names: `FUNC:0xOFF` (or `FUNC:N`), a byte offset, or
     /// the first instruction of a source line (`FILE:LINE`, in `--func` or any function).
     pub fn point(&self, at: &str) -> Result<(FuncIdx, u32), Error> {
@@ -107,6 +164,29 @@ impl Slicing {
         } else {
             v.join(" and ")
         }
+    }
+
+    /// The criterion's instruction and register: [`Slicing::point`] and [`Slicing::var`],
+    /// except that for a line and a source variable's name, the first instruction of the
+    /// line where the variable is in a local or global (optimised code keeps a variable
+    /// in a register over part of a line only).
+    pub fn criterion(&self, at: &str, var: &str) -> Result<(FuncIdx, u32, Reg, String), Error> {
+        let (func, off) = self.point(at)?;
+        let first = self.var(var, func, off);
+        if first.is_ok() || var.contains(':') {
+            return first.map(|(r, name)| (func, off, r, name));
+        }
+        let line = at.rsplit_once(':').filter(|(_, l)| !l.starts_with("0x")).and_then(|(f, l)| Some((f, l.parse::<u32>().ok()?)));
+        if let Some((file, line)) = line {
+            for (f, st) in self.stmts.iter().flat_map(|(f, s)| s.blocks.iter().flat_map(|b| &b.stmts).map(move |st| (f, st.at))) {
+                if st > off && self.module.on_line(st, file, line) {
+                    if let Ok((r, name)) = self.var(var, f, st) {
+                        return Ok((f, st, r, name));
+                    }
+                }
+            }
+        }
+        first.map(|(r, name)| (func, off, r, name))
     }
 
     /// The first instruction, in code order, on line `line` of `file`.

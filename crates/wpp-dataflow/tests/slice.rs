@@ -579,7 +579,7 @@ fn real_programs() {
         let dir = tempfile::tempdir().unwrap();
         let (p, run) = m.run(&p.name, "test").unwrap();
         let (wasm, cfg) = workloads::load_run(m, p, run);
-        check(&p.name, &wasm, &cfg, dir.path(), 20, 200_000, true);
+        check(&p.name, &wasm, &cfg, dir.path(), 10, 50_000, true);
     });
 }
 

@@ -49,6 +49,7 @@ mod origin;
 mod rewrite;
 mod source;
 mod stmts;
+mod variables;
 mod wasm_idx;
 
 pub use access::access_sites;
@@ -64,3 +65,4 @@ pub use oracle::{instrument_access_log, instrument_block_log};
 pub use origin::{Origin, Origins};
 pub use source::{instruction_lines, source_map, InstructionLines};
 pub use stmts::{instruction_texts, statements};
+pub use variables::{variables, VarLocation, Variable};

@@ -1,0 +1,142 @@
+//! Where the source's variables are, from the module's DWARF (`clang -g`): for each
+//! variable and parameter, its name, the code its scope covers, and the WebAssembly local
+//! or global that holds it over which code (`DW_OP_WASM_location`), or that it lives in
+//! linear memory (a frame offset, or any other expression). Addresses are module byte
+//! offsets (DWARF's count from the code section's start).
+
+use std::collections::HashMap;
+
+use gimli::{EndianSlice, LittleEndian, SectionId};
+use wasmparser::{Parser, Payload};
+
+use crate::Error;
+
+type Reader<'a> = EndianSlice<'a, LittleEndian>;
+
+/// Where a variable is over some code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VarLocation {
+    Local(u32),
+    Global(u32),
+    /// In linear memory (or computed): not a register.
+    Memory,
+}
+
+/// One variable or parameter of the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variable {
+    pub name: String,
+    /// The code its scope covers (module offsets, `[start, end)`).
+    pub scope: Vec<(u32, u32)>,
+    /// Where it is, over which code.
+    pub locations: Vec<(u32, u32, VarLocation)>,
+}
+
+impl Variable {
+    /// Whether its scope covers the instruction at `at`.
+    pub fn in_scope(&self, at: u32) -> bool {
+        self.scope.iter().any(|&(s, e)| s <= at && at < e)
+    }
+
+    /// Where it is at the instruction at `at`, if anywhere.
+    pub fn at(&self, at: u32) -> Option<VarLocation> {
+        self.locations.iter().find(|&&(s, e, _)| s <= at && at < e).map(|l| l.2)
+    }
+}
+
+/// The variables a module's DWARF describes, `None` without `.debug_info`.
+pub fn variables(bytes: &[u8]) -> Result<Option<Vec<Variable>>, Error> {
+    let mut sections: HashMap<&str, &[u8]> = HashMap::new();
+    let mut code_start = None;
+    for payload in Parser::new(0).parse_all(bytes) {
+        match payload? {
+            Payload::CustomSection(c) if c.name().starts_with(".debug_") => {
+                sections.insert(c.name(), c.data());
+            }
+            Payload::CodeSectionStart { range, .. } => code_start = Some(range.start as u64),
+            _ => {}
+        }
+    }
+    let (Some(base), true) = (code_start, sections.contains_key(".debug_info")) else { return Ok(None) };
+    let err = |e: gimli::Error| Error::Dwarf(e.to_string());
+    let dwarf = gimli::Dwarf::load(|id: SectionId| -> Result<Reader<'_>, gimli::Error> {
+        Ok(EndianSlice::new(sections.get(id.name()).copied().unwrap_or(&[]), LittleEndian))
+    })
+    .map_err(err)?;
+    let module = |a: u64| u32::try_from(a + base).unwrap_or(u32::MAX);
+    let mut out = Vec::new();
+    let mut units = dwarf.units();
+    while let Some(header) = units.next().map_err(err)? {
+        let unit = dwarf.unit(header).map_err(err)?;
+        let mut entries = unit.entries();
+        // The scopes open (subprograms, lexical blocks, inlined code), by depth.
+        let mut scopes: Vec<(isize, Vec<(u32, u32)>)> = Vec::new();
+        while let Some(entry) = entries.next_dfs().map_err(err)? {
+            let depth = entry.depth();
+            while scopes.last().is_some_and(|s| s.0 >= depth) {
+                scopes.pop();
+            }
+            let tag = entry.tag();
+            if matches!(tag, gimli::DW_TAG_subprogram | gimli::DW_TAG_lexical_block | gimli::DW_TAG_inlined_subroutine) {
+                let mut ranges = Vec::new();
+                let mut iter = dwarf.die_ranges(&unit, entry).map_err(err)?;
+                while let Some(r) = iter.next().map_err(err)? {
+                    // Code the linker dropped keeps address 0.
+                    if r.begin != 0 && r.end > r.begin {
+                        ranges.push((module(r.begin), module(r.end)));
+                    }
+                }
+                if ranges.is_empty() {
+                    ranges = scopes.last().map(|s| s.1.clone()).unwrap_or_default();
+                }
+                scopes.push((depth, ranges));
+                continue;
+            }
+            if !matches!(tag, gimli::DW_TAG_variable | gimli::DW_TAG_formal_parameter) {
+                continue;
+            }
+            let (Some(name), Some(scope)) = (entry.attr_value(gimli::DW_AT_name), scopes.last()) else { continue };
+            let name = dwarf.attr_string(&unit, name).map_err(err)?.to_string_lossy().into_owned();
+            let scope = scope.1.clone();
+            let mut locations = Vec::new();
+            match entry.attr_value(gimli::DW_AT_location) {
+                Some(gimli::AttributeValue::Exprloc(expr)) => {
+                    let loc = location(expr, unit.encoding());
+                    locations.extend(scope.iter().map(|&(s, e)| (s, e, loc)));
+                }
+                Some(attr) => {
+                    if let Some(mut iter) = dwarf.attr_locations(&unit, attr).map_err(err)? {
+                        while let Some(l) = iter.next().map_err(err)? {
+                            if l.range.begin != 0 && l.range.end > l.range.begin {
+                                locations.push((module(l.range.begin), module(l.range.end), location(l.data, unit.encoding())));
+                            }
+                        }
+                    }
+                }
+                None => {}
+            }
+            out.push(Variable { name, scope, locations });
+        }
+    }
+    Ok(Some(out))
+}
+
+/// What a location expression names: a local or global when it is that one operation
+/// (then maybe `DW_OP_stack_value`), memory otherwise.
+fn location(expr: gimli::Expression<Reader<'_>>, encoding: gimli::Encoding) -> VarLocation {
+    let mut ops = expr.operations(encoding);
+    let first = match ops.next() {
+        Ok(Some(op)) => op,
+        _ => return VarLocation::Memory,
+    };
+    let rest_ok = match ops.next() {
+        Ok(None) => true,
+        Ok(Some(gimli::Operation::StackValue)) => matches!(ops.next(), Ok(None)),
+        _ => false,
+    };
+    match (first, rest_ok) {
+        (gimli::Operation::WasmLocal { index }, true) => VarLocation::Local(index),
+        (gimli::Operation::WasmGlobal { index }, true) => VarLocation::Global(index),
+        _ => VarLocation::Memory,
+    }
+}
