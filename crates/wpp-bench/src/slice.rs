@@ -25,6 +25,10 @@ use crate::workloads::{load, Rng, WorkloadArgs};
 /// (those of at most --warm-max nodes): the median time of a first slice there and of
 /// the same slice again; finally `wpp slice` as a user types it on the first criterion
 /// (time and peak resident memory, the TWPP and the module read, the listing built).
+/// On the first --approach-criteria criteria, approaches 2 and 1 on a fresh slicer: the
+/// median time and instructions in the slice. With --memory the run is recorded with
+/// its addresses and the TWPP keeps its memory dependences: slices follow loads to
+/// their stores (the table then says so, and times the TWPP build with them).
 #[derive(Args)]
 pub struct Opts {
     #[command(flatten)]
@@ -38,6 +42,13 @@ pub struct Opts {
     /// (kept dependences cost about 150 bytes a node).
     #[arg(long, default_value_t = 3_000_000)]
     warm_max: usize,
+    /// Criteria per program for approaches 2 and 1 (each follows every execution of the
+    /// instructions it reaches).
+    #[arg(long, default_value_t = 10)]
+    approach_criteria: usize,
+    /// Follow memory: record the addresses, keep the memory dependences in the TWPP.
+    #[arg(long)]
+    memory: bool,
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -48,13 +59,19 @@ fn median(v: &mut [f64]) -> f64 {
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let Some(w) = o.workloads.select(Some("workloads"), "test")? else { return Ok(()) };
     let mut out = std::io::stdout().lock();
-    writeln!(out, "precise slices (approach 3, registers and control) of {} seeded criteria per program", o.criteria)?;
+    let what = if o.memory { "registers, control and memory" } else { "registers and control" };
     writeln!(
         out,
-        "{:<12} {:>12} {:>9} {:>10} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>8} {:>8}",
+        "precise slices (approach 3, {what}) of {} seeded criteria per program; approaches 2 and 1 on the first {}",
+        o.criteria, o.approach_criteria
+    )?;
+    writeln!(
+        out,
+        "{:<12} {:>12} {:>9} {:>8} {:>10} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8} {:>7}",
         "program",
         "events",
         "invocs",
+        "build s",
         "med nodes",
         "max nodes",
         "instrs",
@@ -66,7 +83,11 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         "kept s",
         "again s",
         "cli s",
-        "cli MiB"
+        "cli MiB",
+        "a2 s",
+        "a2 ins",
+        "a1 s",
+        "a1 ins"
     )?;
     let dir = tempfile::tempdir()?;
     for (p, run) in &w.runs {
@@ -76,17 +97,28 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let profile = dir.path().join(format!("{}.wpp", p.name));
         let twpp_path = dir.path().join(format!("{}.twpp", p.name));
         std::fs::write(&module, &wasm)?;
-        Recorder::from_bytes(&p.name, wasm.clone())?.mode(RecordMode::Grammar(Builder::Sequitur1)).run_config(cfg).record(&profile)?;
-        wpp_twpp::build(&wpp_profile::Profile::open(&profile)?, &twpp_path, &mut wpp_model::progress::Quiet)?;
+        let mode = if o.memory { RecordMode::Addresses(Builder::Sequitur1) } else { RecordMode::Grammar(Builder::Sequitur1) };
+        Recorder::from_bytes(&p.name, wasm.clone())?.mode(mode).run_config(cfg).record(&profile)?;
+        let build = run_wpp(&["twpp".as_ref(), "build".as_ref(), profile.as_os_str(), "-o".as_ref(), twpp_path.as_os_str()])?;
         let twpp = wpp_twpp::Twpp::open(&twpp_path)?;
+        let memory = twpp.memory()?;
         let program = wpp_wasm::decode(&wasm)?;
         let stmts = wpp_wasm::statements(&wasm, &program)?;
         let controllers = wpp_dataflow::control_dep::program_controllers(&twpp.profile.meta.functions);
+
+        anyhow::ensure!(memory.is_some() == o.memory, "{}: the TWPP keeps memory dependences: {}", p.name, memory.is_some());
         let prog = || Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, stmts: &stmts, controllers: &controllers };
+        let slicer = || -> anyhow::Result<Slicer<'_>> {
+            let mut s = Slicer::new(&twpp, prog())?;
+            if let Some(m) = &memory {
+                s.follow_memory(m);
+            }
+            Ok(s)
+        };
         // Criteria: executions of instructions that read a register, in functions that ran.
         let mut rng = Rng::new(o.seed);
         let ran: Vec<FuncIdx> = twpp.index.functions.iter().map(|e| e.func).collect();
-        let mut probe = Slicer::new(&twpp, prog())?;
+        let mut probe = slicer()?;
         let invocations = probe.dcg().nodes.len();
         let mut criteria = Vec::new();
         let mut tries = 0;
@@ -111,7 +143,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         for &(_, _, reg, inst) in &criteria {
             let live = alloc::reset_peak();
             let t = Instant::now();
-            let mut s = Slicer::new(&twpp, prog())?;
+            let mut s = slicer()?;
             s.keep(false);
             let from = s.value_before(reg, inst)?;
             let slice = s.slice(&[from])?;
@@ -124,7 +156,23 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             instrs.push(at.len() as f64);
         }
         let (mut kept, mut again) = (Vec::new(), Vec::new());
-        let mut shared = Slicer::new(&twpp, prog())?;
+        let (mut a2, mut a2_ins, mut a1, mut a1_ins) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for &(_, _, reg, inst) in criteria.iter().take(o.approach_criteria) {
+            let t = Instant::now();
+            let mut s = slicer()?;
+            s.keep(false);
+            let from = s.value_before(reg, inst)?;
+            a2_ins.push(s.slice_statements(&[from])?.len() as f64);
+            a2.push(t.elapsed().as_secs_f64());
+            let t = Instant::now();
+            let mut s = slicer()?;
+            let from = s.value_before(reg, inst)?;
+            let mut n = 0u64;
+            s.visit_executed(&[from], |_, _, _, _, _| n += 1)?;
+            a1.push(t.elapsed().as_secs_f64());
+            a1_ins.push(n as f64);
+        }
+        let mut shared = slicer()?;
         for (&(_, _, reg, inst), &n) in criteria.iter().zip(&nodes) {
             if n as usize > o.warm_max {
                 continue;
@@ -164,10 +212,11 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let (max_nodes, max_first, max_heap) = (max(&nodes), max(&first), max(&heap));
         writeln!(
             out,
-            "{:<12} {:>12} {:>9} {:>10.0} {:>10.0} {:>7.0} {:>9.4} {:>9.3} {:>9.1} {:>9.1} {:>6} {:>9.5} {:>9.5} {:>8} {:>8}",
+            "{:<12} {:>12} {:>9} {:>8.2} {:>10.0} {:>10.0} {:>7.0} {:>9.4} {:>9.3} {:>9.1} {:>9.1} {:>6} {:>9.5} {:>9.5} {:>8} {:>8} {:>8.3} {:>7.0} {:>8.3} {:>7.0}",
             p.name,
             twpp.profile.meta.events,
             invocations,
+            build.seconds,
             median(&mut nodes),
             max_nodes,
             median(&mut instrs),
@@ -180,6 +229,10 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             median(&mut again),
             cli.map_or_else(|| "-".into(), |c| format!("{:.2}", c.seconds)),
             cli.map_or_else(|| "-".into(), |c| format!("{:.0}", c.peak_bytes as f64 / (1u64 << 20) as f64)),
+            median(&mut a2),
+            median(&mut a2_ins),
+            median(&mut a1),
+            median(&mut a1_ins),
         )?;
         out.flush()?;
     }

@@ -16,11 +16,10 @@ use wpp_report::slice::{DepSource, SliceReport};
 /// computed it, across calls (a parameter to the argument passed, a call's result to what
 /// the callee returned, a global through the callees that set it), and through control:
 /// an execution depends on the branch that decided it ran, or on the call that made its
-/// invocation. Memory is followed when the TWPP keeps the run's memory dependences (built
-/// from `wpp record --mode addresses` or `--mode ewpp`): a load depends on the stores,
-/// bulk writes and import calls whose bytes it read, or on the initial memory. Otherwise a
-/// load's value is where a slice stops, and the listing says so. Each dependence is found
-/// on demand over the timestamps of the TWPP, never by walking the whole run.
+/// invocation; through memory when the TWPP keeps the run's memory dependences (built from
+/// `wpp record --mode addresses` or `--mode ewpp`): a load depends on the writes whose
+/// bytes it read (otherwise a load's value ends the slice, and the listing says so). Each
+/// dependence is found on demand over the timestamps of the TWPP.
 ///
 /// The listing shows, by source line in code order (by function without DWARF), each
 /// instruction of the slice with how many of its executions are in the slice and the
@@ -28,10 +27,11 @@ use wpp_report::slice::{DepSource, SliceReport};
 /// "variable", "execution", "executions", "defined_by"}, "algorithm", "follows_memory",
 /// "statements", "source_lines", "instances", "lines": [{"function", "function_index",
 /// "source", "instructions": [{"at", "text", "instances", "deps": [{"kind", "register",
-/// "from": {"kind", "place", "text"}, "count"}]}]}], "truncated", "total_lines"}.
+/// "from": {"kind", "place", "text"}, "count"}]}]}], "truncated", "total_lines"}. With
+/// --html OUT.html: the slice as a page (every line unless --top), and a summary line.
 #[derive(Args)]
 #[command(
-    after_help = "Examples:\n  wpp slice prog.twpp --module prog.wasm --at main:0x1a2b --var local:3\n  wpp slice prog.twpp --module prog.wasm --at prog.c:14 --var local:2 --instance 3"
+    after_help = "Examples:\n  wpp slice prog.twpp --module prog.wasm --at main:0x1a2b --var local:3\n  wpp slice prog.twpp --module prog.wasm --at prog.c:14 --var total --instance 3 --html slice.html"
 )]
 pub struct Opts {
     /// A file written by `wpp twpp build`.
@@ -60,6 +60,10 @@ pub struct Opts {
     /// instructions (any definition that reaches along executed blocks, a superset of 2).
     #[arg(long, value_name = "1|2|3", default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=3))]
     algorithm: u8,
+    /// Write the slice as a page: the source, the slice's lines highlighted, each
+    /// instruction linked to what it depends on.
+    #[arg(long, value_name = "OUT.html")]
+    html: Option<PathBuf>,
     #[command(flatten)]
     output: crate::Output,
 }
@@ -75,8 +79,24 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let s = open(&o.file, &o.module)?;
     let (func, at, var, named) = s.criterion(&o.at, &o.var)?;
     let which = o.instance.map_or(Which::Last, Which::Nth);
-    let mut report = s.slice(func, at, var, which, o.algorithm, o.output.top(), &mut crate::Bar::on_terminal())?;
+    // A page has every line unless --top says otherwise.
+    let top = if o.html.is_some() { wpp_report::Top::of(o.output.top, true) } else { o.output.top() };
+    let mut report = s.slice(func, at, var, which, o.algorithm, top, &mut crate::Bar::on_terminal())?;
     report.criterion.variable = named;
+    if let Some(page) = &o.html {
+        wpp_html::slice::write(&report, &o.module.display().to_string(), page)?;
+        if !o.output.json {
+            let (c, n) = (&report.criterion, group(report.statements));
+            println!(
+                "slice of {} before {}: {n} instructions, {} executions -> {}",
+                c.variable,
+                c.place.at_function(),
+                group(report.instances),
+                page.display()
+            );
+            return Ok(());
+        }
+    }
     if o.output.json {
         return crate::print_json(&Out { module: o.module.display().to_string(), report });
     }
@@ -88,13 +108,7 @@ fn from(d: &DepSource) -> String {
     match (&d.place, &d.text) {
         (Some(p), Some(t)) => format!("{} {t} ({}{})", p.at, p.function, p.source.as_ref().map(|s| format!(" {s}")).unwrap_or_default()),
         (Some(p), None) => p.at_function(),
-        _ => match d.kind {
-            "entry" => "the invocation's entry".into(),
-            "init" => "the global's initial value".into(),
-            "memory" => "memory (not followed)".into(),
-            "initial memory" => "the module's initial memory".into(),
-            k => k.into(),
-        },
+        _ => d.leaf().into(),
     }
 }
 

@@ -61,6 +61,20 @@ fn fig10_in_c() {
     assert_eq!(approach2["algorithm"], 2);
     assert_eq!(statements(&approach2, &marks), BTreeSet::from([1, 2, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14]), "approach 2");
     assert!(approach2["instances"].as_u64() > precise["instances"].as_u64());
+    // The page: the slice's lines highlighted (statement 3's not), every link going to an
+    // instruction on the page.
+    // (The page reads the source by the name DWARF gives it, from where wpp runs.)
+    let page = d.join("slice.html");
+    std::fs::copy(&src, d.join("fig10.c")).unwrap();
+    ok(wpp().current_dir(&d).arg("slice").arg(&twpp).args(["--module", module, "--at", &at, "--var", "local:0", "--html"]).arg(&page));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let highlighted = |line: u32| html.contains(&format!("<tr class=\"in\"><td class=\"n\"><a href=\"#l-fig10-c-{line}\">{line}</a>"));
+    for &(line, statement) in &marks {
+        assert_eq!(highlighted(line), ![3, 8, 10].contains(&statement), "line {line} (statement {statement}) on the page");
+    }
+    let ids: BTreeSet<&str> = html.split("id=\"").skip(1).map(|s| s.split('"').next().unwrap()).collect();
+    let links: BTreeSet<&str> = html.split("href=\"#").skip(1).map(|s| s.split('"').next().unwrap()).collect();
+    assert!(links.len() > 100 && links.is_subset(&ids), "links to nothing: {:?}", links.difference(&ids).take(5).collect::<Vec<_>>());
     let approach1 = slice(&twpp, "1");
     assert_eq!(statements(&approach1, &marks), BTreeSet::from([1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14]), "approach 1");
     // A TWPP of a recording without addresses: registers only, the slice stops at the

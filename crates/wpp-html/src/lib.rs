@@ -10,6 +10,8 @@
 //!   flow result when the caller has one.
 //! * [`render`] writes the page ([`page`]) from a report, the drawings laid out, and the
 //!   source files.
+//! * [`slice::render`] writes a dynamic slice (`wpp slice --html`) as a page: the source
+//!   with the slice's lines highlighted, each instruction linked to what it depends on.
 //! * [`write_report`] ([`pipeline`]) is `wpp report` end to end, for the command line and
 //!   the benchmark: open, decode once, build, lay out, render, write.
 //!
@@ -31,7 +33,9 @@
 //! self-contained page, drawings inline, the flame graph as a data URL in a frame, source
 //! lines linked from every item, each with its executions and instructions; the function
 //! table is `wpp_report`'s),
-//! `text` (escaping, numbers), `views` (what the page shows of other analyses: a TWPP
+//! `slice` (`render`: a dynamic slice's page, source lines highlighted and linked to the
+//! instructions, each dependence linked to its source instruction; no I/O, sources come
+//! through a function), `text` (escaping, numbers), `views` (what the page shows of other analyses: a TWPP
 //! file's functions and traces, read here; data flow frequencies as
 //! `wpp_report::dataflow`'s rows, which the caller computes with `wpp-dataflow`, a crate
 //! this one does not know). `graphviz` (the drawings laid out by one run of Graphviz's
@@ -45,6 +49,7 @@ pub mod graphviz;
 pub mod page;
 pub mod pipeline;
 pub mod report;
+pub mod slice;
 pub mod text;
 pub mod views;
 

@@ -26,12 +26,25 @@ pub struct Criterion {
 /// Where a dependence comes from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DepSource {
-    /// `instruction`, `entry`, `init` or `memory`.
+    /// `instruction`, `entry`, `init`, `memory` (not followed) or `initial memory`.
     pub kind: &'static str,
     pub place: Option<Place>,
     /// The instruction as text (`local.get 2`; `the result of call 3`, `argument 0 of
     /// call 3` for what a call returned and passed).
     pub text: Option<String>,
+}
+
+impl DepSource {
+    /// What a source that is not an instruction is, in words.
+    pub fn leaf(&self) -> &'static str {
+        match self.kind {
+            "entry" => "the invocation's entry",
+            "init" => "the global's initial value",
+            "memory" => "memory (not followed)",
+            "initial memory" => "the module's initial memory",
+            k => k,
+        }
+    }
 }
 
 /// One kind of dependence of an instruction in the slice, with how many of its
@@ -40,7 +53,8 @@ pub struct DepSource {
 pub struct DepRow {
     /// `data` (through `register`), `control`, `call` (a call's result on the call),
     /// `return` (on what the callee returned), `argument` (a parameter on the argument
-    /// passed), `memory` (a load's value: memory is not followed).
+    /// passed), `memory` (a load's value: the writer of the bytes it read, or memory not
+    /// followed).
     pub kind: &'static str,
     /// For `data`: `local 3`, `global 0`, `stack slot 2`.
     pub register: Option<String>,
@@ -73,7 +87,9 @@ pub struct SliceLine {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SliceReport {
     pub criterion: Criterion,
-    /// Agrawal and Horgan's approach: 3, the precise slice (executions of instructions).
+    /// Agrawal and Horgan's approach: 3, the precise slice (executions of instructions);
+    /// 2, every execution of each instruction reached; 1, the executed instructions whose
+    /// definitions can reach (dependence counts are then one per instruction).
     pub algorithm: u8,
     /// Whether memory dependences were followed (a load's value is otherwise where the
     /// slice stops).

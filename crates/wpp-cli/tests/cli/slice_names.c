@@ -10,6 +10,7 @@
 // RUN: slice %t.twpp --module %s --at main:0x21d --var total --top 3
 // RUN: slice %t.twpp --module %s --at slice_names.c:28 --var nosuch
 // RUN: slice %t.twpp --module %s --at slice_names.c:28 --var total
+// RUN: slice %t.twpp --module %s --at main:0x21d --var total --algorithm 1 --html %t.html
 #include <stdio.h>
 
 __attribute__((noinline)) static int weigh(int x, int w) {
