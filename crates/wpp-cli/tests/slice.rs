@@ -77,6 +77,21 @@ fn fig10_in_c() {
     assert!(links.len() > 100 && links.is_subset(&ids), "links to nothing: {:?}", links.difference(&ids).take(5).collect::<Vec<_>>());
     let approach1 = slice(&twpp, "1");
     assert_eq!(statements(&approach1, &marks), BTreeSet::from([1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14]), "approach 1");
+    // An extended WPP (its checks name each load's writers; the TWPP is the module's
+    // paths) gives the same slices.
+    let (filter, ewpp, etwpp) = (d.join("filter.wpp"), d.join("ewpp.wpp"), d.join("ewpp.twpp"));
+    ok(wpp().args(["record", "--mode", "ewpp-filter", "-o"]).arg(&filter).arg(&wasm));
+    ok(wpp().args(["record", "--mode", "ewpp", "--filter"]).arg(&filter).arg("-o").arg(&ewpp).arg(&wasm));
+    ok(wpp().args(["twpp", "build"]).arg(&ewpp).arg("-o").arg(&etwpp));
+    for (algorithm, addresses) in [("3", &precise), ("2", &approach2)] {
+        let from_ewpp = slice(&etwpp, algorithm);
+        assert_eq!(from_ewpp["follows_memory"], true);
+        assert_eq!(
+            (&from_ewpp["lines"], &from_ewpp["instances"]),
+            (&addresses["lines"], &addresses["instances"]),
+            "approach {algorithm} from the extended WPP"
+        );
+    }
     // A TWPP of a recording without addresses: registers only, the slice stops at the
     // load of Z that the call of statement 14 passes.
     let (grammar, bare) = (d.join("bare.wpp"), d.join("bare.twpp"));

@@ -263,9 +263,10 @@ impl Slicing {
         let index = match which {
             Which::Last if total > 0 => total - 1,
             Which::Nth(k) if k >= 1 && k <= total => k - 1,
+            _ if total == 0 => return Err(Error::Invalid(format!("{module}: the instruction at {at:#x} in {name} never ran in this run"))),
             _ => {
                 let which = match which {
-                    Which::Last => "its last execution".to_string(),
+                    Which::Last => "last execution".to_string(),
                     Which::Nth(k) => format!("execution {k}"),
                 };
                 return Err(Error::Invalid(format!("{module}: the instruction at {at:#x} in {name} ran {total} times in this run; there is no {which}")));

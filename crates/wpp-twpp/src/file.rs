@@ -224,7 +224,13 @@ pub fn partition_profile(profile: &Profile, progress: &mut dyn Progress) -> Resu
     let mut partitioner = crate::Partitioner::new(&profile.meta.functions, &profile.numberings);
     let mut failed = None;
     let mut done = 0u64;
+    // An extended WPP's check routine reports memory dependences between the module's
+    // paths: the run is the module's paths alone.
+    let check = profile.optional_value::<wpp_model::ewpp::EwppRecord>(profile_section::EWPP)?.map(|r| r.check);
     profile.for_each_event(|e| {
+        if Some(e.func) == check {
+            return;
+        }
         if failed.is_none() {
             failed = partitioner.push(e).err();
         }
