@@ -104,8 +104,9 @@ pub fn source_map(bytes: &[u8], program: &Program) -> Result<Option<SourceMap>, 
     Ok(Some(SourceMap { files, blocks }))
 }
 
-/// Reads the line table of a module's DWARF, `None` without one.
-fn line_table(bytes: &[u8]) -> Result<Option<LineTable>, Error> {
+/// A module's DWARF and where its code section's contents start (DWARF addresses count
+/// from there), `None` without the section `needed` or without code.
+pub(crate) fn dwarf<'a>(bytes: &'a [u8], needed: &str) -> Result<Option<(gimli::Dwarf<Reader<'a>>, u64)>, Error> {
     let mut sections: HashMap<&str, &[u8]> = HashMap::new();
     let mut code_start = None;
     for payload in Parser::new(0).parse_all(bytes) {
@@ -117,12 +118,18 @@ fn line_table(bytes: &[u8]) -> Result<Option<LineTable>, Error> {
             _ => {}
         }
     }
-    let (Some(code_start), true) = (code_start, sections.contains_key(".debug_line")) else { return Ok(None) };
-    let dwarf_err = |e: gimli::Error| Error::Dwarf(e.to_string());
+    let (Some(code_start), true) = (code_start, sections.contains_key(needed)) else { return Ok(None) };
     let dwarf = gimli::Dwarf::load(|id: SectionId| -> Result<Reader<'_>, gimli::Error> {
         Ok(EndianSlice::new(sections.get(id.name()).copied().unwrap_or(&[]), LittleEndian))
     })
-    .map_err(dwarf_err)?;
+    .map_err(|e| Error::Dwarf(e.to_string()))?;
+    Ok(Some((dwarf, code_start)))
+}
+
+/// Reads the line table of a module's DWARF, `None` without one.
+fn line_table(bytes: &[u8]) -> Result<Option<LineTable>, Error> {
+    let Some((dwarf, code_start)) = dwarf(bytes, ".debug_line")? else { return Ok(None) };
+    let dwarf_err = |e: gimli::Error| Error::Dwarf(e.to_string());
 
     let mut files: Vec<String> = Vec::new();
     let mut file_ids: HashMap<String, u32> = HashMap::new();

@@ -4,10 +4,7 @@
 //! linear memory (a frame offset, or any other expression). Addresses are module byte
 //! offsets (DWARF's count from the code section's start).
 
-use std::collections::HashMap;
-
-use gimli::{EndianSlice, LittleEndian, SectionId};
-use wasmparser::{Parser, Payload};
+use gimli::{EndianSlice, LittleEndian};
 
 use crate::Error;
 
@@ -46,23 +43,8 @@ impl Variable {
 
 /// The variables a module's DWARF describes, `None` without `.debug_info`.
 pub fn variables(bytes: &[u8]) -> Result<Option<Vec<Variable>>, Error> {
-    let mut sections: HashMap<&str, &[u8]> = HashMap::new();
-    let mut code_start = None;
-    for payload in Parser::new(0).parse_all(bytes) {
-        match payload? {
-            Payload::CustomSection(c) if c.name().starts_with(".debug_") => {
-                sections.insert(c.name(), c.data());
-            }
-            Payload::CodeSectionStart { range, .. } => code_start = Some(range.start as u64),
-            _ => {}
-        }
-    }
-    let (Some(base), true) = (code_start, sections.contains_key(".debug_info")) else { return Ok(None) };
+    let Some((dwarf, base)) = crate::source::dwarf(bytes, ".debug_info")? else { return Ok(None) };
     let err = |e: gimli::Error| Error::Dwarf(e.to_string());
-    let dwarf = gimli::Dwarf::load(|id: SectionId| -> Result<Reader<'_>, gimli::Error> {
-        Ok(EndianSlice::new(sections.get(id.name()).copied().unwrap_or(&[]), LittleEndian))
-    })
-    .map_err(err)?;
     let module = |a: u64| u32::try_from(a + base).unwrap_or(u32::MAX);
     let mut out = Vec::new();
     let mut units = dwarf.units();
