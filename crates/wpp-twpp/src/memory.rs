@@ -330,8 +330,9 @@ impl Memory {
         self.reads.get(&(f, at)).copied()
     }
 
-    /// The dependences of every execution of read site `site`.
-    pub fn load(&self, site: u32) -> Result<LoadDeps, String> {
+    /// The dependences of every execution of read site `site`, which ran `executions`
+    /// times (a stream that names more is damaged).
+    pub fn load(&self, site: u32, executions: u64) -> Result<LoadDeps, String> {
         let mut out = LoadDeps::default();
         let Some(&(start, end)) = self.streams.get(&site) else { return Ok(out) };
         let bytes = &self.bytes[start..end];
@@ -349,6 +350,9 @@ impl Memory {
                 return Err(format!("the memory dependences of site {site} start at execution 0"));
             }
             first = false;
+            if out.starts.len() as u64 + gap > executions {
+                return Err(format!("the memory dependences of site {site} name more executions than its {executions}"));
+            }
             for _ in 0..gap {
                 out.starts.push(out.writers.len() as u32);
             }
@@ -373,5 +377,102 @@ impl Memory {
         // last one ends here.
         out.starts.push(out.writers.len() as u32);
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wpp_model::{BlockIdx, FuncIdx};
+
+    fn sites() -> Vec<AccessSite> {
+        let site = |at: u32, kind: SiteKind| AccessSite { func: FuncIdx(1), at, block: BlockIdx(0), memory: 0, kind };
+        vec![
+            site(10, SiteKind::Read { width: Some(4) }),
+            site(20, SiteKind::Write { width: Some(4) }),
+            site(30, SiteKind::Read { width: None }),
+            site(40, SiteKind::Write { width: Some(1) }),
+        ]
+    }
+
+    /// Every load execution's writers, as the recovery gives them, read back exactly; the
+    /// footprints' overlaps as the ranges say.
+    #[test]
+    fn round_trip() {
+        let mut rng = 0x9e3779b97f4a7c15u64;
+        let mut next = |n: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % n
+        };
+        let mut b = MemoryBuilder::new(4);
+        let mut want: Vec<(u32, u64, Vec<Written>)> = Vec::new();
+        let mut writes = [0u64; 4];
+        for load in [0u32, 2] {
+            let mut k = 0u64;
+            for _ in 0..200 {
+                k += 1 + next(3) * u64::from(load == 2);
+                let mut ws = Vec::new();
+                for _ in 0..1 + next(3) {
+                    let w = if next(5) == 0 {
+                        Written::Initial
+                    } else {
+                        let site = [1u32, 3][next(2) as usize];
+                        writes[site as usize] += 1 + next(3);
+                        Written::Site { site, instance: 1 + next(writes[site as usize]) }
+                    };
+                    let writer = match w {
+                        Written::Initial => Writer::Initial,
+                        Written::Site { site, .. } => Writer::Site(site),
+                    };
+                    let instance = match w {
+                        Written::Initial => 0,
+                        Written::Site { instance, .. } => instance,
+                    };
+                    b.add(&Dependence { load, load_instance: k, writer, writer_instance: instance, writer_executions: instance, latest: true });
+                    ws.push(w);
+                }
+                want.push((load, k, ws));
+            }
+        }
+        let mut f = Footprints::new(&sites());
+        f.touch(0, 100, None);
+        f.touch(1, 102, None);
+        f.touch(2, 500, Some(10));
+        f.touch(3, 509, None);
+        f.touch(3, 600, None);
+        b.footprints(f);
+        let m = Memory::decode(sites(), b.encode()).unwrap();
+        assert_eq!(m.deps, b.len());
+        for load in [0u32, 2] {
+            let d = m.load(load, 1_000).unwrap();
+            for (_, k, ws) in want.iter().filter(|w| w.0 == load) {
+                assert_eq!(d.of(*k), ws.as_slice(), "load {load} execution {k}");
+            }
+        }
+        assert_eq!(m.read_site(FuncIdx(1), 30), Some(2));
+        assert_eq!(m.overlapping_writers(0), Some(vec![1]));
+        assert_eq!(m.overlapping_writers(2), Some(vec![3]));
+    }
+
+    /// A damaged section is an error, never a panic or a huge allocation.
+    #[test]
+    fn damaged() {
+        let mut b = MemoryBuilder::new(4);
+        b.add(&Dependence { load: 0, load_instance: 1 << 40, writer: Writer::Initial, writer_instance: 0, writer_executions: 0, latest: true });
+        let m = Memory::decode(sites(), b.encode()).unwrap();
+        assert!(m.load(0, 10).is_err(), "more executions than the load ran");
+        let bytes = b.encode();
+        for cut in 0..bytes.len() {
+            if let Ok(m) = Memory::decode(sites(), bytes[..cut].to_vec()) {
+                let _ = m.load(0, 10);
+            }
+        }
+        let mut bad = Vec::new();
+        for v in [1u64, 1, 1, 2] {
+            put(&mut bad, v);
+        }
+        assert!(Memory::decode(sites(), bad).is_err(), "site 1 is not a read");
     }
 }

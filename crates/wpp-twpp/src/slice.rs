@@ -596,10 +596,8 @@ impl<'a> Slicer<'a> {
             return Ok(());
         };
         let k = self.ordinal(f, inst)?;
-        if !self.loads.contains_key(&site) {
-            let deps = m.load(site).map_err(|e| self.damaged(e))?;
-            self.loads.insert(site, deps);
-        }
+        let runs = self.orders[&(f, inst.at)].list.len() as u64;
+        self.decode_load(m, site, runs)?;
         let writers: Vec<Written> = self.loads[&site].of(k).to_vec();
         for w in writers {
             let from = match w {
@@ -612,6 +610,16 @@ impl<'a> Slicer<'a> {
                 }
             };
             self.arena.push(Dep { kind: DepKind::Memory, from });
+        }
+        Ok(())
+    }
+
+    /// Decodes the dependences of read site `site` (of an instruction that ran `runs`
+    /// times) once.
+    fn decode_load(&mut self, m: &Memory, site: u32, runs: u64) -> Result<(), Error> {
+        if !self.loads.contains_key(&site) {
+            let deps = m.load(site, runs).map_err(|e| self.damaged(e))?;
+            self.loads.insert(site, deps);
         }
         Ok(())
     }

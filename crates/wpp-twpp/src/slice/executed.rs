@@ -316,10 +316,8 @@ impl<'a> Slicer<'a> {
             }
             return Ok(());
         };
-        if !self.loads.contains_key(&site) {
-            let deps = m.load(site).map_err(|e| self.damaged(e))?;
-            self.loads.insert(site, deps);
-        }
+        let runs = self.executions_unordered(f, at)?.len() as u64;
+        self.decode_load(m, site, runs)?;
         let writer = |w: u32| {
             let ws = m.sites[w as usize];
             let part = if matches!(ws.kind, SiteKind::HostCall { .. }) { Part::Result } else { Part::Exec };
