@@ -36,9 +36,8 @@ enum Command {
 #[derive(Args)]
 #[command(after_help = "Example:\n  wpp twpp build lua.wpp -o lua.twpp\n  wpp trace lua.twpp --func luaH_get")]
 pub struct BuildOpts {
-    /// A profile recorded with --mode grammar or trace; or with --mode addresses or ewpp,
-    /// whose memory dependences the TWPP then keeps (so that `wpp slice` follows loads to
-    /// the stores they read).
+    /// A profile recorded with --mode grammar or trace, or with --mode addresses or ewpp
+    /// (the TWPP then keeps its memory dependences, which `wpp slice` follows).
     profile: PathBuf,
     /// Where to write it [default: the profile's name with the extension .twpp, in the
     /// current directory].
@@ -81,11 +80,8 @@ fn build(o: BuildOpts) -> anyhow::Result<()> {
     };
     let t = Instant::now();
     let profile = Profile::open(&o.profile)?;
-    profile.require_program("twpp build")?;
-    let memory = wpp_report::deps::memory_table(&profile)?;
-    let built = wpp_twpp::build_with(&profile, &output, memory.as_ref(), &mut crate::Bar::on_terminal())?;
-    let invocations: u64 = built.index.functions.iter().map(|e| e.invocations).sum();
-    let traces: u64 = built.index.functions.iter().map(|e| e.pairs as u64).sum();
+    let (built, kept) = wpp_report::deps::build_twpp(&profile, &output, &mut crate::Bar::on_terminal())?;
+    let (invocations, traces) = built.index.functions.iter().fold((0, 0), |(i, t), e| (i + e.invocations, t + e.pairs as u64));
     eprintln!(
         "wpp: {} events, {} invocations of {} functions, {} distinct traces; function parts {} bytes, call graph {} bytes; {:.2} s -> {}",
         group(built.index.events),
@@ -97,8 +93,8 @@ fn build(o: BuildOpts) -> anyhow::Result<()> {
         t.elapsed().as_secs_f64(),
         output.display()
     );
-    if let Some(m) = &memory {
-        eprintln!("wpp: kept {} memory dependences (load executions and the write instances they read), which `wpp slice` follows", group(m.len()));
+    if let Some(n) = kept {
+        eprintln!("wpp: kept {} memory dependences (load executions and the write instances they read), which `wpp slice` follows", group(n));
     }
     Ok(())
 }

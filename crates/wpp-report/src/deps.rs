@@ -85,6 +85,16 @@ pub fn memory_table(p: &Profile) -> Result<Option<wpp_twpp::memory::MemoryBuilde
     Ok(Some(table))
 }
 
+/// `wpp twpp build`: the TWPP of `p`'s run, keeping its memory dependences when the
+/// profile has them ([`memory_table`]); how many it kept. A profile without its program
+/// is refused.
+pub fn build_twpp(p: &Profile, out: &std::path::Path, progress: &mut dyn wpp_model::progress::Progress) -> Result<(wpp_twpp::file::Built, Option<u64>), Error> {
+    p.require_program("twpp build")?;
+    let memory = memory_table(p)?;
+    let built = wpp_twpp::build_with(p, out, memory.as_ref(), progress)?;
+    Ok((built, memory.map(|m| m.len())))
+}
+
 /// The dependences a filtering run recorded.
 pub fn exercised(p: &Profile) -> Result<Option<ExercisedDeps>, Error> {
     let Some(deps) = p.optional_value::<ExercisedDeps>(wpp_profile::section::EXERCISED)? else { return Ok(None) };

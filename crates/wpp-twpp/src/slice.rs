@@ -775,6 +775,19 @@ impl<'a> Slicer<'a> {
         Ok(out)
     }
 
+    /// How many times the instruction at `at` of function `f` ran (without listing the
+    /// executions).
+    fn execution_count(&mut self, f: FuncIdx, at: u32) -> Result<u64, Error> {
+        let (b, _) = self.stmts(f)?.find(at).ok_or(Error::NoInstruction { func: f, at })?;
+        let mut n = 0u64;
+        for node in self.invocations.get(&f).cloned().unwrap_or_default() {
+            let key = self.view_of(node)?;
+            let view = &self.views[&key];
+            n += view.place.get(&BlockIdx(b as u32)).map_or(0, |(head, _)| view.steps[head].len() as u64);
+        }
+        Ok(n)
+    }
+
     /// Every execution of the instruction at `at` of function `f`, in run order.
     pub fn executions(&mut self, f: FuncIdx, at: u32) -> Result<Vec<Inst>, Error> {
         let execs = self.executions_unordered(f, at)?;

@@ -292,7 +292,7 @@ impl<'a> Slicer<'a> {
                     self.returns_of(g, &mut out, &mut seen)?;
                 }
                 // Executions that entered no function of the module called an import.
-                if entered < self.executions_unordered(f, at)?.len() as u64 || matches!(s.kind, Kind::Call { tail: true, .. }) {
+                if entered < self.execution_count(f, at)? || matches!(s.kind, Kind::Call { tail: true, .. }) {
                     self.data_static(f, b, index, s.args(), &mut out)?;
                 }
             }
@@ -316,7 +316,7 @@ impl<'a> Slicer<'a> {
             }
             return Ok(());
         };
-        let runs = self.executions_unordered(f, at)?.len() as u64;
+        let runs = self.execution_count(f, at)?;
         self.decode_load(m, site, runs)?;
         let writer = |w: u32| {
             let ws = m.sites[w as usize];
@@ -366,7 +366,7 @@ impl<'a> Slicer<'a> {
                     }
                 }
             }
-            let runs = self.executions_unordered(func, at)?.len() as u64;
+            let runs = self.execution_count(func, at)?;
             f(func, at, part, runs, &deps);
             count += 1;
         }
