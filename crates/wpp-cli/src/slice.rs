@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use wpp_dataflow::slice::{open, Which};
 use wpp_report::format::group;
-use wpp_report::slice::{DepSource, SliceReport};
+use wpp_report::slice::SliceReport;
 
 /// Why a variable has its value at one execution of an instruction: the executions of
 /// instructions that influenced it in this run, and nothing else (a precise dynamic
@@ -64,6 +64,10 @@ pub struct Opts {
     /// instruction linked to what it depends on.
     #[arg(long, value_name = "OUT.html")]
     html: Option<PathBuf>,
+    /// Neither read nor write the dependence cache (FILE.deps, beside the TWPP: the
+    /// dependences precise slices found, which later slices of the run reuse).
+    #[arg(long)]
+    no_cache: bool,
     #[command(flatten)]
     output: crate::Output,
 }
@@ -81,7 +85,11 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let which = o.instance.map_or(Which::Last, Which::Nth);
     // A page has every line unless --top says otherwise.
     let top = if o.html.is_some() { wpp_report::Top::of(o.output.top, true) } else { o.output.top() };
-    let mut report = s.slice(func, at, var, which, o.algorithm, top, &mut crate::Bar::on_terminal())?;
+    let cache = (!o.no_cache).then(|| wpp_dataflow::slice::cache_path(&o.file));
+    let (mut report, used) = s.slice(func, at, var, which, o.algorithm, top, cache.as_deref(), &mut crate::Bar::on_terminal())?;
+    if let Some(said) = used.and_then(|u| u.summary()) {
+        eprintln!("wpp: dependence cache: {said}");
+    }
     report.criterion.variable = named;
     if let Some(page) = &o.html {
         wpp_html::slice::write(&report, &o.module.display().to_string(), page)?;
@@ -104,19 +112,11 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn from(d: &DepSource) -> String {
-    match (&d.place, &d.text) {
-        (Some(p), Some(t)) => format!("{} {t} ({}{})", p.at, p.function, p.source.as_ref().map(|s| format!(" {s}")).unwrap_or_default()),
-        (Some(p), None) => p.at_function(),
-        _ => d.leaf().into(),
-    }
-}
-
 fn print(r: &SliceReport) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     let c = &r.criterion;
     writeln!(out, "slice of {} before {} (execution {} of {})", c.variable, c.place.at_function(), group(c.execution), group(c.executions))?;
-    writeln!(out, "  its value came from {}", from(&c.defined_by))?;
+    writeln!(out, "  its value came from {}", c.defined_by.describe())?;
     let lines = if r.source_lines > 0 { format!(" on {} source lines", group(r.source_lines)) } else { String::new() };
     writeln!(out, "  {} instructions{lines}, {} executions", group(r.statements), group(r.instances))?;
     match r.algorithm {
@@ -138,7 +138,7 @@ fn print(r: &SliceReport) -> std::io::Result<()> {
                     Some(reg) => format!("{} {reg}", d.kind),
                     None => d.kind.to_string(),
                 };
-                writeln!(out, "      {what:<20} <- {}  {}x", from(&d.from), group(d.count))?;
+                writeln!(out, "      {what:<20} <- {}  {}x", d.from.describe(), group(d.count))?;
             }
         }
     }

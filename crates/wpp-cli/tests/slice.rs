@@ -13,7 +13,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use common::{compile_c_reproducibly, json, ok, scratch, wpp};
+use common::{compile_c_reproducibly, json, ok, run, scratch, wpp};
 
 /// The statement numbers of main's lines in the slice.
 fn statements(slice: &serde_json::Value, marks: &[(u32, u32)]) -> BTreeSet<u32> {
@@ -100,5 +100,76 @@ fn fig10_in_c() {
     let registers = slice(&bare, "3");
     assert_eq!(registers["follows_memory"], false);
     assert_eq!(statements(&registers, &marks), BTreeSet::from([14]), "registers only");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// A precise slice keeps the dependences it found in `FILE.deps`; the next slice of the
+/// run starts from them (and adds what it finds), and gives the same answer as a slice
+/// without the cache. A cache written for another TWPP, or damaged, is not used (and is
+/// written anew); `--no-cache` neither reads nor writes it.
+#[test]
+fn the_dependence_cache_is_reused_and_checked() {
+    let d = scratch("slice-cache");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/fig10.c");
+    let Some(wasm) = compile_c_reproducibly(&d, &src, "-O0") else { return };
+    let text = std::fs::read_to_string(&src).unwrap();
+    let line = |what: &str| format!("fig10.c:{}", text.lines().position(|l| l.contains(what)).unwrap() + 1);
+    let (at, f3) = (line("void breakpoint("), line("int f3("));
+    let (profile, twpp, bare_profile, bare) = (d.join("f.wpp"), d.join("f.twpp"), d.join("b.wpp"), d.join("b.twpp"));
+    ok(wpp().args(["record", "--mode", "addresses", "-o"]).arg(&profile).arg(&wasm));
+    ok(wpp().args(["twpp", "build"]).arg(&profile).arg("-o").arg(&twpp));
+    ok(wpp().args(["record", "-o"]).arg(&bare_profile).arg(&wasm));
+    ok(wpp().args(["twpp", "build"]).arg(&bare_profile).arg("-o").arg(&bare));
+    let (cache, module) = (d.join("f.twpp.deps"), wasm.to_str().unwrap());
+    // (stdout as JSON, stderr)
+    let slice = |twpp: &Path, var: &str, extra: &[&str]| {
+        // global:0 (the stack pointer) in f3's first invocation; local:0 (Z) at the breakpoint.
+        let at: &[&str] = if var == "global:0" { &["--at", &f3, "--instance", "1"] } else { &["--at", &at] };
+        let out = run(wpp().arg("slice").arg(twpp).args(["--module", module, "--var", var, "--json"]).args(at).args(extra));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(out.status.success(), "{err}");
+        (serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap(), err)
+    };
+    let (z, err) = slice(&twpp, "local:0", &["--no-cache"]);
+    assert!(!cache.exists() && err.is_empty(), "--no-cache: {err}");
+    let (sp, _) = slice(&twpp, "global:0", &["--no-cache"]);
+    assert_ne!(z["instances"], sp["instances"]);
+    // First: found and kept.
+    let (first, err) = slice(&twpp, "global:0", &[]);
+    assert_eq!(first, sp);
+    assert!(err.contains("nodes kept in") && !err.contains("read from"), "{err}");
+    let kept = std::fs::read(&cache).unwrap();
+    // Again: read, nothing new.
+    let (again, err) = slice(&twpp, "global:0", &[]);
+    assert_eq!(again, sp);
+    assert!(err.contains("nodes read from") && !err.contains("kept in"), "{err}");
+    assert_eq!(std::fs::read(&cache).unwrap(), kept, "a slice that found nothing new rewrote the cache");
+    // Another criterion: read, and what it found added.
+    let (other, err) = slice(&twpp, "local:0", &[]);
+    assert_eq!(other, z);
+    assert!(err.contains("nodes read from") && err.contains("kept in"), "{err}");
+    assert!(std::fs::read(&cache).unwrap().len() > kept.len());
+    for (var, want) in [("local:0", &z), ("global:0", &sp)] {
+        let (got, err) = slice(&twpp, var, &[]);
+        assert_eq!(&got, want);
+        assert!(err.contains("read from") && !err.contains("kept in"), "{err}");
+    }
+    // Damaged: not used, the answer the same, the cache written anew and read next time.
+    let mut bytes = std::fs::read(&cache).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x20;
+    std::fs::write(&cache, &bytes).unwrap();
+    let (after, err) = slice(&twpp, "local:0", &[]);
+    assert_eq!(after, z);
+    assert!(err.contains("not used: its checksum does not match") && err.contains("kept in"), "{err}");
+    assert!(slice(&twpp, "local:0", &[]).1.contains("read from"));
+    // Another TWPP's cache: not used.
+    std::fs::copy(&cache, d.join("b.twpp.deps")).unwrap();
+    let (registers, err) = slice(&bare, "local:0", &[]);
+    assert_eq!(registers["follows_memory"], false);
+    assert!(err.contains("not used: it was written for another TWPP") && err.contains("kept in"), "{err}");
+    // Only precise slices use it.
+    let (_, err) = slice(&twpp, "local:0", &["--algorithm", "2"]);
+    assert!(err.is_empty(), "{err}");
     std::fs::remove_dir_all(&d).unwrap();
 }

@@ -5,7 +5,7 @@
 //! offset, text, function and source line.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use wpp_model::progress::Progress;
 use wpp_model::stmts::{FuncStmts, Reg};
@@ -27,6 +27,43 @@ pub struct Slicing {
     /// The run's memory dependences, if the TWPP keeps them.
     memory: Option<wpp_twpp::memory::Memory>,
 }
+
+/// What the dependence cache did for one slice.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CacheUse {
+    pub path: PathBuf,
+    /// Nodes read from it (their dependences known at once).
+    pub read: usize,
+    /// Why it was not read (it was written for another TWPP, or is damaged).
+    pub ignored: Option<String>,
+    /// Nodes and bytes written to it (when the slice found dependences it did not hold).
+    pub written: Option<(usize, u64)>,
+    /// Why it could not be written.
+    pub not_written: Option<String>,
+}
+
+impl CacheUse {
+    /// What happened, in words (nothing when the cache was neither read nor written).
+    pub fn summary(&self) -> Option<String> {
+        let path = self.path.display();
+        let nodes = |n: usize| wpp_report::format::group(n as u64);
+        let read = (self.read > 0).then(|| format!("{} nodes read from {path}", nodes(self.read)));
+        let why = |w: &Option<String>| w.as_ref().map(|w| format!("{path} not used: {w}"));
+        let wrote = self.written.map(|(n, b)| format!("{} nodes kept in {path} ({})", nodes(n), wpp_report::format::bytes(b)));
+        let said: Vec<String> = [read, why(&self.ignored), wrote, why(&self.not_written)].into_iter().flatten().collect();
+        (!said.is_empty()).then(|| said.join("; "))
+    }
+}
+
+/// The dependence cache beside a TWPP: `prog.twpp` keeps its cache in `prog.twpp.deps`.
+pub fn cache_path(twpp: &Path) -> PathBuf {
+    let mut name = twpp.as_os_str().to_owned();
+    name.push(".deps");
+    PathBuf::from(name)
+}
+
+/// A cache larger than this is not written.
+pub const CACHE_LIMIT: usize = 1 << 30;
 
 /// Which execution of the criterion's instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,9 +278,21 @@ impl Slicing {
     /// The slice of `var` just before execution `which` of the instruction at `at` of
     /// `func`, by Agrawal and Horgan's approach `algorithm` (1: the executed instructions
     /// whose definitions reach along executed blocks; 2: every execution of each
-    /// instruction reached; 3: the precise slice, the executions themselves).
+    /// instruction reached; 3: the precise slice, the executions themselves). A precise
+    /// slice starts from the dependence cache `cache` when it holds this TWPP's, and
+    /// writes what it found there (atomically); without one, it keeps nothing.
     #[allow(clippy::too_many_arguments)]
-    pub fn slice(&self, func: FuncIdx, at: u32, var: Reg, which: Which, algorithm: u8, top: Top, progress: &mut dyn Progress) -> Result<SliceReport, Error> {
+    pub fn slice(
+        &self,
+        func: FuncIdx,
+        at: u32,
+        var: Reg,
+        which: Which,
+        algorithm: u8,
+        top: Top,
+        cache: Option<&Path>,
+        progress: &mut dyn Progress,
+    ) -> Result<(SliceReport, Option<CacheUse>), Error> {
         let module = self.module.path.display();
         let name = self.twpp.profile.meta.func_name(func);
         if let Reg::Local(l) = var {
@@ -258,6 +307,21 @@ impl Slicing {
         }
         progress.stage("reading the call graph", None);
         let mut slicer = self.slicer()?;
+        let cache = cache.filter(|_| algorithm == 3);
+        let mut used = cache.map(|path| CacheUse { path: path.to_owned(), ..CacheUse::default() });
+        if let Some(u) = &mut used {
+            match std::fs::read(&u.path) {
+                Ok(bytes) => {
+                    progress.stage("reading the dependence cache", None);
+                    match slicer.restore(&bytes) {
+                        Ok(n) => u.read = n,
+                        Err(why) => u.ignored = Some(why),
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => u.ignored = Some(e.to_string()),
+            }
+        }
         let execs = slicer.executions(func, at).map_err(Error::Query)?;
         let total = execs.len() as u64;
         let index = match which {
@@ -278,10 +342,10 @@ impl Slicing {
         // Per instruction: its executions in the slice (and its calls' other parts), and
         // its dependences counted by kind and source instruction. The dependences are
         // not kept: a slice can reach most of a run.
-        type Counts = rustc_hash::FxHashMap<(&'static str, Option<Reg>, Source), u64>;
+        // (The dependence's kind and whether it is an argument's, its source: packed.)
+        type Counts = rustc_hash::FxHashMap<(u64, u64), u64>;
         let mut per: rustc_hash::FxHashMap<u32, (u64, u64, Counts)> = rustc_hash::FxHashMap::default();
-        let mut offsets: BTreeSet<u32> = BTreeSet::from([at]);
-        slicer.keep(false);
+        slicer.keep(used.is_some());
         let mut instances = 0u64;
         // `weight` executions of node `n`'s instruction, with the dependences of one.
         let mut add = |n: wpp_twpp::slice::Node, weight: u64, deps: &[wpp_twpp::slice::Dep]| {
@@ -291,24 +355,9 @@ impl Slicing {
                 Part::Exec => e.0 += weight,
                 _ => e.1 += weight,
             }
+            let arg = matches!(n.part, Part::Arg(_)) as u64;
             for d in deps {
-                let (kind, reg) = match (d.kind, n.part) {
-                    (DepKind::Data(_), Part::Arg(_)) => ("argument", None),
-                    (DepKind::Data(r), _) => ("data", Some(r)),
-                    (DepKind::Control, _) => ("control", None),
-                    (DepKind::Call, _) => ("call", None),
-                    (DepKind::Return, _) => ("return", None),
-                    (DepKind::Memory, _) => ("memory", None),
-                };
-                // Sources are counted by instruction and part (any execution of it).
-                let from = match d.from {
-                    Source::Node(m) => {
-                        offsets.insert(m.inst.at);
-                        Source::Node(wpp_twpp::slice::Node { inst: Inst { node: 0, step: 0, at: m.inst.at }, part: m.part })
-                    }
-                    other => other,
-                };
-                *e.2.entry((kind, reg, from)).or_default() += 1;
+                *e.2.entry((d.kind.code() << 1 | arg, pack(d.from))).or_default() += 1;
             }
         };
         match algorithm {
@@ -320,7 +369,26 @@ impl Slicing {
             _ => slicer.visit(&[defined], |n, deps| add(n, 1, deps)),
         }
         .map_err(Error::Query)?;
+        if let Some(u) = &mut used {
+            if slicer.cache_grew() {
+                progress.stage("writing the dependence cache", None);
+                let bytes = slicer.cache();
+                if bytes.len() > CACHE_LIMIT {
+                    u.not_written = Some(format!("it would take {} MiB, more than the limit of {} MiB", bytes.len() >> 20, CACHE_LIMIT >> 20));
+                } else {
+                    match wpp_profile::write_atomically(&u.path, |w| w.write_all(&bytes)) {
+                        Ok(()) => u.written = Some((slicer.known(), bytes.len() as u64)),
+                        Err(e) => u.not_written = Some(e.to_string()),
+                    }
+                }
+            }
+        }
+        drop(slicer);
+        let mut offsets: BTreeSet<u32> = BTreeSet::from([at]);
         offsets.extend(per.keys().copied());
+        for (_, _, deps) in per.values() {
+            offsets.extend(deps.keys().filter_map(|&(_, s)| if let Source::Node(n) = unpack(s) { Some(n.inst.at) } else { None }));
+        }
         if let Source::Node(n) = defined {
             offsets.insert(n.inst.at);
         }
@@ -336,7 +404,22 @@ impl Slicing {
             let executions = if execs > 0 { execs } else { parts };
             let f = self.module.block_at(at).map_or(u32::MAX, |(f, _)| f.0);
             // Most frequent first, ties in the order of kind, register and source.
-            let mut deps: Vec<_> = deps.into_iter().collect();
+            let mut deps: Vec<_> = deps
+                .into_iter()
+                .map(|((kind, from), n)| {
+                    let (arg, from) = (kind & 1 == 1, unpack(from));
+                    let kind = DepKind::of_code(kind >> 1).expect("packed above");
+                    let (kind, reg) = match (kind, arg) {
+                        (DepKind::Data(_), true) => ("argument", None),
+                        (DepKind::Data(r), _) => ("data", Some(r)),
+                        (DepKind::Control, _) => ("control", None),
+                        (DepKind::Call, _) => ("call", None),
+                        (DepKind::Return, _) => ("return", None),
+                        (DepKind::Memory, _) => ("memory", None),
+                    };
+                    ((kind, reg, from), n)
+                })
+                .collect();
             deps.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
             let deps: Vec<DepRow> = deps
                 .into_iter()
@@ -360,7 +443,7 @@ impl Slicing {
             .collect();
         let mut truncation = Truncation::default();
         truncation.cut("lines", &mut lines, top);
-        Ok(SliceReport {
+        let report = SliceReport {
             criterion: Criterion {
                 place: self.module.place(&self.twpp.profile, Some(func), at),
                 variable: var.to_string(),
@@ -375,7 +458,8 @@ impl Slicing {
             instances,
             lines,
             truncation,
-        })
+        };
+        Ok((report, used))
     }
 
     fn source(&self, s: Source, texts: &BTreeMap<u32, String>) -> DepSource {
@@ -397,6 +481,30 @@ impl Slicing {
 
     fn inst_place(&self, inst: Inst) -> wpp_report::dataflow::Place {
         self.module.place(&self.twpp.profile, None, inst.at)
+    }
+}
+
+/// A source as one number: an instruction's offset and part (any execution of it), or a
+/// leaf.
+fn pack(s: Source) -> u64 {
+    match s {
+        Source::Node(m) => (m.inst.at as u64) << 32 | m.part.code(),
+        Source::Entry => u64::MAX,
+        Source::Init => u64::MAX - 1,
+        Source::Memory => u64::MAX - 2,
+        Source::InitialMemory => u64::MAX - 3,
+    }
+}
+
+fn unpack(v: u64) -> Source {
+    match u64::MAX - v {
+        0 => Source::Entry,
+        1 => Source::Init,
+        2 => Source::Memory,
+        3 => Source::InitialMemory,
+        _ => {
+            Source::Node(wpp_twpp::slice::Node { inst: Inst { node: 0, step: 0, at: (v >> 32) as u32 }, part: Part::of_code(v & 0xffff_ffff).expect("packed") })
+        }
     }
 }
 

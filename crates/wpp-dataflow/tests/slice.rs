@@ -492,6 +492,23 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
         for (n, d) in &visited {
             assert_eq!(d.as_slice(), slicer.deps_of(*n), "{name}: the lean slice's dependences of {n:?}");
         }
+        // A slicer restored from the dependence cache knows every node kept so far, walks
+        // the same slice without finding anything, with the same dependences.
+        let mut restored = Slicer::new(
+            &twpp,
+            Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, stmts: &stmts, controllers: &controllers },
+        )
+        .unwrap();
+        if let Some(m) = &mem {
+            restored.follow_memory(m);
+        }
+        assert_eq!(restored.restore(&slicer.cache()), Ok(slicer.known()), "{name}: the cache of {start:?}");
+        let mut walked: Vec<(Node, Vec<wpp_twpp::slice::Dep>)> = Vec::new();
+        restored.visit(&[Source::Node(Node::exec(inst))], |n, d| walked.push((n, d.to_vec()))).unwrap();
+        assert!(!restored.cache_grew(), "{name}: the restored slice of {start:?} found dependences again");
+        walked.sort_by_key(|(n, _)| *n);
+        visited.sort_by_key(|(n, _)| *n);
+        assert_eq!(walked, visited, "{name}: the restored slice of {start:?}");
         // Approach 2: the closure over instructions of the dependences exercised, a
         // superset of approach 3's instructions.
         if let Some(projected) = &projected {

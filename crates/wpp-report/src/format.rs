@@ -15,6 +15,15 @@ pub fn group(n: u64) -> String {
     out
 }
 
+/// A size: `512 bytes`, `3.4 KiB`, `38.5 MiB`.
+pub fn bytes(n: u64) -> String {
+    match n {
+        0..1024 => count(n, "byte", "bytes"),
+        1024..1048576 => format!("{:.1} KiB", n as f64 / 1024.0),
+        _ => format!("{:.1} MiB", n as f64 / 1048576.0),
+    }
+}
+
 /// `n` (grouped) and the noun, singular for one: `1 path`, `2,000 paths`.
 pub fn count(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", group(n), if n == 1 { one } else { many })

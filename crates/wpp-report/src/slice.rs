@@ -35,6 +35,16 @@ pub struct DepSource {
 }
 
 impl DepSource {
+    /// The source as the listing names it: `0x1a2 local.get 2 (main prog.c:14)`, or the
+    /// leaf in words.
+    pub fn describe(&self) -> String {
+        match (&self.place, &self.text) {
+            (Some(p), Some(t)) => format!("{} {t} ({}{})", p.at, p.function, p.source.as_ref().map(|s| format!(" {s}")).unwrap_or_default()),
+            (Some(p), None) => p.at_function(),
+            _ => self.leaf().into(),
+        }
+    }
+
     /// What a source that is not an instruction is, in words.
     pub fn leaf(&self) -> &'static str {
         match self.kind {

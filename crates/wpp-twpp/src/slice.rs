@@ -45,7 +45,9 @@ use crate::memory::{LoadDeps, Memory, Written};
 use crate::{Dcg, Twpp};
 
 mod executed;
+mod graph;
 pub use executed::{Origin, StaticDep};
+pub use graph::CACHE_MAGIC;
 
 /// The program a TWPP was recorded from, as a slice needs it.
 pub struct Program<'a> {
@@ -77,6 +79,26 @@ pub enum Part {
     Result,
     /// An argument a call passed.
     Arg(u32),
+}
+
+impl Part {
+    /// The part as a number: 0 the execution, 1 the result, 2 + k argument k.
+    pub fn code(self) -> u64 {
+        match self {
+            Part::Exec => 0,
+            Part::Result => 1,
+            Part::Arg(i) => 2 + i as u64,
+        }
+    }
+
+    /// The part [`Part::code`] numbered.
+    pub fn of_code(code: u64) -> Option<Part> {
+        Some(match code {
+            0 => Part::Exec,
+            1 => Part::Result,
+            c => Part::Arg(u32::try_from(c - 2).ok()?),
+        })
+    }
 }
 
 /// A node of the dynamic dependence graph.
@@ -122,6 +144,39 @@ pub enum DepKind {
     Memory,
 }
 
+impl DepKind {
+    /// The kind as a number, a data dependence's register in it.
+    pub fn code(self) -> u64 {
+        match self {
+            DepKind::Control => 0,
+            DepKind::Call => 1,
+            DepKind::Return => 2,
+            DepKind::Memory => 3,
+            DepKind::Data(Reg::Local(n)) => 4 + 3 * n as u64,
+            DepKind::Data(Reg::Global(n)) => 5 + 3 * n as u64,
+            DepKind::Data(Reg::Slot(n)) => 6 + 3 * n as u64,
+        }
+    }
+
+    /// The kind [`DepKind::code`] numbered.
+    pub fn of_code(code: u64) -> Option<DepKind> {
+        Some(match code {
+            0 => DepKind::Control,
+            1 => DepKind::Call,
+            2 => DepKind::Return,
+            3 => DepKind::Memory,
+            c => {
+                let n = u32::try_from((c - 4) / 3).ok()?;
+                DepKind::Data(match (c - 4) % 3 {
+                    0 => Reg::Local(n),
+                    1 => Reg::Global(n),
+                    _ => Reg::Slot(n),
+                })
+            }
+        })
+    }
+}
+
 /// One dependence of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Dep {
@@ -136,12 +191,43 @@ pub struct Slice {
     pub nodes: Vec<Node>,
 }
 
-/// Where a node's dependences are kept, and the last slice that visited it.
-#[derive(Clone, Copy, Debug)]
-struct Known {
-    start: usize,
-    len: u32,
-    mark: u32,
+/// How a distinct trace's nodes are numbered inside each invocation that followed it.
+struct Dense {
+    /// Nodes before each timestamp (index `step - 1`), then in all.
+    before: Vec<u64>,
+    /// Each block's first node in its dynamic block (by block index; blocks that did not
+    /// run: 0).
+    block_off: Vec<u32>,
+}
+
+/// Where each instruction's nodes begin in its block: per block, per instruction, then
+/// the block's total (an instruction has one node, a call also one for its result and
+/// one per argument).
+struct Layout {
+    off: Vec<Vec<u32>>,
+}
+
+impl Layout {
+    fn new(stmts: &FuncStmts) -> Layout {
+        let off = stmts
+            .blocks
+            .iter()
+            .map(|b| {
+                let mut v = Vec::with_capacity(b.stmts.len() + 1);
+                let mut n = 0u32;
+                for s in &b.stmts {
+                    v.push(n);
+                    n += match s.kind {
+                        Kind::Call { .. } => 2 + s.args().len() as u32,
+                        _ => 1,
+                    };
+                }
+                v.push(n);
+                v
+            })
+            .collect();
+        Layout { off }
+    }
 }
 
 /// What a timestamp list is kept for: the blocks defining a register, or the blocks
@@ -179,9 +265,21 @@ pub struct Slicer<'a> {
     lists: FxHashMap<(FuncIdx, u32, Key), Vec<(u32, u32)>>,
     /// The latest definition of a global in an invocation or anything it called.
     defined_below: FxHashMap<(u32, u32), Option<Source>>,
-    /// Each node's dependences found so far, as a range of `arena`.
-    known: FxHashMap<Node, Known>,
+    /// The nodes found so far and their dependences.
+    graph: graph::Graph,
+    /// Dependences being found (a scratch area).
     arena: Vec<Dep>,
+    /// Each invocation's first node id (`u64::MAX`: none yet), and the next free id.
+    base: Vec<u64>,
+    next_id: u64,
+    /// The bases read from a dependence cache, sorted, and which invocations' ranges
+    /// have been checked against their traces.
+    restored: Vec<(u64, u32)>,
+    checked: Vec<bool>,
+    /// Nodes and dependences restored from a cache.
+    restored_size: (usize, usize),
+    dense: FxHashMap<(FuncIdx, u32), Dense>,
+    layouts: FxHashMap<FuncIdx, Layout>,
     /// The current slice's mark.
     epoch: u32,
     /// Whether the dependences found are kept for later slices (see [`Slicer::keep`]).
@@ -212,6 +310,7 @@ struct RunOrder {
 impl<'a> Slicer<'a> {
     pub fn new(twpp: &'a Twpp, program: Program<'a>) -> Result<Slicer<'a>, Error> {
         let dcg = twpp.dcg()?;
+        let n = dcg.nodes.len();
         let mut parent = vec![None; dcg.nodes.len()];
         let mut invocations: FxHashMap<FuncIdx, Vec<u32>> = FxHashMap::default();
         for (i, node) in dcg.nodes.iter().enumerate() {
@@ -230,8 +329,15 @@ impl<'a> Slicer<'a> {
             views: FxHashMap::default(),
             lists: FxHashMap::default(),
             defined_below: FxHashMap::default(),
-            known: FxHashMap::default(),
+            graph: graph::Graph::default(),
             arena: Vec::new(),
+            base: vec![u64::MAX; n],
+            next_id: 0,
+            restored: Vec::new(),
+            checked: vec![false; n],
+            restored_size: (0, 0),
+            dense: FxHashMap::default(),
+            layouts: FxHashMap::default(),
             epoch: 0,
             keep: true,
             blocks_before: FxHashMap::default(),
@@ -242,6 +348,61 @@ impl<'a> Slicer<'a> {
             calls: None,
             global_defs: FxHashMap::default(),
         })
+    }
+
+    /// The fingerprint of a TWPP that a dependence cache names: its sections' names,
+    /// places and checksums.
+    pub fn fingerprint(twpp: &Twpp) -> u64 {
+        let mut toc = Vec::new();
+        for e in &twpp.profile.toc {
+            toc.extend_from_slice(e.name.as_bytes());
+            toc.push(0);
+            toc.extend_from_slice(&e.offset.to_le_bytes());
+            toc.extend_from_slice(&e.len.to_le_bytes());
+            toc.extend_from_slice(&e.crc32.to_le_bytes());
+        }
+        let end = twpp.profile.toc.iter().map(|e| e.offset + e.len).max().unwrap_or(0);
+        (crc32fast::hash(&toc) as u64) | (end << 32)
+    }
+
+    /// The dependence cache: the nodes the slices kept and their dependences, with the
+    /// ids they were numbered with, as a file's bytes ([`Slicer::restore`] reads them).
+    pub fn cache(&self) -> Vec<u8> {
+        let bases: Vec<(u32, u64)> = self.base.iter().enumerate().filter(|(_, &b)| b != u64::MAX).map(|(v, &b)| (v as u32, b)).collect();
+        graph::encode(&self.graph, Slicer::fingerprint(self.twpp), &bases, self.next_id)
+    }
+
+    /// Whether the slices kept something a cache restored (or nothing) does not hold.
+    pub fn cache_grew(&self) -> bool {
+        (self.graph.len(), self.graph.deps.len()) != self.restored_size
+    }
+
+    /// Starts from a dependence cache ([`Slicer::cache`]) written for this TWPP, before
+    /// any slice: its nodes and dependences are known at once. The reason when it cannot
+    /// be used (written for another TWPP, damaged); the slicer is then unchanged.
+    pub fn restore(&mut self, bytes: &[u8]) -> Result<usize, String> {
+        if self.graph.len() > 0 || self.next_id > 0 {
+            return Err("the slicer has numbered nodes already".into());
+        }
+        match graph::fingerprint_of(bytes) {
+            None => return Err("it is not a dependence cache of this wpp".into()),
+            Some(f) if f != Slicer::fingerprint(self.twpp) => return Err("it was written for another TWPP".into()),
+            Some(_) => {}
+        }
+        let d = graph::decode(bytes, self.base.len() as u32)?;
+        let mut restored: Vec<(u64, u32)> = d.bases.iter().map(|&(v, b)| (b, v)).collect();
+        restored.sort_unstable();
+        if restored.windows(2).any(|w| w[0].0 == w[1].0) || restored.last().is_some_and(|&(b, _)| b >= d.next_id.max(1)) {
+            return Err("its invocations' ranges of ids overlap".into());
+        }
+        for &(v, b) in &d.bases {
+            self.base[v as usize] = b;
+        }
+        self.restored = restored;
+        self.next_id = d.next_id;
+        self.graph = d.graph;
+        self.restored_size = (self.graph.len(), self.graph.deps.len());
+        Ok(self.graph.len())
     }
 
     /// Follows the run's memory dependences (from [`Twpp::memory`]): a load's execution
@@ -260,9 +421,9 @@ impl<'a> Slicer<'a> {
         &self.dcg
     }
 
-    /// How many dependences are known (found by the queries so far).
+    /// How many nodes are known (reached by the queries so far and kept).
     pub fn known(&self) -> usize {
-        self.known.len()
+        self.graph.len()
     }
 
     fn damaged(&self, what: String) -> Error {
@@ -280,6 +441,32 @@ impl<'a> Slicer<'a> {
             let cfg = self.program.functions.get(f.idx()).and_then(|fun| fun.cfg.as_ref()).ok_or(Error::NoCode(f))?;
             let numbering = self.program.numberings.get(f).ok_or(Error::NoCode(f))?;
             let view = TraceView::new(&self.parts[&f], pair as usize, cfg, numbering).ok_or_else(|| self.damaged(format!("function {f}: trace {pair}")))?;
+            if !self.layouts.contains_key(&f) {
+                self.layouts.insert(f, Layout::new(self.stmts(f)?));
+            }
+            let layout = &self.layouts[&f];
+            let mut block_off = vec![0u32; layout.off.len()];
+            let mut chain_nodes: FxHashMap<BlockIdx, u64> = FxHashMap::default();
+            for (head, chain) in &view.chains {
+                let mut n = 0u32;
+                for b in chain {
+                    let off = layout
+                        .off
+                        .get(b.idx())
+                        .ok_or_else(|| self.damaged(format!("function {f}: trace {pair} runs block {b}, which the function does not have")))?;
+                    block_off[b.idx()] = n;
+                    n += off.last().copied().unwrap_or(0);
+                }
+                chain_nodes.insert(*head, n as u64);
+            }
+            let mut before = Vec::with_capacity(view.len as usize + 1);
+            let mut n = 0u64;
+            before.push(0);
+            for h in &view.heads {
+                n += chain_nodes[h];
+                before.push(n);
+            }
+            self.dense.insert((f, pair), Dense { before, block_off });
             self.views.insert((f, pair), view);
         }
         Ok((f, pair))
@@ -521,28 +708,96 @@ impl<'a> Slicer<'a> {
         Ok(Source::Node(Node { inst: Inst { node, step, at: s.at }, part }))
     }
 
+    /// The dense id of node `n`, located at `p` (its invocation given ids when first
+    /// reached).
+    fn id(&mut self, n: Node, p: &Pos) -> Result<u64, Error> {
+        let d = &self.dense[&(p.func, p.pair)];
+        let off = &self.layouts[&p.func].off[p.block.idx()];
+        let part = n.part.code();
+        if part >= (off[p.index + 1] - off[p.index]) as u64 {
+            return Err(Error::NoInstruction { func: p.func, at: n.inst.at });
+        }
+        let local = d.before[n.inst.step as usize - 1] + d.block_off[p.block.idx()] as u64 + off[p.index] as u64 + part;
+        let total = *d.before.last().expect("one past the last");
+        let v = n.inst.node as usize;
+        if self.base[v] == u64::MAX {
+            self.base[v] = self.next_id;
+            self.next_id += total;
+            self.checked[v] = true;
+        } else if !self.checked[v] {
+            // A base read from a dependence cache: its range must hold the invocation.
+            let base = self.base[v];
+            let k = self.restored.partition_point(|&(b, _)| b <= base);
+            let end = self.restored.get(k).map_or(self.next_id, |&(b, _)| b);
+            if base + total > end {
+                return Err(self.damaged(format!("the dependence cache numbers invocation {v} with {} nodes, its trace has {total}", end - base)));
+            }
+            self.checked[v] = true;
+        }
+        Ok(self.base[v] + local)
+    }
+
+    /// The index of node `n` in the graph, added if new.
+    fn intern(&mut self, n: Node) -> Result<u32, Error> {
+        let p = self.locate(n.inst)?;
+        let id = self.id(n, &p)?;
+        Ok(self.graph.intern(id, n))
+    }
+
+    /// The index in the graph of node `n`, if it is there.
+    fn index_of(&mut self, n: Node) -> Result<Option<u32>, Error> {
+        let p = self.locate(n.inst)?;
+        let id = self.id(n, &p)?;
+        Ok(self.graph.get(id))
+    }
+
+    /// Finds and keeps the dependences of the graph's node `i` (once).
+    fn store(&mut self, i: u32) -> Result<(), Error> {
+        if self.graph.deps(i).is_some() {
+            return Ok(());
+        }
+        let node = self.graph.entries[i as usize].node;
+        let start = self.arena.len();
+        self.find_deps(node)?;
+        let mut deps = Vec::with_capacity(self.arena.len() - start);
+        for k in start..self.arena.len() {
+            let d = self.arena[k];
+            deps.push(match d.from {
+                Source::Node(m) => graph::GDep::new(d.kind, self.intern(m)?),
+                leaf => graph::GDep::leaf(d.kind, leaf),
+            });
+        }
+        self.arena.truncate(start);
+        self.graph.set_deps(i, &deps).map_err(|e| self.damaged(e.to_string()))
+    }
+
     /// The dependences of a node, found once and kept.
-    pub fn deps(&mut self, node: Node) -> Result<&[Dep], Error> {
-        let k = match self.known.get(&node) {
-            Some(&k) => k,
-            None => self.find_deps(node, Some(0))?,
-        };
-        Ok(&self.arena[k.start..k.start + k.len as usize])
+    pub fn deps(&mut self, node: Node) -> Result<Vec<Dep>, Error> {
+        let i = self.intern(node)?;
+        self.store(i)?;
+        let g = &self.graph;
+        Ok(g.deps(i).expect("stored above").iter().map(|&d| g.dep(d)).collect())
     }
 
-    /// The dependences of a node a slice reached (empty for one never reached).
-    pub fn deps_of(&self, node: Node) -> &[Dep] {
-        self.known.get(&node).map_or(&[], |k| &self.arena[k.start..k.start + k.len as usize])
+    /// The dependences of a node a slice reached and kept (empty for any other).
+    pub fn deps_of(&mut self, node: Node) -> Vec<Dep> {
+        match self.index_of(node) {
+            Ok(Some(i)) => self.graph.deps(i).map_or_else(Vec::new, |ds| ds.iter().map(|&d| self.graph.dep(d)).collect()),
+            _ => Vec::new(),
+        }
     }
 
-    /// Finds the dependences of a node not known yet, at the end of the arena; keeps
-    /// them, marked `mark`, when there is one (otherwise the caller truncates the arena).
-    fn find_deps(&mut self, node: Node, mark: Option<u32>) -> Result<Known, Error> {
+    /// Finds the dependences of a node, at the end of the arena.
+    fn find_deps(&mut self, node: Node) -> Result<(), Error> {
+        let p = self.locate(node.inst)?;
+        self.find_deps_at(node, p)
+    }
+
+    /// Finds the dependences of a node located at `p`, at the end of the arena.
+    fn find_deps_at(&mut self, node: Node, p: Pos) -> Result<(), Error> {
         let inst = node.inst;
-        let p = self.locate(inst)?;
         let s: &Stmt = &self.stmts(p.func)?.blocks[p.block.idx()].stmts[p.index];
         let at = (p.func, p.pair, inst.step, p.pos);
-        let start = self.arena.len();
         let data = |this: &mut Self, regs: &[Reg]| -> Result<(), Error> {
             for &r in regs {
                 let from = this.resolve_at(r, inst.node, at, p.block, p.index)?;
@@ -578,11 +833,7 @@ impl<'a> Slicer<'a> {
                 data(self, &[r])?;
             }
         }
-        let k = Known { start, len: (self.arena.len() - start) as u32, mark: mark.unwrap_or(0) };
-        if mark.is_some() {
-            self.known.insert(node, k);
-        }
-        Ok(k)
+        Ok(())
     }
 
     /// The memory dependences of execution `inst` of an instruction of `f`: the write
@@ -670,34 +921,84 @@ impl<'a> Slicer<'a> {
 
     /// The backward closure of `from`, each node given to `f` with its dependences once;
     /// how many nodes it has.
-    pub fn visit(&mut self, from: &[Source], mut f: impl FnMut(Node, &[Dep])) -> Result<u64, Error> {
+    pub fn visit(&mut self, from: &[Source], f: impl FnMut(Node, &[Dep])) -> Result<u64, Error> {
+        if self.keep {
+            self.visit_kept(from, f)
+        } else {
+            self.visit_lean(from, f)
+        }
+    }
+
+    /// The closure over the graph, each node's dependences found once and kept: a node
+    /// whose dependences are known costs array reads only.
+    fn visit_kept(&mut self, from: &[Source], mut f: impl FnMut(Node, &[Dep])) -> Result<u64, Error> {
         self.epoch += 1;
         let epoch = self.epoch;
+        let mut work: Vec<u32> = Vec::new();
+        for s in from {
+            if let Source::Node(n) = s {
+                work.push(self.intern(*n)?);
+            }
+        }
+        let mut count = 0u64;
+        let mut deps: Vec<Dep> = Vec::new();
+        while let Some(i) = work.pop() {
+            let e = &mut self.graph.entries[i as usize];
+            if e.mark == epoch {
+                continue;
+            }
+            e.mark = epoch;
+            let node = e.node;
+            if e.len == graph::UNKNOWN {
+                self.store(i)?;
+            }
+            deps.clear();
+            let g = &self.graph;
+            for &d in g.deps(i).expect("stored above") {
+                if let Ok(j) = d.source() {
+                    let m = &g.entries[j as usize];
+                    if m.mark != epoch {
+                        work.push(j);
+                    }
+                    deps.push(Dep { kind: d.kind(), from: Source::Node(m.node) });
+                } else {
+                    deps.push(g.dep(d));
+                }
+            }
+            f(node, &deps);
+            count += 1;
+        }
+        Ok(count)
+    }
+
+    /// The closure without keeping what it finds (the graph's known dependences used):
+    /// the nodes visited are bits of their ids.
+    fn visit_lean(&mut self, from: &[Source], mut f: impl FnMut(Node, &[Dep])) -> Result<u64, Error> {
         let mut work: Vec<Node> = from.iter().filter_map(|s| if let Source::Node(n) = s { Some(*n) } else { None }).collect();
-        let mut seen: rustc_hash::FxHashSet<Node> = rustc_hash::FxHashSet::default();
+        let mut seen = graph::Bits::default();
         let mut count = 0u64;
         while let Some(n) = work.pop() {
-            let (k, forget) = match self.known.get_mut(&n) {
-                Some(k) if k.mark == epoch => continue,
-                Some(k) => {
-                    k.mark = epoch;
-                    (*k, false)
-                }
-                None if self.keep => (self.find_deps(n, Some(epoch))?, false),
-                None => {
-                    if !seen.insert(n) {
-                        continue;
+            let p = self.locate(n.inst)?;
+            let id = self.id(n, &p)?;
+            if !seen.insert(id) {
+                continue;
+            }
+            let start = self.arena.len();
+            match self.graph.get(id).and_then(|i| self.graph.deps(i).map(|ds| (i, ds.len()))) {
+                Some((i, len)) => {
+                    for k in 0..len {
+                        let d = self.graph.deps(i).expect("known")[k];
+                        let dep = self.graph.dep(d);
+                        self.arena.push(dep);
                     }
-                    (self.find_deps(n, None)?, true)
                 }
-            };
-            let deps = &self.arena[k.start..k.start + k.len as usize];
+                None => self.find_deps_at(n, p)?,
+            }
+            let deps = &self.arena[start..];
             work.extend(deps.iter().filter_map(|d| if let Source::Node(m) = d.from { Some(m) } else { None }));
             f(n, deps);
             count += 1;
-            if forget {
-                self.arena.truncate(k.start);
-            }
+            self.arena.truncate(start);
         }
         Ok(count)
     }
@@ -737,12 +1038,9 @@ impl<'a> Slicer<'a> {
             }
             for inst in self.executions_unordered(func, at)? {
                 let node = Node { inst, part };
-                let kept = self.known.get(&node).copied();
-                let k = match kept {
-                    Some(k) => k,
-                    None => self.find_deps(node, None)?,
-                };
-                for i in k.start..k.start + k.len as usize {
+                let start = self.arena.len();
+                self.find_deps(node)?;
+                for i in start..self.arena.len() {
                     if let Source::Node(m) = self.arena[i].from {
                         if !seen.contains(&(m.inst.at, m.part)) {
                             let g = self.dcg.nodes[m.inst.node as usize].func;
@@ -750,11 +1048,9 @@ impl<'a> Slicer<'a> {
                         }
                     }
                 }
-                f(func, at, part, node, &self.arena[k.start..k.start + k.len as usize]);
+                f(func, at, part, node, &self.arena[start..]);
                 count += 1;
-                if kept.is_none() {
-                    self.arena.truncate(k.start);
-                }
+                self.arena.truncate(start);
             }
         }
         Ok(count)
