@@ -24,7 +24,8 @@ use wpp_report::slice::SliceReport;
 /// The listing shows, by source line in code order (by function without DWARF), each
 /// instruction of the slice with how many of its executions are in the slice and the
 /// dependences that put them there. With --json: {"module", "criterion": {"place",
-/// "variable", "execution", "executions", "defined_by"}, "algorithm", "follows_memory",
+/// "variable", "execution", "executions", "defined_by", "bytes" (memory: [{"first", "len",
+/// "from"}])}, "algorithm", "follows_memory",
 /// "statements", "source_lines", "instances", "lines": [{"function", "function_index",
 /// "source", "instructions": [{"at", "text", "instances", "deps": [{"kind", "register",
 /// "from": {"kind", "place", "text"}, "count"}]}]}], "truncated", "total_lines"}. With
@@ -45,7 +46,8 @@ pub struct Opts {
     at: String,
     /// The variable whose value just before the instruction is sliced: a source
     /// variable's name (from DWARF, where it is in a local or global there), local:N
-    /// (parameters first) or global:N.
+    /// (parameters first), global:N, or mem:ADDR[:LEN] (LEN bytes of linear memory, 4 if
+    /// not given: the writes that put them there last).
     #[arg(long, value_name = "VAR")]
     var: String,
     /// Which execution of the instruction, from 1 in run order [default: the last].
@@ -116,17 +118,13 @@ fn print(r: &SliceReport) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     let c = &r.criterion;
     writeln!(out, "slice of {} before {} (execution {} of {})", c.variable, c.place.at_function(), group(c.execution), group(c.executions))?;
-    writeln!(out, "  its value came from {}", c.defined_by.describe())?;
+    for line in c.origin() {
+        writeln!(out, "  {line}")?;
+    }
     let lines = if r.source_lines > 0 { format!(" on {} source lines", group(r.source_lines)) } else { String::new() };
     writeln!(out, "  {} instructions{lines}, {} executions", group(r.statements), group(r.instances))?;
-    match r.algorithm {
-        1 => writeln!(out, "  approach 1: every executed instruction whose value can reach along executed code; each dependence counted once")?,
-        2 => writeln!(out, "  approach 2: every execution of each instruction reached, not only those that influenced the value")?,
-        _ => {}
-    }
-    if !r.follows_memory {
-        writeln!(out, "  registers and control only: the TWPP keeps no memory dependences, so a load's value ends the slice")?;
-        writeln!(out, "  (build the TWPP from `wpp record --mode addresses` or `--mode ewpp` to follow loads to their stores)")?;
+    for note in r.notes() {
+        writeln!(out, "  {note}")?;
     }
     for l in &r.lines {
         writeln!(out)?;

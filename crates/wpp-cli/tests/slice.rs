@@ -173,3 +173,54 @@ fn the_dependence_cache_is_reused_and_checked() {
     assert!(err.is_empty(), "{err}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// `--var mem:ADDR:LEN`: the bytes of Fig. 10's statics (the input table, then `pos`,
+/// `out` and `seen`) just before the breakpoint's call: the table as the module
+/// initialised it, `out` from the store of statement 10, `pos` from `read`'s increment;
+/// the slice of `out`'s bytes is statement 10's. Without the writes' addresses the
+/// criterion is refused, naming the recording that gives them.
+#[test]
+fn memory_criteria() {
+    let d = scratch("slice-mem");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/fig10.c");
+    let Some(wasm) = compile_c_reproducibly(&d, &src, "-O0") else { return };
+    let text = std::fs::read_to_string(&src).unwrap();
+    let line = |what: &str| text.lines().position(|l| l.contains(what)).unwrap() as u32 + 1;
+    let (profile, twpp, bare_profile, bare) = (d.join("f.wpp"), d.join("f.twpp"), d.join("b.wpp"), d.join("b.twpp"));
+    ok(wpp().args(["record", "--mode", "addresses", "-o"]).arg(&profile).arg(&wasm));
+    ok(wpp().args(["twpp", "build"]).arg(&profile).arg("-o").arg(&twpp));
+    ok(wpp().args(["record", "-o"]).arg(&bare_profile).arg(&wasm));
+    ok(wpp().args(["twpp", "build"]).arg(&bare_profile).arg("-o").arg(&bare));
+    let module = wasm.to_str().unwrap();
+    let at = format!("fig10.c:{}", line("breakpoint(Z);"));
+    let slice = |twpp: &Path, var: &str| run(wpp().arg("slice").arg(twpp).args(["--module", module, "--at", &at, "--var", var, "--json", "--no-cache"]));
+    let out = slice(&twpp, "mem:0x400:32");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = v["criterion"]["bytes"].as_array().unwrap();
+    let total: u64 = runs.iter().map(|r| r["len"].as_u64().unwrap()).sum();
+    assert_eq!(total, 32, "{runs:?}");
+    let from_line = |r: &serde_json::Value| r["from"]["place"]["source"].as_str().and_then(|s| s.rsplit(':').next()?.parse::<u32>().ok());
+    assert_eq!(runs[0]["from"]["kind"], "initial memory", "the input table: {runs:?}");
+    assert!(runs[0]["len"].as_u64().unwrap() >= 16);
+    let out_run = runs.iter().find(|r| from_line(r) == Some(line("/* 10: write Z */"))).unwrap_or_else(|| panic!("no bytes from statement 10: {runs:?}"));
+    assert_eq!(out_run["len"], 4);
+    assert!(runs.iter().any(|r| from_line(r) == Some(line("static int read(void)"))), "no bytes from read's pos++: {runs:?}");
+    // The slice of `out`: statement 10's, without statement 13 (which comes after).
+    let out_bytes = format!("mem:{}:4", out_run["first"].as_str().unwrap());
+    let o = slice(&twpp, &out_bytes);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let lines: BTreeSet<u32> = v["lines"].as_array().unwrap().iter().filter_map(|l| l["source"].as_str()?.strip_prefix("fig10.c:")?.parse().ok()).collect();
+    for s in ["/* 9 */", "/* 10: write Z */", "/* 5 */"] {
+        assert!(lines.contains(&line(s)), "{s} not in the slice of {out_bytes}: {lines:?}");
+    }
+    assert!(!lines.contains(&line("/* 13 */")), "{lines:?}");
+    // Refused: no memory dependences; bytes out of range.
+    let e = slice(&bare, "mem:0x400:4");
+    assert_eq!(e.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&e.stderr).contains("--mode addresses"), "{}", String::from_utf8_lossy(&e.stderr));
+    let e = slice(&twpp, "mem:0x400:0");
+    assert_eq!(e.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&e.stderr).contains("the length must be 1 to 4096 bytes"));
+    std::fs::remove_dir_all(&d).unwrap();
+}

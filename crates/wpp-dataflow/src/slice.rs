@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use wpp_model::progress::Progress;
 use wpp_model::stmts::{FuncStmts, Reg};
 use wpp_model::{BlockIdx, FuncIdx, FuncMap};
-use wpp_report::slice::{Criterion, DepRow, DepSource, SliceInstr, SliceLine, SliceReport};
+use wpp_report::slice::{BytesFrom, Criterion, DepRow, DepSource, SliceInstr, SliceLine, SliceReport};
 use wpp_report::{select_func, Top, Truncation};
 use wpp_twpp::slice::{DepKind, Inst, Part, Program, Slicer, Source};
 use wpp_twpp::Twpp;
@@ -83,20 +83,44 @@ pub fn open(twpp: &Path, module: &Path) -> Result<Slicing, Error> {
     Ok(Slicing { twpp: t, module: m, wasm, stmts, controllers, memory })
 }
 
-/// A register as users name it: `local:N` or `global:N` (a source variable's name is
-/// resolved by [`Slicing::var`]).
-pub fn parse_var(s: &str) -> Result<Reg, Error> {
-    let bad = || Error::Invalid(format!("`{s}` names no variable: write local:N (parameters first) or global:N"));
-    if s.starts_with("mem:") {
-        return Err(Error::Invalid(format!(
-            "`{s}`: a memory criterion is not answered yet; slice the register a load of those bytes leaves its value in (the local.set after it, or the call it is passed to), which follows the load to its stores when the TWPP was built from `wpp record --mode addresses` or `--mode ewpp`"
-        )));
+/// What a criterion asks about: a register, or bytes of linear memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Var {
+    Reg(Reg),
+    Mem { addr: u64, len: u64 },
+}
+
+impl std::fmt::Display for Var {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Var::Reg(r) => r.fmt(f),
+            Var::Mem { addr, len: 1 } => write!(f, "the byte at {addr:#x}"),
+            Var::Mem { addr, len } => write!(f, "the {len} bytes at {addr:#x}"),
+        }
+    }
+}
+
+/// The most bytes a memory criterion names.
+pub const MEM_LIMIT: u64 = 4096;
+
+/// A variable as users name it: `local:N`, `global:N` or `mem:ADDR[:LEN]` (a source
+/// variable's name is resolved by [`Slicing::var`]).
+pub fn parse_var(s: &str) -> Result<Var, Error> {
+    let bad = || Error::Invalid(format!("`{s}` names no variable: write local:N (parameters first), global:N or mem:ADDR[:LEN]"));
+    let number = |t: &str| t.strip_prefix("0x").map_or_else(|| t.parse::<u64>().ok(), |h| u64::from_str_radix(h, 16).ok());
+    if let Some(m) = s.strip_prefix("mem:") {
+        let (a, l) = m.split_once(':').map_or((m, None), |(a, l)| (a, Some(l)));
+        let addr =
+            number(a).filter(|&a| a < 1 << 32).ok_or_else(|| Error::Invalid(format!("`{s}`: the address must be a number below 2^32 (0x... or decimal)")))?;
+        let len = l.map_or(Some(4), number).filter(|&n| (1..=MEM_LIMIT).contains(&n));
+        let len = len.ok_or_else(|| Error::Invalid(format!("`{s}`: the length must be 1 to {MEM_LIMIT} bytes (4 if not given)")))?;
+        return Ok(Var::Mem { addr, len });
     }
     let (kind, n) = s.split_once(':').ok_or_else(bad)?;
     let n: u32 = n.parse().map_err(|_| bad())?;
     match kind {
-        "local" => Ok(Reg::Local(n)),
-        "global" => Ok(Reg::Global(n)),
+        "local" => Ok(Var::Reg(Reg::Local(n))),
+        "global" => Ok(Var::Reg(Reg::Global(n))),
         _ => Err(bad()),
     }
 }
@@ -105,7 +129,7 @@ impl Slicing {
     /// The register a criterion's variable names just before the instruction at `at` of
     /// `func`: `local:N`, `global:N`, or a source variable's name (from DWARF), in a local
     /// or global there; with its name for the listing.
-    pub fn var(&self, spec: &str, func: FuncIdx, at: u32) -> Result<(Reg, String), Error> {
+    pub fn var(&self, spec: &str, func: FuncIdx, at: u32) -> Result<(Var, String), Error> {
         let register = spec.contains(':') || spec.is_empty();
         if register {
             let r = parse_var(spec)?;
@@ -144,14 +168,14 @@ impl Slicing {
         let mut memory = false;
         for v in &matches {
             match v.at(at) {
-                Some(wpp_wasm::VarLocation::Local(l)) => return Ok((Reg::Local(l), format!("{spec} (local {l})"))),
-                Some(wpp_wasm::VarLocation::Global(g)) => return Ok((Reg::Global(g), format!("{spec} (global {g})"))),
+                Some(wpp_wasm::VarLocation::Local(l)) => return Ok((Var::Reg(Reg::Local(l)), format!("{spec} (local {l})"))),
+                Some(wpp_wasm::VarLocation::Global(g)) => return Ok((Var::Reg(Reg::Global(g)), format!("{spec} (global {g})"))),
                 Some(wpp_wasm::VarLocation::Memory) => memory = true,
                 None => {}
             }
         }
         let why = if memory {
-            "lives in linear memory there (the stack frame of code compiled without optimisation), and a memory criterion is not answered yet; slice the register a load of it leaves its value in"
+            "lives in linear memory there (the stack frame of code compiled without optimisation); name its bytes as mem:ADDR:LEN (the address a load of it reads)"
         } else {
             "has no location there (the compiler did not keep it at this instruction)"
         };
@@ -207,7 +231,7 @@ impl Slicing {
     /// except that for a line and a source variable's name, the first instruction of the
     /// line where the variable is in a local or global (optimised code keeps a variable
     /// in a register over part of a line only).
-    pub fn criterion(&self, at: &str, var: &str) -> Result<(FuncIdx, u32, Reg, String), Error> {
+    pub fn criterion(&self, at: &str, var: &str) -> Result<(FuncIdx, u32, Var, String), Error> {
         let (func, off) = self.point(at)?;
         let first = self.var(var, func, off);
         if first.is_ok() || var.contains(':') {
@@ -286,7 +310,7 @@ impl Slicing {
         &self,
         func: FuncIdx,
         at: u32,
-        var: Reg,
+        var: Var,
         which: Which,
         algorithm: u8,
         top: Top,
@@ -295,7 +319,7 @@ impl Slicing {
     ) -> Result<(SliceReport, Option<CacheUse>), Error> {
         let module = self.module.path.display();
         let name = self.twpp.profile.meta.func_name(func);
-        if let Reg::Local(l) = var {
+        if let Var::Reg(Reg::Local(l)) = var {
             let n = self.module.effects.get(func).map_or(0, |fx| fx.locals);
             if l >= n {
                 let params = self.stmts.get(func).map_or(0, |s| s.params);
@@ -338,7 +362,25 @@ impl Slicing {
         };
         let inst = execs[index as usize];
         progress.stage(&format!("following {var} back through the run"), None);
-        let defined = slicer.value_before(var, inst).map_err(Error::Query)?;
+        let (from, bytes) = match var {
+            Var::Reg(r) => (vec![slicer.value_before(r, inst).map_err(Error::Query)?], Vec::new()),
+            Var::Mem { addr, len } => {
+                let how = "record the run with `wpp record --mode addresses` and build the TWPP from that profile";
+                match &self.memory {
+                    None => return Err(Error::Invalid(format!("{}: the TWPP keeps no memory dependences, so memory is not followed; {how}", self.twpp.profile.path.display()))),
+                    Some(m) if !m.has_writes() => {
+                        return Err(Error::Invalid(format!(
+                            "{}: the TWPP keeps the loads' dependences but not the addresses each write wrote (it was built from an extended WPP, or by an older wpp); {how}",
+                            self.twpp.profile.path.display()
+                        )))
+                    }
+                    Some(_) => {}
+                }
+                let ranges = slicer.memory_before(addr, len, inst).map_err(Error::Query)?;
+                (ranges.iter().map(|r| r.2).collect(), ranges)
+            }
+        };
+        let defined = from[0];
         // Per instruction: its executions in the slice (and its calls' other parts), and
         // its dependences counted by kind and source instruction. The dependences are
         // not kept: a slice can reach most of a run.
@@ -361,12 +403,12 @@ impl Slicing {
             }
         };
         match algorithm {
-            1 => slicer.visit_executed(&[defined], |_, at, part, runs, deps| {
+            1 => slicer.visit_executed(&from, |_, at, part, runs, deps| {
                 let deps: Vec<wpp_twpp::slice::Dep> = deps.iter().map(|d| wpp_twpp::slice::Dep { kind: d.kind, from: origin_source(d.from) }).collect();
                 add(wpp_twpp::slice::Node { inst: Inst { node: 0, step: 0, at }, part }, runs, &deps)
             }),
-            2 => slicer.visit_statements(&[defined], |_, _, _, n, deps| add(n, 1, deps)),
-            _ => slicer.visit(&[defined], |n, deps| add(n, 1, deps)),
+            2 => slicer.visit_statements(&from, |_, _, _, n, deps| add(n, 1, deps)),
+            _ => slicer.visit(&from, |n, deps| add(n, 1, deps)),
         }
         .map_err(Error::Query)?;
         if let Some(u) = &mut used {
@@ -389,9 +431,7 @@ impl Slicing {
         for (_, _, deps) in per.values() {
             offsets.extend(deps.keys().filter_map(|&(_, s)| if let Source::Node(n) = unpack(s) { Some(n.inst.at) } else { None }));
         }
-        if let Source::Node(n) = defined {
-            offsets.insert(n.inst.at);
-        }
+        offsets.extend(from.iter().filter_map(|s| if let Source::Node(n) = s { Some(n.inst.at) } else { None }));
         let texts = wpp_wasm::instruction_texts(&self.wasm, &offsets).map_err(|source| Error::Decode { path: self.module.path.clone(), source })?;
         let source = |s: Source| self.source(s, &texts);
         let statements = per.len() as u64;
@@ -450,6 +490,7 @@ impl Slicing {
                 execution: index + 1,
                 executions: total,
                 defined_by: source(defined),
+                bytes: bytes.into_iter().map(|(s, e, from)| BytesFrom { first: format!("{s:#x}"), len: e - s, from: source(from) }).collect(),
             },
             algorithm,
             follows_memory: self.memory.is_some(),

@@ -108,6 +108,8 @@ struct Walk {
     /// The bytes each instruction read, and wrote (a call of an import: its result part).
     bytes_read: HashMap<u32, BTreeSet<u64>>,
     bytes_written: HashMap<(u32, u32), BTreeSet<u64>>,
+    /// Each read of memory: the execution and the bytes.
+    reads: Vec<(Id, u64, u64)>,
 }
 
 impl Walk {
@@ -312,6 +314,7 @@ impl BlockSink for Walk {
             self.shadow.write(addr, len, self.writes.len() as u64);
         } else {
             self.bytes_read.entry(at).or_default().extend(addr..addr + len);
+            self.reads.push((node, addr, len));
             let mut read: Vec<Src> = (addr..addr + len)
                 .map(|b| match self.shadow.writer(b) {
                     INITIAL => Src::InitialMemory,
@@ -396,6 +399,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
         ran: HashMap::new(),
         bytes_read: HashMap::new(),
         bytes_written: HashMap::new(),
+        reads: Vec::new(),
     };
     let (_, walk) = run_block_log(&rt, &oracle_wasm, cfg, walk).unwrap();
 
@@ -558,6 +562,32 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
         }
         total += got.len();
         checked += 1;
+    }
+    // What memory held just before an execution that read it: the writers the shadow
+    // memory says that read saw, for the bytes it read.
+    if memory {
+        let mut rng = Rng::new(0x3e3 ^ name.len() as u64);
+        for _ in 0..limit.min(walk.reads.len()) * 4 {
+            let (id, addr, len) = walk.reads[rng.below(walk.reads.len())];
+            let node = order[id.0 as usize];
+            let inst = slicer.at_block_index(node, id.1, id.2).unwrap();
+            let mut got: Vec<Src> = slicer
+                .memory_before(addr, len, inst)
+                .unwrap()
+                .into_iter()
+                .map(|(_, _, s)| match s {
+                    Source::Node(m) => Src::Node(id_of(&mut slicer, m)),
+                    Source::InitialMemory => Src::InitialMemory,
+                    other => panic!("{name}: memory held {other:?}"),
+                })
+                .collect();
+            got.sort();
+            got.dedup();
+            let mut want: Vec<Src> = graph[&(node, id.1, id.2, id.3)].iter().filter(|(k, _)| *k == kind_code(DepKind::Memory)).map(|(_, s)| *s).collect();
+            want.sort();
+            want.dedup();
+            assert_eq!(got, want, "{name}: memory at {addr:#x}+{len} before {id:?}");
+        }
     }
     eprintln!("{name}: {checked} slices, {total} nodes, agree with the dependence graph");
     assert!(checked >= limit.min(5), "{name}: only {checked} slices");

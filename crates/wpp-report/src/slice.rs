@@ -19,8 +19,38 @@ pub struct Criterion {
     /// How many times the instruction ran.
     pub executions: u64,
     /// What gave the variable its value there: an instruction, or `entry` (a local's zero
-    /// or the host's argument) or `init` (a global's initial value).
+    /// or the host's argument) or `init` (a global's initial value); for bytes of memory,
+    /// what wrote the first of them.
     pub defined_by: DepSource,
+    /// For bytes of memory: each run of them with the write that put it there last (or
+    /// `initial memory`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bytes: Vec<BytesFrom>,
+}
+
+impl Criterion {
+    /// Where the value came from, as the listing's lines.
+    pub fn origin(&self) -> Vec<String> {
+        match self.bytes.as_slice() {
+            [] | [_] => vec![format!("its value came from {}", self.defined_by.describe())],
+            runs => runs
+                .iter()
+                .map(|b| {
+                    let n = if b.len == 1 { "byte".to_string() } else { format!("{} bytes", b.len) };
+                    format!("{n} at {} from {}", b.first, b.from.describe())
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A run of the bytes a memory criterion names, and what wrote them last.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BytesFrom {
+    /// The first byte's address.
+    pub first: String,
+    pub len: u64,
+    pub from: DepSource,
 }
 
 /// Where a dependence comes from.
@@ -115,4 +145,22 @@ pub struct SliceReport {
     pub lines: Vec<SliceLine>,
     #[serde(flatten)]
     pub truncation: Truncation,
+}
+
+impl SliceReport {
+    /// What the listing says of how the slice was made: the approach, and whether memory
+    /// was followed.
+    pub fn notes(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        match self.algorithm {
+            1 => v.push("approach 1: every executed instruction whose value can reach along executed code; each dependence counted once"),
+            2 => v.push("approach 2: every execution of each instruction reached, not only those that influenced the value"),
+            _ => {}
+        }
+        if !self.follows_memory {
+            v.push("registers and control only: the TWPP keeps no memory dependences, so a load's value ends the slice");
+            v.push("(build the TWPP from `wpp record --mode addresses` or `--mode ewpp` to follow loads to their stores)");
+        }
+        v
+    }
 }

@@ -38,6 +38,31 @@ pub struct MemoryBuilder {
 pub struct Footprints {
     widths: Vec<Option<u64>>,
     sites: Vec<Ranges>,
+    /// Per site: 1 a write instruction, 2 a call of an import, 0 anything else.
+    kinds: Vec<u8>,
+    /// Each writer's writes, instance by instance.
+    writes: Vec<Writes>,
+}
+
+/// The ranges one writer wrote, in the order of its instances: each as the gap in
+/// instances from the previous range's, its first byte as a signed step from the previous
+/// range's, and its length.
+#[derive(Clone, Debug, Default)]
+struct Writes {
+    bytes: Vec<u8>,
+    /// Instances so far.
+    instance: u64,
+    last_instance: u64,
+    last_addr: u64,
+}
+
+impl Writes {
+    fn push(&mut self, addr: u64, len: u64) {
+        put(&mut self.bytes, self.instance - self.last_instance);
+        put(&mut self.bytes, zigzag(addr.wrapping_sub(self.last_addr) as i64));
+        put(&mut self.bytes, len);
+        (self.last_instance, self.last_addr) = (self.instance, addr);
+    }
 }
 
 /// Disjoint byte ranges `[start, end)`, with the last one touched kept apart so that
@@ -92,11 +117,32 @@ impl Footprints {
                 _ => None,
             })
             .collect();
-        Footprints { widths, sites: vec![Ranges::default(); sites.len()] }
+        let kinds = sites
+            .iter()
+            .map(|s| match s.kind {
+                SiteKind::Write { .. } if s.memory == 0 => 1,
+                SiteKind::HostCall { .. } => 2,
+                _ => 0,
+            })
+            .collect();
+        Footprints { widths, sites: vec![Ranges::default(); sites.len()], kinds, writes: vec![Writes::default(); sites.len()] }
     }
 
-    /// Site `site` touched `len` bytes from `addr` (`None`: its width).
+    /// Site `site` touched `len` bytes from `addr` (`None`: its width). A call of an
+    /// import comes first as itself (`len` `None`), then as each range it wrote.
     pub fn touch(&mut self, site: u32, addr: u64, len: Option<u64>) {
+        match (self.kinds.get(site as usize), len) {
+            (Some(2), None) => self.writes[site as usize].instance += 1,
+            (Some(2), Some(n)) if n > 0 => self.writes[site as usize].push(addr, n),
+            (Some(1), _) => {
+                let w = &mut self.writes[site as usize];
+                w.instance += 1;
+                if let Some(n) = len.or(self.widths[site as usize]).filter(|&n| n > 0) {
+                    w.push(addr, n);
+                }
+            }
+            _ => {}
+        }
         let Some(width) = len.or_else(|| self.widths.get(site as usize).copied().flatten()) else { return };
         if width > 0 {
             if let Some(r) = self.sites.get_mut(site as usize) {
@@ -187,6 +233,14 @@ impl MemoryBuilder {
                         prev = e;
                     }
                 }
+                // Then every writer's writes (from an address trace): per site the
+                // stream's length, then the streams.
+                for w in &f.writes {
+                    put(&mut out, w.bytes.len() as u64);
+                }
+                for w in &f.writes {
+                    out.extend_from_slice(&w.bytes);
+                }
             }
         }
         out
@@ -203,6 +257,9 @@ pub enum Written {
     Site { site: u32, instance: u64 },
 }
 
+/// One write of a writer: its instance (from 1), its first byte, one past its last.
+pub type Write = (u64, u64, u64);
+
 /// The dependences of a TWPP, read lazily, one load at a time.
 #[derive(Clone, Debug)]
 pub struct Memory {
@@ -217,6 +274,8 @@ pub struct Memory {
     pub deps: u64,
     /// The bytes each site touched, as sorted disjoint ranges, when kept.
     footprints: Option<Vec<Vec<(u64, u64)>>>,
+    /// Each site's writes, as a range of `bytes`, when kept.
+    writes: Option<Vec<(usize, usize)>>,
 }
 
 /// One load's dependences, decoded: execution `k` (1-based) read `writers[starts[k - 1]
@@ -276,6 +335,7 @@ impl Memory {
             start = end;
         }
         at = start;
+        let mut writes = None;
         let footprints = if next(&bytes, &mut at)? == 0 {
             None
         } else {
@@ -296,10 +356,68 @@ impl Memory {
                 }
                 all.push(ranges);
             }
+            if at < bytes.len() {
+                let lens: Vec<u64> = (0..n).map(|_| next(&bytes, &mut at)).collect::<Result<_, _>>()?;
+                let mut ranges = Vec::with_capacity(n as usize);
+                for len in lens {
+                    let end = at.checked_add(len as usize).filter(|&e| e <= bytes.len()).ok_or("the writes' ranges end early")?;
+                    ranges.push((at, end));
+                    at = end;
+                }
+                writes = Some(ranges);
+            }
             Some(all)
         };
+        if at != bytes.len() {
+            return Err(format!("{} bytes follow the memory dependences", bytes.len() - at));
+        }
         let reads = sites.iter().enumerate().filter(|(_, s)| matches!(s.kind, SiteKind::Read { .. })).map(|(i, s)| ((s.func, s.at), i as u32)).collect();
-        Ok(Memory { sites, reads, streams, bytes, deps, footprints })
+        Ok(Memory { sites, reads, streams, bytes, deps, footprints, writes })
+    }
+
+    /// Whether the bytes each writer wrote are kept, instance by instance (a TWPP built
+    /// from an address trace by this wpp).
+    pub fn has_writes(&self) -> bool {
+        self.writes.is_some()
+    }
+
+    /// The writers (stores, bulk writes, calls of imports) whose bytes overlap `[start,
+    /// end)` at some time in the run; `None` without footprints.
+    pub fn writers_over(&self, start: u64, end: u64) -> Option<Vec<u32>> {
+        let all = self.footprints.as_ref()?;
+        let writes = |s: &AccessSite| matches!(s.kind, SiteKind::Write { .. } | SiteKind::HostCall { .. }) && s.memory == 0;
+        let overlaps = |r: &[(u64, u64)]| {
+            let k = r.partition_point(|&(_, e)| e <= start);
+            r.get(k).is_some_and(|&(s, _)| s < end)
+        };
+        Some((0..all.len() as u32).filter(|&w| writes(&self.sites[w as usize]) && overlaps(&all[w as usize])).collect())
+    }
+
+    /// What writer `site` wrote: (instance, first byte, one past the last) in the order of
+    /// its instances (1-based); `None` when the writes are not kept.
+    pub fn writes(&self, site: u32) -> Result<Option<Vec<Write>>, String> {
+        let Some(ranges) = &self.writes else { return Ok(None) };
+        let &(start, end) = ranges.get(site as usize).ok_or_else(|| format!("no access site {site}"))?;
+        let bytes = &self.bytes[start..end];
+        let mut at = 0usize;
+        let next = |at: &mut usize| -> Result<u64, String> {
+            let (v, len) = number_at(&bytes[*at..]).map_err(|e| format!("the writes of site {site}: {e}"))?;
+            *at += len;
+            Ok(v)
+        };
+        let (mut instance, mut addr) = (0u64, 0u64);
+        let mut out = Vec::new();
+        while at < bytes.len() {
+            instance = instance.checked_add(next(&mut at)?).ok_or("a write's instance out of range")?;
+            addr = addr.wrapping_add(unzigzag(next(&mut at)?) as u64);
+            let len = next(&mut at)?;
+            let end = addr.checked_add(len).filter(|&e| e <= 1 << 34).ok_or_else(|| format!("the writes of site {site}: a range out of memory"))?;
+            if instance == 0 {
+                return Err(format!("the writes of site {site} start at instance 0"));
+            }
+            out.push((instance, addr, end));
+        }
+        Ok(Some(out))
     }
 
     /// The write sites (stores, bulk writes, calls of imports that wrote) whose bytes

@@ -300,6 +300,10 @@ pub struct Slicer<'a> {
     global_defs: FxHashMap<u32, Vec<StaticDep>>,
 }
 
+/// Where an execution comes in the run ([`Slicer::run_position`]): keys compare as the
+/// executions ran.
+type RunKey = Vec<(u32, u32, u32)>;
+
 /// An instruction's executions in run order.
 #[derive(Default)]
 struct RunOrder {
@@ -672,6 +676,72 @@ impl<'a> Slicer<'a> {
     pub fn value_before(&mut self, reg: Reg, inst: Inst) -> Result<Source, Error> {
         let p = self.locate(inst)?;
         self.resolve_at(reg, inst.node, (p.func, p.pair, inst.step, p.pos), p.block, p.index)
+    }
+
+    /// Where execution `inst` comes in the run: keys compare as the executions ran.
+    fn run_key(&mut self, inst: Inst) -> Result<RunKey, Error> {
+        let mut key = self.run_position(inst.node)?;
+        let pos = self.locate(inst)?.pos;
+        key.push((inst.step, pos, inst.at));
+        Ok(key)
+    }
+
+    /// What linear memory held at `[addr, addr + len)` just before execution `inst`: for
+    /// each run of bytes, the write that put them there last (a store's execution, a bulk
+    /// write's, or the result of a call of an import that wrote them), or the module's
+    /// initial memory. Needs the run's writes ([`crate::memory::Memory::has_writes`]).
+    pub fn memory_before(&mut self, addr: u64, len: u64, inst: Inst) -> Result<Vec<(u64, u64, Source)>, Error> {
+        let m = self.memory.filter(|m| m.has_writes()).ok_or_else(|| self.damaged("no writes kept with the memory dependences".into()))?;
+        let end = addr.saturating_add(len);
+        let here = self.run_key(inst)?;
+        // Per byte: the latest write before `inst` found so far.
+        let mut best: Vec<Option<(RunKey, Source)>> = vec![None; len as usize];
+        for site in m.writers_over(addr, end).unwrap_or_default() {
+            let writes = m.writes(site).map_err(|e| self.damaged(e))?.unwrap_or_default();
+            let over: Vec<(u64, u64, u64)> = writes.into_iter().filter(|w| w.1 < end && addr < w.2).collect();
+            let ws = m.sites[site as usize];
+            let part = if matches!(ws.kind, SiteKind::HostCall { .. }) { Part::Result } else { Part::Exec };
+            // The writes before `inst`: instances run in order.
+            let (mut lo, mut hi) = (0usize, over.len());
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                let w = self.nth_execution(ws.func, ws.at, over[mid].0)?;
+                if self.run_key(w)? < here {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            let mut left = len;
+            let mut mine = vec![false; len as usize];
+            for &(instance, s, e) in over[..lo].iter().rev() {
+                let w = self.nth_execution(ws.func, ws.at, instance)?;
+                let key = self.run_key(w)?;
+                for b in s.max(addr)..e.min(end) {
+                    let k = (b - addr) as usize;
+                    if !mine[k] {
+                        mine[k] = true;
+                        left -= 1;
+                        if best[k].as_ref().is_none_or(|(kb, _)| *kb < key) {
+                            best[k] = Some((key.clone(), Source::Node(Node { inst: w, part })));
+                        }
+                    }
+                }
+                if left == 0 {
+                    break;
+                }
+            }
+        }
+        let mut out: Vec<(u64, u64, Source)> = Vec::new();
+        for (k, b) in best.into_iter().enumerate() {
+            let src = b.map_or(Source::InitialMemory, |(_, s)| s);
+            let byte = addr + k as u64;
+            match out.last_mut() {
+                Some(last) if last.2 == src && last.1 == byte => last.1 += 1,
+                _ => out.push((byte, byte + 1, src)),
+            }
+        }
+        Ok(out)
     }
 
     /// The execution whose branch (or call) decided that `inst` ran, `None` for the
@@ -1088,14 +1158,14 @@ impl<'a> Slicer<'a> {
     pub fn executions(&mut self, f: FuncIdx, at: u32) -> Result<Vec<Inst>, Error> {
         let execs = self.executions_unordered(f, at)?;
         let mut keyed = Vec::with_capacity(execs.len());
-        let mut up: Option<(u32, Vec<(u32, u32)>)> = None;
+        let mut up: Option<(u32, RunKey)> = None;
         for inst in execs {
             if up.as_ref().is_none_or(|(n, _)| *n != inst.node) {
                 up = Some((inst.node, self.run_position(inst.node)?));
             }
             let pos = self.locate(inst)?.pos;
             let mut key = up.as_ref().expect("set above").1.clone();
-            key.push((inst.step, pos));
+            key.push((inst.step, pos, inst.at));
             keyed.push((key, inst));
         }
         keyed.sort_unstable();
@@ -1103,25 +1173,26 @@ impl<'a> Slicer<'a> {
     }
 
     /// Where invocation `node` started in the run, as the positions (timestamp, chain
-    /// position) of the calls leading to it from its root, the root's index first: in run
-    /// order, an execution's position followed by its own (timestamp, position) compares
-    /// as the executions ran (a call ends its block; a tail call comes after everything
-    /// its caller ran).
-    fn run_position(&mut self, node: u32) -> Result<Vec<(u32, u32)>, Error> {
+    /// position, then `u32::MAX`: after the block's instructions) of the calls leading to
+    /// it from its root, the root's index first: in run order, an execution's position
+    /// followed by its own (timestamp, position, offset) compares as the executions ran
+    /// (a block's instructions run in the order of their offsets, and a call ends its
+    /// block; a tail call comes after everything its caller ran).
+    fn run_position(&mut self, node: u32) -> Result<RunKey, Error> {
         let mut up = Vec::new();
         let mut cur = node;
         while let Some((caller, call)) = self.parent[cur as usize] {
             if self.dcg.calls[call as usize].tail {
-                up.push((u32::MAX, u32::MAX));
+                up.push((u32::MAX, u32::MAX, u32::MAX));
             } else {
                 let inst = self.call_inst(caller, call)?;
                 let p = self.locate(inst)?;
-                up.push((inst.step, p.pos));
+                up.push((inst.step, p.pos, u32::MAX));
             }
             cur = caller;
         }
         let root = self.dcg.roots.iter().position(|&r| r == cur).unwrap_or(usize::MAX) as u32;
-        up.push((root, 0));
+        up.push((root, 0, 0));
         up.reverse();
         Ok(up)
     }

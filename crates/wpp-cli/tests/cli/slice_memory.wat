@@ -11,7 +11,10 @@
 ;; RUN: record -o %t.bare.wpp %s
 ;; RUN: twpp build %t.bare.wpp -o %t.bare.twpp
 ;; RUN: slice %t.bare.twpp --module %s --at main:0x83 --var local:2
-;; RUN: slice %t.twpp --module %s --at main:0x83 --var mem:16
+;; RUN: slice %t.twpp --module %s --at main:0x83 --var mem:16:16 --top 1
+;; RUN: slice %t.twpp --module %s --at main:0x83 --var mem:6 --top 1
+;; RUN: slice %t.bare.twpp --module %s --at main:0x83 --var mem:8
+;; RUN: slice %t.twpp --module %s --at main:0x83 --var mem:8:0
 (module
   (memory (export "memory") 1)
   (func $main (export "_start")
