@@ -24,7 +24,11 @@ use crate::workloads::{load, Rng, WorkloadArgs};
 /// then, on one slicer that keeps the dependences it finds, the same criteria in turn
 /// (those of at most --warm-max nodes): the median time of a first slice there and of
 /// the same slice again; finally `wpp slice` as a user types it on the first criterion
-/// (time and peak resident memory, the TWPP and the module read, the listing built).
+/// (time and peak resident memory, the TWPP and the module read, the listing built; its
+/// dependence cache written beside the TWPP), then again (the cache read: time, and the
+/// cache's size). Last, the comparison published slicers invite: the whole dynamic
+/// dependence graph built first (time, peak heap, nodes), then the median time of the
+/// same slices walked on it.
 /// On the first --approach-criteria criteria, approaches 2 and 1 on a fresh slicer: the
 /// median time and instructions in the slice. With --memory the run is recorded with
 /// its addresses and the TWPP keeps its memory dependences: slices follow loads to
@@ -49,6 +53,10 @@ pub struct Opts {
     /// Follow memory: record the addresses, keep the memory dependences in the TWPP.
     #[arg(long)]
     memory: bool,
+    /// Build the whole dynamic dependence graph (as published slicers do first) only for
+    /// runs of at most this many path events.
+    #[arg(long, default_value_t = 3_000_000)]
+    full_max_events: u64,
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -67,7 +75,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     )?;
     writeln!(
         out,
-        "{:<12} {:>12} {:>9} {:>8} {:>10} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>7} {:>8} {:>7}",
+        "{:<12} {:>12} {:>9} {:>8} {:>10} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>9} {:>8} {:>7} {:>8} {:>7} {:>8} {:>8} {:>11} {:>8}",
         "program",
         "events",
         "invocs",
@@ -84,10 +92,16 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         "again s",
         "cli s",
         "cli MiB",
+        "cli2 s",
+        "cache MiB",
         "a2 s",
         "a2 ins",
         "a1 s",
-        "a1 ins"
+        "a1 ins",
+        "full s",
+        "full MiB",
+        "full nodes",
+        "walk s"
     )?;
     let dir = tempfile::tempdir()?;
     for (p, run) in &w.runs {
@@ -186,6 +200,8 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         }
         let warm_n = kept.len();
         drop(shared);
+        let cache = wpp_dataflow::slice::cache_path(&twpp_path);
+        let _ = std::fs::remove_file(&cache);
         let cli = match criteria.first() {
             Some(&(f, at, reg, _)) => {
                 let var = match reg {
@@ -194,7 +210,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
                     Reg::Slot(_) => unreachable!("criteria read locals and globals"),
                 };
                 let at = format!("{}:{at:#x}", twpp.profile.meta.func_name(f));
-                Some(run_wpp(&[
+                let args = [
                     "slice".as_ref(),
                     twpp_path.as_os_str(),
                     "--module".as_ref(),
@@ -204,15 +220,38 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
                     "--var".as_ref(),
                     var.as_ref(),
                     "--json".as_ref(),
-                ])?)
+                ];
+                let first = run_wpp(&args)?;
+                let again = run_wpp(&args)?;
+                Some((first, again, std::fs::metadata(&cache).map_or(0, |m| m.len())))
             }
             None => None,
+        };
+        // The whole graph first, then the same slices on it.
+        let full = if twpp.profile.meta.events <= o.full_max_events {
+            let live = alloc::reset_peak();
+            let t = Instant::now();
+            let mut s = slicer()?;
+            let n = s.whole_graph()?;
+            let secs = t.elapsed().as_secs_f64();
+            let mib = (alloc::peak().saturating_sub(live)) as f64 / (1u64 << 20) as f64;
+            let mut walks = Vec::new();
+            for &(_, _, reg, inst) in &criteria {
+                let t = Instant::now();
+                let from = s.value_before(reg, inst)?;
+                s.slice(&[from])?;
+                walks.push(t.elapsed().as_secs_f64());
+            }
+            anyhow::ensure!(s.known() as u64 == n, "{}: the slices reached nodes outside the whole graph", p.name);
+            Some((secs, mib, n, median(&mut walks)))
+        } else {
+            None
         };
         let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
         let (max_nodes, max_first, max_heap) = (max(&nodes), max(&first), max(&heap));
         writeln!(
             out,
-            "{:<12} {:>12} {:>9} {:>8.2} {:>10.0} {:>10.0} {:>7.0} {:>9.4} {:>9.3} {:>9.1} {:>9.1} {:>6} {:>9.5} {:>9.5} {:>8} {:>8} {:>8.3} {:>7.0} {:>8.3} {:>7.0}",
+            "{:<12} {:>12} {:>9} {:>8.2} {:>10.0} {:>10.0} {:>7.0} {:>9.4} {:>9.3} {:>9.1} {:>9.1} {:>6} {:>9.5} {:>9.5} {:>8} {:>8} {:>8} {:>9} {:>8.3} {:>7.0} {:>8.3} {:>7.0} {:>8} {:>8} {:>11} {:>8}",
             p.name,
             twpp.profile.meta.events,
             invocations,
@@ -227,12 +266,18 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             warm_n,
             median(&mut kept),
             median(&mut again),
-            cli.map_or_else(|| "-".into(), |c| format!("{:.2}", c.seconds)),
-            cli.map_or_else(|| "-".into(), |c| format!("{:.0}", c.peak_bytes as f64 / (1u64 << 20) as f64)),
+            cli.map_or_else(|| "-".into(), |c| format!("{:.2}", c.0.seconds)),
+            cli.map_or_else(|| "-".into(), |c| format!("{:.0}", c.0.peak_bytes as f64 / (1u64 << 20) as f64)),
+            cli.map_or_else(|| "-".into(), |c| format!("{:.2}", c.1.seconds)),
+            cli.map_or_else(|| "-".into(), |c| format!("{:.1}", c.2 as f64 / (1u64 << 20) as f64)),
             median(&mut a2),
             median(&mut a2_ins),
             median(&mut a1),
             median(&mut a1_ins),
+            full.map_or_else(|| "-".into(), |f| format!("{:.2}", f.0)),
+            full.map_or_else(|| "-".into(), |f| format!("{:.0}", f.1)),
+            full.map_or_else(|| "-".into(), |f| f.2.to_string()),
+            full.map_or_else(|| "-".into(), |f| format!("{:.4}", f.3)),
         )?;
         out.flush()?;
     }

@@ -982,6 +982,36 @@ impl<'a> Slicer<'a> {
         self.keep = keep;
     }
 
+    /// Builds the whole dynamic dependence graph of the run, as published slicers do
+    /// before their first slice: every execution of every instruction (and every call's
+    /// result and arguments) with its dependences, kept; how many nodes. For comparison
+    /// with slices found on demand (`wpp-bench slice`).
+    pub fn whole_graph(&mut self) -> Result<u64, Error> {
+        for node in 0..self.dcg.nodes.len() as u32 {
+            let (f, pair) = self.view_of(node)?;
+            let stmts = self.stmts(f)?;
+            let len = self.views[&(f, pair)].len;
+            for step in 1..=len {
+                let view = &self.views[&(f, pair)];
+                let chain = view.chains[&view.head_at(step)].clone();
+                for b in chain {
+                    for s in &stmts.blocks[b.idx()].stmts {
+                        let parts = match s.kind {
+                            Kind::Call { .. } => 2 + s.args().len() as u32,
+                            _ => 1,
+                        };
+                        for k in 0..parts {
+                            let part = Part::of_code(k as u64).expect("a part");
+                            let i = self.intern(Node { inst: Inst { node, step, at: s.at }, part })?;
+                            self.store(i)?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(self.graph.len() as u64)
+    }
+
     /// The backward closure of `from` over data and control dependences.
     pub fn slice(&mut self, from: &[Source]) -> Result<Slice, Error> {
         let mut out = Slice::default();
