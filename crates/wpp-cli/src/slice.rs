@@ -25,7 +25,7 @@ use wpp_report::slice::SliceReport;
 /// instruction of the slice with how many of its executions are in the slice and the
 /// dependences that put them there. With --json: {"module", "criterion": {"place",
 /// "variable", "execution", "executions", "defined_by", "bytes" (memory: [{"first", "len",
-/// "from"}])}, "algorithm", "follows_memory",
+/// "from", "execution"}])}, "algorithm", "follows_memory",
 /// "statements", "source_lines", "instances", "lines": [{"function", "function_index",
 /// "source", "instructions": [{"at", "text", "instances", "deps": [{"kind", "register",
 /// "from": {"kind", "place", "text"}, "count"}]}]}], "truncated", "total_lines"}. With

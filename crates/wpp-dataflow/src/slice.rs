@@ -377,7 +377,7 @@ impl Slicing {
                     Some(_) => {}
                 }
                 let ranges = slicer.memory_before(addr, len, inst).map_err(Error::Query)?;
-                (ranges.iter().map(|r| r.2).collect(), ranges)
+                (ranges.iter().map(|r| r.from).collect(), ranges)
             }
         };
         let defined = from[0];
@@ -490,7 +490,10 @@ impl Slicing {
                 execution: index + 1,
                 executions: total,
                 defined_by: source(defined),
-                bytes: bytes.into_iter().map(|(s, e, from)| BytesFrom { first: format!("{s:#x}"), len: e - s, from: source(from) }).collect(),
+                bytes: bytes
+                    .into_iter()
+                    .map(|w| BytesFrom { first: format!("{:#x}", w.start), len: w.end - w.start, from: source(w.from), execution: w.execution })
+                    .collect(),
             },
             algorithm,
             follows_memory: self.memory.is_some(),

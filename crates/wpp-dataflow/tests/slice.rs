@@ -575,7 +575,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
                 .memory_before(addr, len, inst)
                 .unwrap()
                 .into_iter()
-                .map(|(_, _, s)| match s {
+                .map(|w| match w.from {
                     Source::Node(m) => Src::Node(id_of(&mut slicer, m)),
                     Source::InitialMemory => Src::InitialMemory,
                     other => panic!("{name}: memory held {other:?}"),

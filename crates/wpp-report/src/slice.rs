@@ -37,7 +37,8 @@ impl Criterion {
                 .iter()
                 .map(|b| {
                     let n = if b.len == 1 { "byte".to_string() } else { format!("{} bytes", b.len) };
-                    format!("{n} at {} from {}", b.first, b.from.describe())
+                    let which = b.execution.map(|k| format!(", its execution {}", crate::format::group(k))).unwrap_or_default();
+                    format!("{n} at {} from {}{which}", b.first, b.from.describe())
                 })
                 .collect(),
         }
@@ -51,6 +52,8 @@ pub struct BytesFrom {
     pub first: String,
     pub len: u64,
     pub from: DepSource,
+    /// Which execution of its instruction the write was (from 1, in run order).
+    pub execution: Option<u64>,
 }
 
 /// Where a dependence comes from.

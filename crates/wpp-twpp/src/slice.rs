@@ -28,10 +28,15 @@
 //!   the `n`-th execution of its instruction in run order. Without them a load's value
 //!   is a leaf, [`Source::Memory`].
 //!
-//! Every dependence found is kept, so a second slice of the same run reuses them. The
-//! work is proportional to the slice and to the timestamps of the blocks it consults,
-//! never to the length of the run (the executions of an instruction that reads or
-//! writes memory are put in run order once, when a slice first reaches it).
+//! Every dependence found is kept, in a graph whose nodes are numbered densely
+//! (`slice/graph`), so a second slice of the same run walks what the first found by index;
+//! [`Slicer::cache`] writes it as a file and [`Slicer::restore`] reads it back in another
+//! process. The work is proportional to the slice and to the timestamps of the blocks it
+//! consults, never to the length of the run (the executions of an instruction that reads
+//! or writes memory are put in run order once, when a slice first reaches it).
+//!
+//! A criterion can also be bytes of memory ([`Slicer::memory_before`]): the writes that
+//! put them there last before an execution, from each writer's ranges the TWPP keeps.
 
 use rustc_hash::FxHashMap;
 use wpp_model::access_event::SiteKind;
@@ -182,6 +187,17 @@ impl DepKind {
 pub struct Dep {
     pub kind: DepKind,
     pub from: Source,
+}
+
+/// A run of bytes of memory and the write that put them there last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LastWrite {
+    pub start: u64,
+    pub end: u64,
+    /// The write's node, or [`Source::InitialMemory`].
+    pub from: Source,
+    /// Which execution of its instruction the write was (from 1, in run order).
+    pub execution: Option<u64>,
 }
 
 /// A slice: the nodes reached, in the order found (each one's dependences are
@@ -690,12 +706,12 @@ impl<'a> Slicer<'a> {
     /// each run of bytes, the write that put them there last (a store's execution, a bulk
     /// write's, or the result of a call of an import that wrote them), or the module's
     /// initial memory. Needs the run's writes ([`crate::memory::Memory::has_writes`]).
-    pub fn memory_before(&mut self, addr: u64, len: u64, inst: Inst) -> Result<Vec<(u64, u64, Source)>, Error> {
+    pub fn memory_before(&mut self, addr: u64, len: u64, inst: Inst) -> Result<Vec<LastWrite>, Error> {
         let m = self.memory.filter(|m| m.has_writes()).ok_or_else(|| self.damaged("no writes kept with the memory dependences".into()))?;
         let end = addr.saturating_add(len);
         let here = self.run_key(inst)?;
         // Per byte: the latest write before `inst` found so far.
-        let mut best: Vec<Option<(RunKey, Source)>> = vec![None; len as usize];
+        let mut best: Vec<Option<(RunKey, Source, u64)>> = vec![None; len as usize];
         for site in m.writers_over(addr, end).unwrap_or_default() {
             let writes = m.writes(site).map_err(|e| self.damaged(e))?.unwrap_or_default();
             let over: Vec<(u64, u64, u64)> = writes.into_iter().filter(|w| w.1 < end && addr < w.2).collect();
@@ -722,8 +738,8 @@ impl<'a> Slicer<'a> {
                     if !mine[k] {
                         mine[k] = true;
                         left -= 1;
-                        if best[k].as_ref().is_none_or(|(kb, _)| *kb < key) {
-                            best[k] = Some((key.clone(), Source::Node(Node { inst: w, part })));
+                        if best[k].as_ref().is_none_or(|(kb, _, _)| *kb < key) {
+                            best[k] = Some((key.clone(), Source::Node(Node { inst: w, part }), instance));
                         }
                     }
                 }
@@ -732,13 +748,13 @@ impl<'a> Slicer<'a> {
                 }
             }
         }
-        let mut out: Vec<(u64, u64, Source)> = Vec::new();
+        let mut out: Vec<LastWrite> = Vec::new();
         for (k, b) in best.into_iter().enumerate() {
-            let src = b.map_or(Source::InitialMemory, |(_, s)| s);
+            let (from, execution) = b.map_or((Source::InitialMemory, None), |(_, s, n)| (s, Some(n)));
             let byte = addr + k as u64;
             match out.last_mut() {
-                Some(last) if last.2 == src && last.1 == byte => last.1 += 1,
-                _ => out.push((byte, byte + 1, src)),
+                Some(last) if last.from == from && last.end == byte => last.end += 1,
+                _ => out.push(LastWrite { start: byte, end: byte + 1, from, execution }),
             }
         }
         Ok(out)
@@ -975,9 +991,9 @@ impl<'a> Slicer<'a> {
     }
 
     /// Whether the dependences found are kept, so that a later slice reuses them (the
-    /// default), at about 150 bytes per node; or forgotten once the slice has passed
-    /// them, which leaves a slice the memory of the nodes it visited (about 40 bytes
-    /// each).
+    /// default), at about 100 bytes per node (the node, its dependences by index, its
+    /// id's slot); or forgotten once the slice has passed them, which leaves a slice a
+    /// bit per id of the invocations it reached and its work list.
     pub fn keep(&mut self, keep: bool) {
         self.keep = keep;
     }
