@@ -103,6 +103,19 @@ fn fig10_in_c() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+/// Fig. 10 compiled -O0 in `d`, its source text, and two TWPPs of its run: with the
+/// memory dependences (`f.twpp`, from an addresses recording) and without (`b.twpp`).
+fn fig10_twpps(d: &Path) -> Option<(std::path::PathBuf, String, std::path::PathBuf, std::path::PathBuf)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/fig10.c");
+    let wasm = compile_c_reproducibly(d, &src, "-O0")?;
+    let (profile, twpp, bare_profile, bare) = (d.join("f.wpp"), d.join("f.twpp"), d.join("b.wpp"), d.join("b.twpp"));
+    ok(wpp().args(["record", "--mode", "addresses", "-o"]).arg(&profile).arg(&wasm));
+    ok(wpp().args(["twpp", "build"]).arg(&profile).arg("-o").arg(&twpp));
+    ok(wpp().args(["record", "-o"]).arg(&bare_profile).arg(&wasm));
+    ok(wpp().args(["twpp", "build"]).arg(&bare_profile).arg("-o").arg(&bare));
+    Some((wasm, std::fs::read_to_string(&src).unwrap(), twpp, bare))
+}
+
 /// A precise slice keeps the dependences it found in `FILE.deps`; the next slice of the
 /// run starts from them (and adds what it finds), and gives the same answer as a slice
 /// without the cache. A cache written for another TWPP, or damaged, is not used (and is
@@ -110,16 +123,9 @@ fn fig10_in_c() {
 #[test]
 fn the_dependence_cache_is_reused_and_checked() {
     let d = scratch("slice-cache");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/fig10.c");
-    let Some(wasm) = compile_c_reproducibly(&d, &src, "-O0") else { return };
-    let text = std::fs::read_to_string(&src).unwrap();
+    let Some((wasm, text, twpp, bare)) = fig10_twpps(&d) else { return };
     let line = |what: &str| format!("fig10.c:{}", text.lines().position(|l| l.contains(what)).unwrap() + 1);
     let (at, f3) = (line("void breakpoint("), line("int f3("));
-    let (profile, twpp, bare_profile, bare) = (d.join("f.wpp"), d.join("f.twpp"), d.join("b.wpp"), d.join("b.twpp"));
-    ok(wpp().args(["record", "--mode", "addresses", "-o"]).arg(&profile).arg(&wasm));
-    ok(wpp().args(["twpp", "build"]).arg(&profile).arg("-o").arg(&twpp));
-    ok(wpp().args(["record", "-o"]).arg(&bare_profile).arg(&wasm));
-    ok(wpp().args(["twpp", "build"]).arg(&bare_profile).arg("-o").arg(&bare));
     let (cache, module) = (d.join("f.twpp.deps"), wasm.to_str().unwrap());
     // (stdout as JSON, stderr)
     let slice = |twpp: &Path, var: &str, extra: &[&str]| {
@@ -182,15 +188,8 @@ fn the_dependence_cache_is_reused_and_checked() {
 #[test]
 fn memory_criteria() {
     let d = scratch("slice-mem");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/fig10.c");
-    let Some(wasm) = compile_c_reproducibly(&d, &src, "-O0") else { return };
-    let text = std::fs::read_to_string(&src).unwrap();
+    let Some((wasm, text, twpp, bare)) = fig10_twpps(&d) else { return };
     let line = |what: &str| text.lines().position(|l| l.contains(what)).unwrap() as u32 + 1;
-    let (profile, twpp, bare_profile, bare) = (d.join("f.wpp"), d.join("f.twpp"), d.join("b.wpp"), d.join("b.twpp"));
-    ok(wpp().args(["record", "--mode", "addresses", "-o"]).arg(&profile).arg(&wasm));
-    ok(wpp().args(["twpp", "build"]).arg(&profile).arg("-o").arg(&twpp));
-    ok(wpp().args(["record", "-o"]).arg(&bare_profile).arg(&wasm));
-    ok(wpp().args(["twpp", "build"]).arg(&bare_profile).arg("-o").arg(&bare));
     let module = wasm.to_str().unwrap();
     let at = format!("fig10.c:{}", line("breakpoint(Z);"));
     let slice = |twpp: &Path, var: &str| run(wpp().arg("slice").arg(twpp).args(["--module", module, "--at", &at, "--var", var, "--json", "--no-cache"]));

@@ -481,14 +481,15 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
         }
         assert_eq!(got, want, "{name}: the slice of {start:?}");
         // A slicer that keeps nothing visits the same nodes with the same dependences.
-        let mut lean = Slicer::new(
-            &twpp,
-            Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, stmts: &stmts, controllers: &controllers },
-        )
-        .unwrap();
-        if let Some(m) = &mem {
-            lean.follow_memory(m);
-        }
+        let fresh = || {
+            let p = Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, stmts: &stmts, controllers: &controllers };
+            let mut s = Slicer::new(&twpp, p).unwrap();
+            if let Some(m) = &mem {
+                s.follow_memory(m);
+            }
+            s
+        };
+        let mut lean = fresh();
         lean.keep(false);
         let mut visited: Vec<(Node, Vec<wpp_twpp::slice::Dep>)> = Vec::new();
         let count = lean.visit(&[Source::Node(Node::exec(inst))], |n, d| visited.push((n, d.to_vec()))).unwrap();
@@ -498,14 +499,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
         }
         // A slicer restored from the dependence cache knows every node kept so far, walks
         // the same slice without finding anything, with the same dependences.
-        let mut restored = Slicer::new(
-            &twpp,
-            Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, stmts: &stmts, controllers: &controllers },
-        )
-        .unwrap();
-        if let Some(m) = &mem {
-            restored.follow_memory(m);
-        }
+        let mut restored = fresh();
         assert_eq!(restored.restore(&slicer.cache()), Ok(slicer.known()), "{name}: the cache of {start:?}");
         let mut walked: Vec<(Node, Vec<wpp_twpp::slice::Dep>)> = Vec::new();
         restored.visit(&[Source::Node(Node::exec(inst))], |n, d| walked.push((n, d.to_vec()))).unwrap();
