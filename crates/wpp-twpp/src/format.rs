@@ -120,6 +120,16 @@ pub(crate) fn put(out: &mut Vec<u8>, mut v: u64) {
     }
 }
 
+/// A signed number as an unsigned one, small either side of zero.
+pub(crate) fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+/// The signed number [`zigzag`] made.
+pub(crate) fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
 /// Bodies of this many bytes or more are stored apart, each in a section of its own.
 pub const APART: usize = 64 * 1024;
 

@@ -19,7 +19,7 @@ use wpp_model::access_event::{AccessSite, SiteKind};
 use wpp_model::exercised::{Dependence, Writer};
 use wpp_model::FuncIdx;
 
-use crate::format::{number_at, put};
+use crate::format::{number_at, put, unzigzag, zigzag};
 
 /// The section holding the dependences.
 pub const SECTION: &str = "twpp-memory";
@@ -157,14 +157,6 @@ struct Stream {
     bytes: Vec<u8>,
     instance: u64,
     writer_instance: u64,
-}
-
-fn zigzag(v: i64) -> u64 {
-    ((v << 1) ^ (v >> 63)) as u64
-}
-
-fn unzigzag(v: u64) -> i64 {
-    ((v >> 1) as i64) ^ -((v & 1) as i64)
 }
 
 impl MemoryBuilder {

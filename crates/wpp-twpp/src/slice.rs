@@ -223,6 +223,15 @@ struct Layout {
     off: Vec<Vec<u32>>,
 }
 
+/// The nodes of one execution of an instruction: a call's execution, result and
+/// arguments; any other instruction's execution.
+fn nodes_of(s: &Stmt) -> u32 {
+    match s.kind {
+        Kind::Call { .. } => 2 + s.args().len() as u32,
+        _ => 1,
+    }
+}
+
 impl Layout {
     fn new(stmts: &FuncStmts) -> Layout {
         let off = stmts
@@ -233,10 +242,7 @@ impl Layout {
                 let mut n = 0u32;
                 for s in &b.stmts {
                     v.push(n);
-                    n += match s.kind {
-                        Kind::Call { .. } => 2 + s.args().len() as u32,
-                        _ => 1,
-                    };
+                    n += nodes_of(s);
                 }
                 v.push(n);
                 v
@@ -1009,14 +1015,11 @@ impl<'a> Slicer<'a> {
             let len = self.views[&(f, pair)].len;
             for step in 1..=len {
                 let view = &self.views[&(f, pair)];
-                let chain = view.chains[&view.head_at(step)].clone();
-                for b in chain {
+                let head = view.head_at(step);
+                for pos in 0..view.chains[&head].len() {
+                    let b = self.views[&(f, pair)].chains[&head][pos];
                     for s in &stmts.blocks[b.idx()].stmts {
-                        let parts = match s.kind {
-                            Kind::Call { .. } => 2 + s.args().len() as u32,
-                            _ => 1,
-                        };
-                        for k in 0..parts {
+                        for k in 0..nodes_of(s) {
                             let part = Part::of_code(k as u64).expect("a part");
                             let i = self.intern(Node { inst: Inst { node, step, at: s.at }, part })?;
                             self.store(i)?;
@@ -1100,14 +1103,9 @@ impl<'a> Slicer<'a> {
                 continue;
             }
             let start = self.arena.len();
-            match self.graph.get(id).and_then(|i| self.graph.deps(i).map(|ds| (i, ds.len()))) {
-                Some((i, len)) => {
-                    for k in 0..len {
-                        let d = self.graph.deps(i).expect("known")[k];
-                        let dep = self.graph.dep(d);
-                        self.arena.push(dep);
-                    }
-                }
+            let g = &self.graph;
+            match g.get(id).and_then(|i| g.deps(i)) {
+                Some(known) => self.arena.extend(known.iter().map(|&d| g.dep(d))),
                 None => self.find_deps_at(n, p)?,
             }
             let deps = &self.arena[start..];

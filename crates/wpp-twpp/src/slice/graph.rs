@@ -11,7 +11,7 @@
 //! nodes is array reads only.
 
 use super::{Dep, DepKind, Inst, Node, Part, Source};
-use crate::format::put;
+use crate::format::{put, unzigzag, zigzag};
 
 const PAGE_BITS: u32 = 7;
 const PAGE: usize = 1 << PAGE_BITS;
@@ -152,14 +152,6 @@ impl Graph {
         out.sort_unstable();
         out
     }
-}
-
-fn zigzag(v: i64) -> u64 {
-    ((v << 1) ^ (v >> 63)) as u64
-}
-
-fn unzigzag(v: u64) -> i64 {
-    (v >> 1) as i64 ^ -((v & 1) as i64)
 }
 
 /// What begins a dependence cache file.
