@@ -39,9 +39,18 @@ pub struct Opts {
     /// Only these measurements (the uninstrumented run is always made) [default: all].
     #[arg(long, value_enum, value_delimiter = ',')]
     only: Vec<Measure>,
-    /// Threads that build the grammar after the guest ended [default: the cores available].
+    /// Threads that build the grammar's segments [default: the cores available].
     #[arg(long)]
     build_threads: Option<usize>,
+    /// Instead of the table: record the whole program path of each program with each of
+    /// these numbers of build threads (comma-separated, e.g. 1,2,4) and print gram×
+    /// against threads, with the parallel fraction fitted to Amdahl's law.
+    #[arg(long, value_delimiter = ',')]
+    threads_sweep: Vec<usize>,
+    /// Build the grammar in segments of about this many tokens (`wpp record
+    /// --segment-tokens`).
+    #[arg(long)]
+    segment_tokens: Option<usize>,
 }
 
 /// A measurement `wpp-bench record` can make besides the uninstrumented run.
@@ -162,6 +171,9 @@ fn measure(engines: &Engines, dir: &Path, p: &Program, run: &Run, o: &Opts) -> a
         if let Some(n) = o.build_threads {
             recorder = recorder.build_threads(n);
         }
+        if let Some(n) = o.segment_tokens {
+            recorder = recorder.segment_tokens(n);
+        }
         let (t, (guest, bytes, events)) = best(repeat, || {
             let rec = recorder.record(&tmp)?;
             let g = rec.grammar.as_ref().context("a grammar recording has a grammar")?;
@@ -180,6 +192,9 @@ fn measure(engines: &Engines, dir: &Path, p: &Program, run: &Run, o: &Opts) -> a
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
+    if !o.threads_sweep.is_empty() {
+        return sweep(&o);
+    }
     let stoppable = wpp_runtime::Limits { stop: Some(wpp_runtime::StopHandle::new()), ..Default::default() };
     let engines = Engines { plain: wpp_runtime::engine()?, stoppable_count: wpp_runtime::engine_for(&stoppable, Some(Mode::Count))?, stoppable };
     let mut rows = Vec::new();
@@ -275,4 +290,88 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         g(|r| r.grammar_p.map(|g| g.1), 8)
     )?;
     Ok(())
+}
+
+/// `--threads-sweep`: the whole recording (gram×) against build threads, per program and
+/// as a geometric mean, with Amdahl's parallel fraction fitted to each row.
+fn sweep(o: &Opts) -> anyhow::Result<()> {
+    let engine = wpp_runtime::engine()?;
+    let w = o.workloads.select(Some("workloads"), "bench")?.expect("a default directory");
+    let threads = &o.threads_sweep;
+    let mut out = std::io::stdout().lock();
+    write!(out, "{:<14} {:>8}", "program", "plain s")?;
+    for t in threads {
+        write!(out, " {:>9}", format!("gram× {t}t"))?;
+    }
+    writeln!(out, " {:>9} {:>11} {:>13}", "parallel", "events", "grammar B")?;
+    let mut columns: Vec<Vec<f64>> = vec![Vec::new(); threads.len()];
+    for (p, run) in &w.runs {
+        eprint!("wpp-bench record: {} ...\r", p.name);
+        let (wasm, cfg) = load(&w.dir, p, run)?;
+        let (plain, _) = best(o.repeat, || Ok((run_plain(&engine, &wasm, &cfg)?.guest_time, ())))?;
+        let tmp = std::env::temp_dir().join(format!("wpp-bench-{}.wpp", std::process::id()));
+        let mut ratios = Vec::new();
+        let mut sizes = std::collections::BTreeSet::new();
+        let mut events = 0;
+        for &t in threads {
+            let mut recorder = wpp_record::Recorder::from_bytes(w.dir.join(&p.wasm), wasm.clone())?.run_config(cfg.clone()).build_threads(t);
+            if let Some(n) = o.segment_tokens {
+                recorder = recorder.segment_tokens(n);
+            }
+            let (d, (bytes, n)) = best(o.repeat, || {
+                let rec = recorder.record(&tmp)?;
+                let g = rec.grammar.as_ref().context("a grammar recording has a grammar")?;
+                Ok((rec.guest_time + rec.after_guest, (g.bytes, rec.events)))
+            })?;
+            sizes.insert(bytes);
+            events = n;
+            ratios.push(d.as_secs_f64() / plain.as_secs_f64());
+        }
+        let _ = std::fs::remove_file(&tmp);
+        anyhow::ensure!(sizes.len() == 1, "{}: the grammar's size depends on the threads: {sizes:?}", p.name);
+        write!(out, "{:<14} {:>8.3}", p.name, plain.as_secs_f64())?;
+        for (i, r) in ratios.iter().enumerate() {
+            write!(out, " {r:>9.2}")?;
+            columns[i].push(*r);
+        }
+        let f = amdahl(threads, &ratios).map_or("-".to_string(), |f| format!("{f:.2}"));
+        writeln!(out, " {f:>9} {:>11} {:>13}", group(events), group(sizes.into_iter().next().unwrap_or(0)))?;
+    }
+    eprint!("{:40}\r", "");
+    let means: Vec<f64> = columns.into_iter().map(|c| geomean(c.into_iter())).collect();
+    write!(out, "{:<14} {:>8}", "geomean", "")?;
+    for m in &means {
+        write!(out, " {m:>9.2}")?;
+    }
+    let f = amdahl(threads, &means).map_or("-".to_string(), |f| format!("{f:.2}"));
+    writeln!(out, " {f:>9}")?;
+    Ok(())
+}
+
+/// The parallel fraction `f` of Amdahl's law, `T(n) = T(1) · ((1 − f) + f / n)`, fitted by
+/// least squares to times measured at `threads` (one of them 1); `None` without a
+/// one-thread time or a second thread count.
+fn amdahl(threads: &[usize], times: &[f64]) -> Option<f64> {
+    let t1 = threads.iter().position(|&t| t == 1).map(|i| times[i])?;
+    // T(n)/T(1) − 1 = −f · (1 − 1/n): a line through the origin in x = 1 − 1/n.
+    let (mut xy, mut xx) = (0.0, 0.0);
+    for (&n, &t) in threads.iter().zip(times) {
+        let x = 1.0 - 1.0 / n as f64;
+        xy += x * (t / t1 - 1.0);
+        xx += x * x;
+    }
+    (xx > 0.0).then(|| -xy / xx)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn amdahl_recovers_the_fraction() {
+        let f = 0.8;
+        let threads = [1, 2, 4, 16];
+        let times: Vec<f64> = threads.iter().map(|&n| 10.0 * ((1.0 - f) + f / n as f64)).collect();
+        assert!((super::amdahl(&threads, &times).unwrap() - f).abs() < 1e-9);
+        assert_eq!(super::amdahl(&[2, 4], &[1.0, 0.5]), None);
+        assert_eq!(super::amdahl(&[1], &[1.0]), None);
+    }
 }

@@ -4,7 +4,9 @@
 //! with the default builder and one more (SEQUITUR with rule prediction or Re-Pair,
 //! alternating), and each grammar must satisfy its builder's invariants: SEQUITUR's two
 //! properties, or Re-Pair's (no pair occurs twice, counted without overlap, and every rule
-//! is used twice). On the default builder's grammar, every hot subpath `wpp hot` reports
+//! is used twice). The default builder also builds in small segments, merged, on one
+//! thread and on three: the same grammar, expanding to the trace. On the default builder's
+//! grammar, every hot subpath `wpp hot` reports
 //! is a minimal hot subpath of the expanded trace with the frequency and cost a scan gives.
 
 use std::collections::{HashMap, HashSet};
@@ -72,6 +74,20 @@ fn check(m: &Manifest, name: &str, second: &str) {
             check_hot(name, &g);
         }
     }
+    // Small segments, so that many are built apart and merged: on one builder thread and
+    // on three, the same grammar, expanding to the trace.
+    let mut merged = Vec::new();
+    for threads in ["1", "3"] {
+        let g = d.join(format!("segments-{threads}.wpp"));
+        common::record_run(m, p, run, &g, &["--segment-tokens", "4096", "--build-threads", threads]);
+        assert_eq!(common::fingerprint(&g), expected, "{name}/segments on {threads} threads: the grammar does not expand to the trace");
+        let grammar = Profile::open(&g).unwrap().grammar().unwrap();
+        let (tokens, _) = wpp_grammar::collapse_run_rules(&grammar).unwrap();
+        check_rule_utility(&tokens).unwrap_or_else(|e| panic!("{name}/segments: {e}"));
+        merged.push(grammar);
+    }
+    assert!(merged[0] == merged[1], "{name}: segments on 1 and 3 threads give other grammars");
+    eprintln!("{name}/segments of 4096 tokens: {} rules, {} grammar symbols", merged[0].rules.len(), merged[0].n_symbols());
     std::fs::remove_dir_all(&d).unwrap();
 }
 

@@ -5,8 +5,8 @@
 use wpp_grammar::{collapse_run_rules, decode_grammar, encode_grammar, encode_grammar_v1, Grammar, PhraseParams, PhraseThreads, Token};
 use wpp_profile::{Builder, GrammarBuilder, Prediction};
 use wpp_test_support::grammar_checks::{
-    check_blocked_properties, check_decoded, check_phrases, check_repair, check_repair_blocks, check_run_front_end, check_sequitur, expansion_matches,
-    numbered_by_first_use, tokens,
+    check_blocked_properties, check_decoded, check_phrases, check_repair, check_repair_blocks, check_run_front_end, check_segments, check_sequitur,
+    expansion_matches, numbered_by_first_use, tokens,
 };
 
 /// Decodes `data`; a grammar it gives re-encodes in both versions to the same grammar.
@@ -98,6 +98,8 @@ pub fn builders(data: &[u8]) {
     }
     check_run_front_end(&input).unwrap_or_else(|e| fail("the run-length front end", e));
     check_phrases(&input, phrase_params(knob)).unwrap_or_else(|e| fail("the phrase front end", e));
+    let average = [1, 2, 5, 16, 100][knob as usize % 5];
+    check_segments(&input, average, 1 + (knob as usize >> 3) % 2).unwrap_or_else(|e| fail("the segment builder", e));
     let as_tokens = knob & 1 == 1;
     for b in Builder::ALL {
         for prediction in [Prediction::Off, Prediction::Rules] {

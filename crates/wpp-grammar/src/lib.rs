@@ -67,7 +67,7 @@ pub use analysis::{
 };
 pub use build::{
     collapse_run_rules, encode_token, repair, repair_with_stats, GrammarFull, PhraseParams, PhraseStats, PhraseThreads, Phrases, RePairBlocks, RePairStats,
-    RunLength, RunTerminals, Sequitur, Token, TokenError, Tokens, MAX_TERMINAL,
+    RunLength, RunTerminals, SegmentParams, SegmentStats, Segments, Sequitur, Token, TokenError, Tokens, MAX_TERMINAL,
 };
 pub use codec::format::{GrammarDecodeError, GRAMMAR_FORMAT_VERSION, MAX_SYMBOLS_PER_BYTE};
 pub use codec::{decode_grammar, encode_grammar, encode_grammar_v1};

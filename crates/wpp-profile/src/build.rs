@@ -3,7 +3,7 @@
 //! profile all build through [`GrammarBuilder::for_paths`], so that one run always gives
 //! one grammar.
 
-use wpp_grammar::{Grammar, GrammarFull, PhraseParams, PhraseThreads, Phrases, RunLength, RunTerminals, Sequitur, Token};
+use wpp_grammar::{Grammar, GrammarFull, PhraseParams, PhraseThreads, Phrases, RunLength, RunTerminals, SegmentParams, Segments, Sequitur, Token};
 
 use crate::Builder;
 
@@ -20,11 +20,17 @@ enum Inner {
     RePair(wpp_grammar::RePairBlocks),
     /// SEQUITUR(1) behind the run-length and phrase front ends ([`wpp_grammar::Phrases`]).
     Phrases(Box<Phrases>),
+    /// The same in segments built apart and merged ([`wpp_grammar::Segments`]).
+    Segments(Box<Segments>),
 }
 
 /// Phrases of about this many tokens: the fastest on the real programs' traces at no cost
 /// in size (`wpp-bench grammar`, builders `sequitur1+cN`).
 pub const PHRASE_TOKENS: usize = 8;
+
+/// A good size for segments built apart and merged
+/// ([`GrammarBuilder::for_paths_in_segments`]): about this many tokens.
+pub const SEGMENT_TOKENS: usize = 1 << 20;
 
 struct Runs {
     collapse: RunLength,
@@ -91,6 +97,19 @@ impl GrammarBuilder {
         }
     }
 
+    /// The same, but SEQUITUR(1) behind phrases builds content-defined segments of about
+    /// `segment_tokens` tokens apart, each on any of the threads [`GrammarBuilder::use_threads`]
+    /// gives, and merges them (the grammar depends on the segment size, not on the threads).
+    pub fn for_paths_in_segments(b: Builder, prediction: Prediction, segment_tokens: usize) -> Self {
+        match (b, prediction) {
+            (Builder::Sequitur1, Prediction::Off) => {
+                let segments = Segments::new(SegmentParams::average(segment_tokens), PhraseParams::average(PHRASE_TOKENS));
+                GrammarBuilder { inner: Inner::Segments(Box::new(segments)), runs: None }
+            }
+            _ => GrammarBuilder::new(b, prediction).collapsing_runs(),
+        }
+    }
+
     /// With the run-length front end (phrases have their own).
     pub fn collapsing_runs(mut self) -> Self {
         self.runs = Some(Runs { collapse: RunLength::default(), terminals: RunTerminals::new() });
@@ -103,6 +122,7 @@ impl GrammarBuilder {
             Inner::Online(s) => s.push(t),
             Inner::RePair(r) => r.push(t),
             Inner::Phrases(p) => p.push(t)?,
+            Inner::Segments(p) => p.push(t)?,
         }
         Ok(())
     }
@@ -125,6 +145,7 @@ impl GrammarBuilder {
         match &mut self.runs {
             None => match &mut self.inner {
                 Inner::Phrases(p) => p.push_token(token),
+                Inner::Segments(p) => p.push_token(token),
                 _ => (0..token.run).try_for_each(|_| self.push_inner(token.symbol)),
             },
             Some(r) => {
@@ -134,12 +155,27 @@ impl GrammarBuilder {
         }
     }
 
-    /// Builds the rest of the sequence on up to `threads` threads (this one included), as
-    /// far as the builder can share its work: SEQUITUR(1) behind phrases runs its two
-    /// builders on threads of their own when `threads >= 2`. The grammar is the same.
-    pub fn use_threads(&mut self, threads: usize) {
-        if let (Inner::Phrases(p), true) = (&mut self.inner, threads >= 2) {
-            p.use_threads(PhraseThreads::Both);
+    /// Builds the rest of the sequence on up to `threads` threads, as far as the builder
+    /// can share its work: SEQUITUR(1) behind phrases runs its two builders on threads of
+    /// their own when `threads >= 2`; in segments, it builds them on `threads` threads
+    /// besides this one (0: here). The grammar is the same.
+    pub fn use_threads(&mut self, threads: usize) -> Result<(), GrammarFull> {
+        match &mut self.inner {
+            Inner::Phrases(p) if threads >= 2 => {
+                p.use_threads(PhraseThreads::Both);
+                Ok(())
+            }
+            Inner::Segments(s) => s.use_threads(threads),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether more symbols can be pushed now without waiting for a thread (builders
+    /// without threads are always ready).
+    pub fn ready(&mut self) -> Result<bool, GrammarFull> {
+        match &mut self.inner {
+            Inner::Segments(s) => s.ready(),
+            _ => Ok(true),
         }
     }
 
@@ -163,6 +199,10 @@ impl GrammarBuilder {
                 (g, stats.peak_bytes)
             }
             Inner::Phrases(p) => {
+                let (g, stats) = p.finish_with_stats()?;
+                (g, stats.memory_bytes)
+            }
+            Inner::Segments(p) => {
                 let (g, stats) = p.finish_with_stats()?;
                 (g, stats.memory_bytes)
             }

@@ -76,7 +76,7 @@ mod read;
 mod write;
 
 pub use atomic::{remove_unfinished, write_atomically, AtomicFile};
-pub use build::{GrammarBuilder, GrammarOptions, Prediction, REPAIR_BLOCK};
+pub use build::{GrammarBuilder, GrammarOptions, Prediction, REPAIR_BLOCK, SEGMENT_TOKENS};
 pub use error::Error;
 pub use read::{Profile, TraceReader};
 pub use wpp_grammar::GrammarFull;

@@ -46,6 +46,7 @@ pub struct Compressed {
 pub fn compress(input: impl Read, name: &Path, format: SymbolFormat, builder: Builder, prediction: Prediction, output: &Path) -> Result<Compressed, Error> {
     let t = Instant::now();
     let mut b = GrammarBuilder::for_paths(builder, prediction);
+    b.use_threads(std::thread::available_parallelism().map_or(1, |n| n.get())).map_err(|e| Error::Build(e.into()))?;
     let mut dense: FxHashMap<Symbol, u32> = FxHashMap::default();
     let mut terminals: Vec<Symbol> = Vec::new();
     let mut n = 0u64;

@@ -96,6 +96,7 @@ pub struct Recorder {
     config: RunConfig,
     spool_memory: usize,
     build_threads: usize,
+    segment_tokens: Option<usize>,
     progress: Option<Box<dyn Fn(BuildProgress) + Send + Sync>>,
     /// The extended WPP's filtering run: its file, and the candidate writers of each load.
     filter: Option<(PathBuf, wpp_wasm::EwppPlan)>,
@@ -175,6 +176,7 @@ impl Recorder {
             config: RunConfig { program_name, ..RunConfig::default() },
             spool_memory: spool::DEFAULT_MEMORY,
             build_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            segment_tokens: None,
             progress: None,
             filter: None,
         })
@@ -245,10 +247,23 @@ impl Recorder {
         self
     }
 
-    /// Grammar mode: threads that build the grammar after the guest ended [default: the
-    /// cores available]. While the guest runs, one thread takes its events and builds.
+    /// Grammar mode: threads that build the grammar [default: the cores available]. In
+    /// segments ([`Recorder::segment_tokens`]) they build segments while the guest runs
+    /// and after it ended, besides the thread that takes the guest's events and merges;
+    /// otherwise they build after the guest ended (two or more: the two builders behind
+    /// phrases on threads of their own). The grammar is the same for any number.
     pub fn build_threads(mut self, threads: usize) -> Self {
         self.build_threads = threads.max(1);
+        self
+    }
+
+    /// Grammar mode: build in content-defined segments of about this many tokens, each on
+    /// any build thread (while the guest runs too), merged in order
+    /// ([`wpp_profile::GrammarBuilder::for_paths_in_segments`]; [`wpp_profile::SEGMENT_TOKENS`]
+    /// is a good size); the grammar depends on the size, not on the threads. Without it,
+    /// the builder behind phrases runs on at most three threads.
+    pub fn segment_tokens(mut self, tokens: usize) -> Self {
+        self.segment_tokens = Some(tokens.max(1));
         self
     }
 
@@ -384,7 +399,11 @@ impl Recorder {
             // events too, with its own record beside.
             RecordMode::Grammar(builder) | RecordMode::Ewpp(builder) => {
                 let spool = Spool::new(output, self.spool_memory);
-                let sink = GrammarSink::new(&inst.numberings, builder, self.prediction, spool);
+                let mut sink = GrammarSink::new(&inst.numberings, builder, self.prediction, spool);
+                if let Some(tokens) = self.segment_tokens {
+                    sink = sink.in_segments(tokens);
+                    sink.build_on(self.build_threads).map_err(Error::Build)?;
+                }
                 let (run, sink) = wpp_runtime::run_paths(&engine, &inst, &self.config, sink).map_err(run_error)?;
                 guest_end = Instant::now();
                 if sink.is_truncated() {

@@ -298,6 +298,7 @@ pub struct GrammarSink {
     /// Events in tokens handed to the spool.
     spooled_events: u64,
     builder: GrammarBuilder,
+    kind: (Builder, Prediction),
     /// The spool block being built from, and how far.
     block: Vec<u8>,
     block_pos: usize,
@@ -343,6 +344,7 @@ impl GrammarSink {
             spool,
             spooled_events: 0,
             builder: GrammarBuilder::for_paths(builder, prediction),
+            kind: (builder, prediction),
             block: Vec::new(),
             block_pos: 0,
             counts: Vec::new(),
@@ -353,6 +355,20 @@ impl GrammarSink {
     /// Whether the stream ended in the middle of a two-word event.
     pub fn is_truncated(&self) -> bool {
         self.tokens.is_truncated()
+    }
+
+    /// With the default builder, segments of about `tokens` tokens (before anything was
+    /// pushed; the grammar depends on it).
+    pub fn in_segments(mut self, tokens: usize) -> Self {
+        debug_assert_eq!(self.spooled_events, 0, "segments are chosen before the first event");
+        self.builder = GrammarBuilder::for_paths_in_segments(self.kind.0, self.kind.1, tokens);
+        self
+    }
+
+    /// From now on, builds on `threads` threads besides the consumer's, as far as the
+    /// builder can share its work ([`GrammarBuilder::use_threads`]).
+    pub fn build_on(&mut self, threads: usize) -> Result<(), SinkError> {
+        Ok(self.builder.use_threads(threads)?)
     }
 
     /// Builds from up to `max_tokens` spooled tokens; returns whether any were built.
@@ -380,11 +396,11 @@ impl GrammarSink {
         Ok(true)
     }
 
-    /// Everything received, built on up to `threads` threads: the grammar with its
-    /// terminals and their counts. `progress` hears how far building has come after each
-    /// spool block.
+    /// Everything received, built on `threads` threads besides this one: the grammar with
+    /// its terminals and their counts. `progress` hears how far building has come after
+    /// each spool block.
     pub fn finish(mut self, threads: usize, mut progress: impl FnMut(BuildProgress)) -> Result<BuiltGrammar, SinkError> {
-        self.builder.use_threads(threads);
+        self.build_on(threads)?;
         if let Some(open) = self.tokens.finish() {
             self.spooled_events += open.run;
             self.spool.push(open)?;
@@ -427,6 +443,10 @@ impl EventSink for GrammarSink {
     }
 
     fn idle(&mut self) -> Result<bool, SinkError> {
+        if !self.builder.ready()? {
+            // Every builder thread is busy: events first.
+            return Ok(false);
+        }
         if !self.spool.has_blocks() && self.block_pos == self.block.len() && self.spool.current_len() >= EARLY_SEAL_BYTES {
             self.spool.seal()?;
         }

@@ -208,6 +208,35 @@ pub fn check_phrases(input: &[u32], params: PhraseParams) -> Result<Grammar, Str
     Ok(g)
 }
 
+/// The segment builder on `input`, with segments of about `average` tokens: the grammar
+/// derives the input, validates, is numbered by first use, has no rule shorter than two
+/// symbols, and is the same with no worker thread and with `threads`.
+pub fn check_segments(input: &[u32], average: usize, threads: usize) -> Result<Grammar, String> {
+    let build = |threads: usize| -> Result<(Grammar, wpp_grammar::SegmentStats), String> {
+        let mut s = wpp_grammar::Segments::new(wpp_grammar::SegmentParams::average(average), PhraseParams::average(8));
+        s.use_threads(threads).map_err(|e| e.to_string())?;
+        input.iter().try_for_each(|&x| s.push(x)).map_err(|e| e.to_string())?;
+        s.finish_with_stats().map_err(|e| e.to_string())
+    };
+    let (g, stats) = build(0)?;
+    expansion_matches(&g, input).map_err(|e| format!("segments of {average}: {e}"))?;
+    if stats.symbols != input.len() as u64 || stats.segments > stats.tokens {
+        return Err(format!("segments of {average}: statistics do not add up: {stats:?}"));
+    }
+    let n_symbols = input.iter().max().map_or(0, |&m| m + 1);
+    g.validate(Some(n_symbols)).map_err(|e| format!("segments of {average}: {e}"))?;
+    if !numbered_by_first_use(&g) {
+        return Err(format!("segments of {average}: rules not numbered by first use"));
+    }
+    if let Some((r, body)) = g.rules.iter().enumerate().skip(1).find(|(_, b)| b.len() < 2) {
+        return Err(format!("segments of {average}: rule {r} has {} symbols", body.len()));
+    }
+    if threads > 0 && build(threads)?.0 != g {
+        return Err(format!("segments of {average}: {threads} threads give another grammar"));
+    }
+    Ok(g)
+}
+
 // ---------------------------------------------------------------------------------------
 // The decoder
 

@@ -4,14 +4,18 @@
 //! * `sequitur`: SEQUITUR and SEQUITUR(1), online, with optional rule prediction;
 //! * `repair`: Re-Pair, offline, whole or in bounded blocks;
 //! * `runs`: runs of one symbol collapsed into tokens, and tokens as builder terminals;
-//! * `phrases`: content-defined phrases of tokens, built by two SEQUITUR(1) builders.
+//! * `phrases`: content-defined phrases of tokens, built by two SEQUITUR(1) builders;
+//! * `segments`: content-defined segments of tokens, each built behind phrases on a pool
+//!   of threads, merged into one grammar.
 
 mod phrases;
 mod repair;
 mod runs;
+mod segments;
 mod sequitur;
 
 pub use phrases::{PhraseParams, PhraseStats, PhraseThreads, Phrases};
 pub use repair::{repair, repair_with_stats, RePairBlocks, RePairStats};
 pub use runs::{collapse_run_rules, encode_token, GrammarFull, RunLength, RunTerminals, Token, TokenError, Tokens};
+pub use segments::{SegmentParams, SegmentStats, Segments};
 pub use sequitur::{Sequitur, MAX_TERMINAL};

@@ -405,7 +405,18 @@ impl Phrases {
     }
 
     /// The grammar, and what the front end did.
-    pub fn finish_with_stats(mut self) -> Result<(Grammar, PhraseStats), GrammarFull> {
+    pub fn finish_with_stats(self) -> Result<(Grammar, PhraseStats), GrammarFull> {
+        self.finish_inlining(true)
+    }
+
+    /// The grammar with every rule kept, also those used once (each phrase's rule and
+    /// each run's), numbered by first use: for merging with other grammars, whose rules
+    /// may be the same.
+    pub(crate) fn finish_keeping_rules(self) -> Result<Grammar, GrammarFull> {
+        Ok(self.finish_inlining(false)?.0)
+    }
+
+    fn finish_inlining(mut self, inline: bool) -> Result<(Grammar, PhraseStats), GrammarFull> {
         if let Some(t) = self.runs.finish() {
             self.stats.tokens += 1;
             self.token(t)?;
@@ -420,12 +431,14 @@ impl Phrases {
         let mut stats = self.stats;
         stats.memory_bytes = front + top_bytes + dictionary_bytes;
         let g = assemble(top, dictionary, n_distinct);
+        let g = if inline { inline_single_use(g) } else { g };
         Ok((self.terminals.resolve(g), stats))
     }
 }
 
 /// The grammar over token terminals from the top-level grammar (over phrase ids) and the
-/// dictionary grammar (each phrase's body followed by its separator, in phrase order).
+/// dictionary grammar (each phrase's body followed by its separator, in phrase order),
+/// every rule kept.
 fn assemble(top: Grammar, dictionary: Grammar, n_phrases: usize) -> Grammar {
     if top.rules.is_empty() || top.rules[0].is_empty() {
         return Grammar { rules: vec![Vec::new()] };
@@ -465,7 +478,7 @@ fn assemble(top: Grammar, dictionary: Grammar, n_phrases: usize) -> Grammar {
             }
         }
     }
-    inline_single_use(Grammar { rules })
+    Grammar { rules }
 }
 
 /// `g` with every rule that is used only once (and every rule not used at all) replaced
