@@ -17,8 +17,8 @@ use crate::workloads::{geomean, load, WorkloadArgs};
 /// Measure recording overhead on the workloads in workloads/workloads.json.
 ///
 /// Each program runs uninstrumented, in count mode as `wpp record --mode paths` runs it
-/// (arrays, the hash table for functions with too many paths; stoppable by a signal, which
-/// costs epoch checks), in count mode with the hash table for every function (the
+/// (arrays, the hash table for functions with too many paths; stoppable by a signal,
+/// which costs a load and an add per path), in count mode with the hash table for every function (the
 /// classic hashing path profiler), in trace mode with the events counted
 /// on the consumer thread, recording in trace mode as `wpp record --mode trace` does
 /// (run-length tokens written to the profile; +file), and recording the whole program path exactly as
@@ -100,8 +100,7 @@ fn best<T>(repeat: usize, mut f: impl FnMut() -> anyhow::Result<(Duration, T)>) 
 }
 
 /// The engines of the measurements: one for plain and trace-mode runs, one for count mode
-/// that can be stopped as `wpp record` can stop it (epoch checks, which count mode pays
-/// for and trace mode does not).
+/// that can be stopped as `wpp record` can stop it.
 struct Engines {
     plain: wpp_runtime::Engine,
     stoppable_count: wpp_runtime::Engine,
@@ -293,58 +292,73 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
 }
 
 /// `--threads-sweep`: the whole recording (gram×) against build threads, per program and
-/// as a geometric mean, with Amdahl's parallel fraction fitted to each row.
+/// as a geometric mean, with Amdahl's parallel fraction fitted to each row; with
+/// `--segment-tokens`, the segment builder's beside the default's, in the same run.
 fn sweep(o: &Opts) -> anyhow::Result<()> {
     let engine = wpp_runtime::engine()?;
     let w = o.workloads.select(Some("workloads"), "bench")?.expect("a default directory");
     let threads = &o.threads_sweep;
+    let builders: Vec<Option<usize>> = match o.segment_tokens {
+        Some(n) => vec![None, Some(n)],
+        None => vec![None],
+    };
     let mut out = std::io::stdout().lock();
     write!(out, "{:<14} {:>8}", "program", "plain s")?;
-    for t in threads {
-        write!(out, " {:>9}", format!("gram× {t}t"))?;
+    for b in &builders {
+        let name = if b.is_some() { "seg×" } else { "gram×" };
+        for t in threads {
+            write!(out, " {:>9}", format!("{name} {t}t"))?;
+        }
+        write!(out, " {:>9} {:>13}", if b.is_some() { "seg par" } else { "parallel" }, if b.is_some() { "seg B" } else { "grammar B" })?;
     }
-    writeln!(out, " {:>9} {:>11} {:>13}", "parallel", "events", "grammar B")?;
-    let mut columns: Vec<Vec<f64>> = vec![Vec::new(); threads.len()];
+    writeln!(out, " {:>11}", "events")?;
+    let mut columns: Vec<Vec<f64>> = vec![Vec::new(); threads.len() * builders.len()];
     for (p, run) in &w.runs {
         eprint!("wpp-bench record: {} ...\r", p.name);
         let (wasm, cfg) = load(&w.dir, p, run)?;
         let (plain, _) = best(o.repeat, || Ok((run_plain(&engine, &wasm, &cfg)?.guest_time, ())))?;
         let tmp = std::env::temp_dir().join(format!("wpp-bench-{}.wpp", std::process::id()));
-        let mut ratios = Vec::new();
-        let mut sizes = std::collections::BTreeSet::new();
-        let mut events = 0;
-        for &t in threads {
-            let mut recorder = wpp_record::Recorder::from_bytes(w.dir.join(&p.wasm), wasm.clone())?.run_config(cfg.clone()).build_threads(t);
-            if let Some(n) = o.segment_tokens {
-                recorder = recorder.segment_tokens(n);
-            }
-            let (d, (bytes, n)) = best(o.repeat, || {
-                let rec = recorder.record(&tmp)?;
-                let g = rec.grammar.as_ref().context("a grammar recording has a grammar")?;
-                Ok((rec.guest_time + rec.after_guest, (g.bytes, rec.events)))
-            })?;
-            sizes.insert(bytes);
-            events = n;
-            ratios.push(d.as_secs_f64() / plain.as_secs_f64());
-        }
-        let _ = std::fs::remove_file(&tmp);
-        anyhow::ensure!(sizes.len() == 1, "{}: the grammar's size depends on the threads: {sizes:?}", p.name);
         write!(out, "{:<14} {:>8.3}", p.name, plain.as_secs_f64())?;
-        for (i, r) in ratios.iter().enumerate() {
-            write!(out, " {r:>9.2}")?;
-            columns[i].push(*r);
+        let mut events = 0;
+        for (bi, b) in builders.iter().enumerate() {
+            let mut ratios = Vec::new();
+            let mut sizes = std::collections::BTreeSet::new();
+            for &t in threads {
+                let mut recorder = wpp_record::Recorder::from_bytes(w.dir.join(&p.wasm), wasm.clone())?.run_config(cfg.clone()).build_threads(t);
+                if let Some(n) = *b {
+                    recorder = recorder.segment_tokens(n);
+                }
+                let (d, (bytes, n)) = best(o.repeat, || {
+                    let rec = recorder.record(&tmp)?;
+                    let g = rec.grammar.as_ref().context("a grammar recording has a grammar")?;
+                    Ok((rec.guest_time + rec.after_guest, (g.bytes, rec.events)))
+                })?;
+                sizes.insert(bytes);
+                events = n;
+                ratios.push(d.as_secs_f64() / plain.as_secs_f64());
+            }
+            anyhow::ensure!(sizes.len() == 1, "{}: the grammar's size depends on the threads: {sizes:?}", p.name);
+            for (i, r) in ratios.iter().enumerate() {
+                write!(out, " {r:>9.2}")?;
+                columns[bi * threads.len() + i].push(*r);
+            }
+            let f = amdahl(threads, &ratios).map_or("-".to_string(), |f| format!("{f:.2}"));
+            write!(out, " {f:>9} {:>13}", group(sizes.into_iter().next().unwrap_or(0)))?;
         }
-        let f = amdahl(threads, &ratios).map_or("-".to_string(), |f| format!("{f:.2}"));
-        writeln!(out, " {f:>9} {:>11} {:>13}", group(events), group(sizes.into_iter().next().unwrap_or(0)))?;
+        writeln!(out, " {:>11}", group(events))?;
+        let _ = std::fs::remove_file(&tmp);
     }
     eprint!("{:40}\r", "");
     let means: Vec<f64> = columns.into_iter().map(|c| geomean(c.into_iter())).collect();
     write!(out, "{:<14} {:>8}", "geomean", "")?;
-    for m in &means {
-        write!(out, " {m:>9.2}")?;
+    for m in means.chunks(threads.len()) {
+        for x in m {
+            write!(out, " {x:>9.2}")?;
+        }
+        let f = amdahl(threads, m).map_or("-".to_string(), |f| format!("{f:.2}"));
+        write!(out, " {f:>9} {:>13}", "")?;
     }
-    let f = amdahl(threads, &means).map_or("-".to_string(), |f| format!("{f:.2}"));
-    writeln!(out, " {f:>9}")?;
+    writeln!(out)?;
     Ok(())
 }
 

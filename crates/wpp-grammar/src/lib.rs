@@ -9,8 +9,9 @@
 //! Builders: [`Sequitur`] (Nevill-Manning & Witten), online and linear time, with Larus's
 //! one-symbol look-ahead as an option (SEQUITUR(1)); [`repair`] (most frequent digram
 //! first, Larsson & Moffat), offline and linear time. Front ends in front of a builder:
-//! runs of one symbol collapsed ([`RunTerminals`]), and content-defined phrases built by
-//! two SEQUITUR(1) builders ([`Phrases`]).
+//! runs of one symbol collapsed ([`RunTerminals`]), content-defined phrases built by
+//! two SEQUITUR(1) builders ([`Phrases`]), and content-defined segments built so on a
+//! pool of threads and merged ([`Segments`]).
 //!
 //! The crate has three parts, one folder each, around the grammar type (`grammar`):
 //!
@@ -43,7 +44,10 @@
 //! doubling rules, `collapse_run_rules` the builder's view back for property checks);
 //! `build/phrases`: the phrase front end (content-defined phrases of run tokens,
 //! hash-consed; phrase ids to one SEQUITUR(1), distinct phrase bodies to another, assembled
-//! with single-use rules inlined); `analysis/pairs`: consecutive pairs of terminals with
+//! with single-use rules inlined); `build/segments`: content-defined segments of run
+//! tokens (a rolling hash over eight tokens), each built behind phrases on a pool of
+//! worker threads that reuse their builders' memory, merged in order (rules hash-consed
+//! across segments, start rules built by one more phrase builder); `analysis/pairs`: consecutive pairs of terminals with
 //! their counts; `analysis/dff`: data flow frequencies (Scholz & Mehofer) of GEN/KILL
 //! problems over terminals — `Transfer` (a representation function kept sparse: the facts
 //! generated and killed; its 0/1 matrix and dual on demand), `Problem` (per terminal its

@@ -404,19 +404,41 @@ impl Phrases {
         Ok(self.finish_with_stats()?.0)
     }
 
+    /// Ends the last run and phrase and returns the grammar with every rule kept, also
+    /// those used once (each phrase's rule and each run's), numbered by first use (for
+    /// merging with other grammars, whose rules may be the same), leaving the front end as
+    /// new, with its memory kept for the next sequence (its builders must not be on
+    /// threads).
+    pub(crate) fn take_keeping_rules(&mut self) -> Result<Grammar, GrammarFull> {
+        if let Some(t) = self.runs.finish() {
+            self.stats.tokens += 1;
+            self.token(t)?;
+        }
+        if !self.current.is_empty() {
+            self.end_phrase(self.current.len())?;
+        }
+        let n_distinct = self.starts.len() - 1;
+        let (Stage::Here(top), Stage::Here(dictionary)) = (&mut self.top, &mut self.dictionary) else {
+            panic!("take_keeping_rules is for builders in this thread");
+        };
+        let g = assemble(top.take(), dictionary.take(), n_distinct);
+        let g = std::mem::take(&mut self.terminals).resolve(g);
+        self.hash = 0;
+        self.ring.fill(0);
+        self.ring_pos = 0;
+        self.current.clear();
+        self.hashes.clear();
+        self.smallest = (u32::MAX, 0);
+        self.ids.clear();
+        self.contents.clear();
+        self.starts.clear();
+        self.starts.push(0);
+        self.stats = PhraseStats::default();
+        Ok(g)
+    }
+
     /// The grammar, and what the front end did.
-    pub fn finish_with_stats(self) -> Result<(Grammar, PhraseStats), GrammarFull> {
-        self.finish_inlining(true)
-    }
-
-    /// The grammar with every rule kept, also those used once (each phrase's rule and
-    /// each run's), numbered by first use: for merging with other grammars, whose rules
-    /// may be the same.
-    pub(crate) fn finish_keeping_rules(self) -> Result<Grammar, GrammarFull> {
-        Ok(self.finish_inlining(false)?.0)
-    }
-
-    fn finish_inlining(mut self, inline: bool) -> Result<(Grammar, PhraseStats), GrammarFull> {
+    pub fn finish_with_stats(mut self) -> Result<(Grammar, PhraseStats), GrammarFull> {
         if let Some(t) = self.runs.finish() {
             self.stats.tokens += 1;
             self.token(t)?;
@@ -430,8 +452,7 @@ impl Phrases {
         let ((top, top_bytes), (dictionary, dictionary_bytes)) = (self.top.finish(), self.dictionary.finish());
         let mut stats = self.stats;
         stats.memory_bytes = front + top_bytes + dictionary_bytes;
-        let g = assemble(top, dictionary, n_distinct);
-        let g = if inline { inline_single_use(g) } else { g };
+        let g = inline_single_use(assemble(top, dictionary, n_distinct));
         Ok((self.terminals.resolve(g), stats))
     }
 }

@@ -81,10 +81,11 @@ fn spread(t: Token) -> u64 {
 type Job = (u64, Vec<Token>);
 type Done = (u64, std::thread::Result<Result<Grammar, GrammarFull>>);
 
-/// The worker threads and their queues.
+/// The worker threads and their queues; emptied token buffers come back for reuse.
 struct Pool {
     jobs: Option<mpsc::SyncSender<Job>>,
     done: mpsc::Receiver<Done>,
+    spare: mpsc::Receiver<Vec<Token>>,
     workers: Vec<JoinHandle<()>>,
     threads: usize,
 }
@@ -93,25 +94,33 @@ impl Pool {
     fn new(threads: usize, phrases: PhraseParams) -> Pool {
         let (jobs, job_rx) = mpsc::sync_channel::<Job>(threads);
         let (done_tx, done) = mpsc::channel::<Done>();
+        let (spare_tx, spare) = mpsc::channel::<Vec<Token>>();
         let job_rx = Arc::new(Mutex::new(job_rx));
         let workers = (0..threads)
             .map(|_| {
-                let (rx, tx) = (Arc::clone(&job_rx), done_tx.clone());
-                std::thread::spawn(move || loop {
-                    let job = match rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok((i, tokens)) = job else { return };
-                    // A panic goes back as the segment's result, to be resumed where it is merged.
-                    let r = std::panic::catch_unwind(|| build_segment(&tokens, phrases));
-                    if tx.send((i, r)).is_err() {
-                        return;
+                let (rx, tx, spare_tx) = (Arc::clone(&job_rx), done_tx.clone(), spare_tx.clone());
+                std::thread::spawn(move || {
+                    // One builder per worker, its memory reused segment after segment.
+                    let mut builder = SegmentBuilder::new(phrases);
+                    loop {
+                        let job = match rx.lock() {
+                            Ok(rx) => rx.recv(),
+                            Err(_) => return,
+                        };
+                        let Ok((i, mut tokens)) = job else { return };
+                        // A panic goes back as the segment's result, to be resumed where it
+                        // is merged.
+                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| builder.build(&tokens)));
+                        tokens.clear();
+                        let _ = spare_tx.send(tokens);
+                        if tx.send((i, r)).is_err() {
+                            return;
+                        }
                     }
                 })
             })
             .collect();
-        Pool { jobs: Some(jobs), done, workers, threads }
+        Pool { jobs: Some(jobs), done, spare, workers, threads }
     }
 }
 
@@ -124,13 +133,28 @@ impl Drop for Pool {
     }
 }
 
-/// One segment's grammar.
-fn build_segment(tokens: &[Token], params: PhraseParams) -> Result<Grammar, GrammarFull> {
-    let mut p = Phrases::new(params);
-    for &t in tokens {
-        p.push_token(t)?;
+/// Builds segments one after the other behind phrases, reusing one front end's memory.
+struct SegmentBuilder {
+    params: PhraseParams,
+    phrases: Option<Phrases>,
+}
+
+impl SegmentBuilder {
+    fn new(params: PhraseParams) -> Self {
+        SegmentBuilder { params, phrases: None }
     }
-    p.finish_keeping_rules()
+
+    /// One segment's grammar, every rule kept.
+    fn build(&mut self, tokens: &[Token]) -> Result<Grammar, GrammarFull> {
+        // Taken out while in use: after an error the next segment starts afresh.
+        let mut p = self.phrases.take().unwrap_or_else(|| Phrases::new(self.params));
+        for &t in tokens {
+            p.push_token(t)?;
+        }
+        let g = p.take_keeping_rules()?;
+        self.phrases = Some(p);
+        Ok(g)
+    }
 }
 
 /// Tokens the rolling hash that cuts segments covers.
@@ -154,6 +178,8 @@ pub struct Segments {
     hashes: Vec<u32>,
     smallest: (u32, usize),
     pool: Option<Pool>,
+    /// Builds segments in this thread when there is no pool.
+    here: SegmentBuilder,
     /// Segments handed out, and results that came back out of order.
     sent: u64,
     next: u64,
@@ -180,6 +206,7 @@ impl Segments {
             hashes: Vec::new(),
             smallest: (u32::MAX, 0),
             pool: None,
+            here: SegmentBuilder::new(phrases),
             sent: 0,
             next: 0,
             early: FxHashMap::default(),
@@ -265,8 +292,11 @@ impl Segments {
         self.stats.segments += 1;
         let i = self.sent;
         self.sent += 1;
-        let rest = self.current.split_off(len);
-        let tokens = std::mem::replace(&mut self.current, rest);
+        // The rest goes to a buffer a worker gave back, if there is one.
+        let mut next = self.pool.as_ref().and_then(|p| p.spare.try_recv().ok()).unwrap_or_default();
+        next.extend_from_slice(&self.current[len..]);
+        self.current.truncate(len);
+        let tokens = std::mem::replace(&mut self.current, next);
         self.hashes.drain(..len);
         self.smallest = (u32::MAX, 0);
         for (i, &h) in self.hashes.iter().enumerate().skip(self.params.min - 1) {
@@ -276,13 +306,22 @@ impl Segments {
         }
         match &self.pool {
             None => {
-                self.early.insert(i, build_segment(&tokens, self.phrases));
+                let g = self.here.build(&tokens);
+                self.early.insert(i, g);
+                let mut tokens = tokens;
+                tokens.clear();
+                // Reused for the next segment's rest.
+                if self.current.capacity() < tokens.capacity() {
+                    tokens.extend_from_slice(&self.current);
+                    self.current = tokens;
+                }
             }
             Some(pool) => {
                 let jobs = pool.jobs.as_ref().expect("the pool takes jobs until dropped");
                 if let Err(mpsc::SendError((_, tokens))) = jobs.send((i, tokens)) {
                     // No worker is left: build it here.
-                    self.early.insert(i, build_segment(&tokens, self.phrases));
+                    let g = self.here.build(&tokens);
+                    self.early.insert(i, g);
                 }
             }
         }
@@ -543,6 +582,18 @@ mod tests {
             for threads in [1, 2, 3] {
                 assert_eq!(build(&input, SegmentParams::average(average), threads).0, expected, "average {average}, {threads} threads");
             }
+        }
+    }
+
+    #[test]
+    fn a_reused_builder_builds_as_a_new_one() {
+        let mut reused = SegmentBuilder::new(PhraseParams::average(8));
+        for seed in 1..6 {
+            let mut runs = RunLength::default();
+            let mut tokens: Vec<Token> = trace(5000 * seed as usize, seed).into_iter().filter_map(|x| runs.push(x)).collect();
+            tokens.extend(runs.finish());
+            let fresh = SegmentBuilder::new(PhraseParams::average(8)).build(&tokens).unwrap();
+            assert_eq!(reused.build(&tokens).unwrap(), fresh, "seed {seed}");
         }
     }
 

@@ -236,6 +236,38 @@ impl Sequitur {
         }
     }
 
+    /// Appends any symbol still held for look-ahead and returns the grammar, leaving the
+    /// builder as new (look-ahead and rule prediction as they were), with its memory kept
+    /// for the next sequence.
+    pub fn take(&mut self) -> Grammar {
+        if self.predict {
+            self.process_pending(true);
+        }
+        if let Some(Some(held)) = self.lookahead {
+            self.lookahead = Some(None);
+            self.append(held, None);
+        }
+        let g = self.grammar();
+        self.nodes.clear();
+        self.free_nodes.clear();
+        self.dying.clear();
+        self.rules.clear();
+        self.free_rules.clear();
+        self.digrams.clear();
+        self.work.clear();
+        self.len = 0;
+        self.appended = 0;
+        self.deferred = None;
+        self.next_gen = 0;
+        self.pending.clear();
+        self.pending_goal = self.chunk;
+        self.last_top.clear();
+        self.pieces.clear();
+        self.stack.clear();
+        self.new_rule();
+        g
+    }
+
     /// Appends any symbol still held for look-ahead and returns the grammar.
     pub fn finish(mut self) -> Grammar {
         if self.predict {
