@@ -20,7 +20,8 @@
 //! `run_block_log`; the `EventSink` trait (the seam where recording plugs in what to do
 //! with events; `idle` gives a sink the consumer thread's spare time between buffers);
 //! `stop`: `StopHandle` (stops a running guest from any thread: at its next event flush in
-//! trace mode, by wasmtime epoch checks otherwise), the timer of `Limits::timeout`, the
+//! trace mode, at its next path end in count mode (a poisoned stop word), by wasmtime epoch
+//! checks otherwise), the timer of `Limits::timeout`, the
 //! memory limiter (the recording memory exempt); `engine_for` compiles in only what the
 //! limits need (fuel counting, epoch checks); its own `Error`; `WPP_JIT_PROFILE=perfmap`
 //! describes guest code to `perf`; `host_writes`: which guest bytes a WASI call wrote
@@ -57,13 +58,14 @@ pub fn engine() -> Result<wasmtime::Engine, Error> {
 /// An [`engine`] for runs with `limits` of modules rewritten for `mode` (`None`: plain
 /// modules, and the block-log oracle's). The compiled code pays only for what the limits
 /// need: fuel counting with a fuel limit; with a stop handle or a time limit, epoch checks
-/// at every function entry and loop header (15–30% of the run time, measured), except in
-/// trace mode, where the guest calls the host at every full event buffer anyway and is
-/// stopped there, at no cost.
+/// at every function entry and loop header (15–30% of the run time, measured) for plain
+/// modules only: in trace mode the guest calls the host at every full event buffer anyway
+/// and is stopped there, and in count mode the host poisons the stop word every counter
+/// update reads ([`wpp_wasm::abi::EXPORT_STOP`]), at the cost of a load and an add per path.
 pub fn engine_for(limits: &Limits, mode: Option<wpp_wasm::Mode>) -> Result<wasmtime::Engine, Error> {
     let mut c = wasmtime::Config::new();
     let stoppable = limits.stop.is_some() || limits.timeout.is_some();
-    c.epoch_interruption(stoppable && mode != Some(wpp_wasm::Mode::Trace)).consume_fuel(limits.fuel.is_some());
+    c.epoch_interruption(stoppable && mode.is_none()).consume_fuel(limits.fuel.is_some());
     match std::env::var("WPP_JIT_PROFILE").as_deref() {
         Ok("perfmap") => {
             c.profiler(wasmtime::ProfilingStrategy::PerfMap);

@@ -82,8 +82,15 @@ fn call_start<X: Send + 'static>(
         store.data_mut().memory = instance.get_memory(&mut *store, name);
     }
     let start = instance.get_typed_func::<(), ()>(&mut *store, "_start").map_err(|e| Error::NoStart(e.into()))?;
+    let stop_word = instance.get_memory(&mut *store, wpp_wasm::abi::EXPORT_STOP);
     let t = Instant::now();
     let timer = Timer::start(control.limits.timeout, &control.stop).map_err(Error::Thread)?;
+    if let Some(m) = stop_word {
+        // SAFETY: the memory (one page that never grows) lives as long as the store, which
+        // outlives the call; `set_ended` disarms right after it; only the guest's code
+        // touches the stop memory.
+        unsafe { control.stop.arm(m.data_ptr(&*store).cast::<u32>()) };
+    }
     let res = start.call(&mut *store, ());
     let elapsed = t.elapsed();
     drop(timer);
@@ -95,9 +102,13 @@ fn call_start<X: Send + 'static>(
                 Outcome::Exited(exit.0)
             } else if let Some(hit) = e.downcast_ref::<MemoryLimitHit>() {
                 Outcome::Stopped(StopReason::Memory(hit.limit))
-            } else if let (true, Some(reason)) =
-                (e.downcast_ref::<StoppedAtFlush>().is_some() || e.downcast_ref::<wasmtime::Trap>() == Some(&wasmtime::Trap::Interrupt), control.stop.reason())
-            {
+            } else if let (true, Some(reason)) = (
+                e.downcast_ref::<StoppedAtFlush>().is_some()
+                        || e.downcast_ref::<wasmtime::Trap>() == Some(&wasmtime::Trap::Interrupt)
+                        // A count-mode guest's counter update past its poisoned stop word.
+                        || (stop_word.is_some() && e.downcast_ref::<wasmtime::Trap>() == Some(&wasmtime::Trap::MemoryOutOfBounds)),
+                control.stop.reason(),
+            ) {
                 Outcome::Stopped(reason)
             } else if let (Some(wasmtime::Trap::OutOfFuel), Some(fuel)) = (e.downcast_ref::<wasmtime::Trap>(), control.limits.fuel) {
                 Outcome::Stopped(StopReason::Fuel(fuel))

@@ -11,8 +11,10 @@ use wpp_model::StopReason;
 /// Asks a running guest to stop, from any thread (a signal handler's thread, a timer).
 ///
 /// An instrumented guest in trace mode stops at its next event flush (a full buffer:
-/// within about a hundred thousand paths); any other stops at its next function entry or
-/// loop header (wasmtime's epoch interruption, see [`engine_for`](crate::engine_for)). A
+/// within about a hundred thousand paths); in count mode at its next path end (the host
+/// poisons the stop word every counter address is offset by, and the next counter update
+/// traps: [`wpp_wasm::abi::EXPORT_STOP`]); any other at its next function entry or loop
+/// header (wasmtime's epoch interruption, see [`engine_for`](crate::engine_for)). A
 /// guest blocked in a host call (reading stdin, say) stops when the call returns. What it
 /// recorded until then is collected as after a trap, and the run's outcome is
 /// [`Outcome::Stopped`](crate::Outcome::Stopped). One handle serves one run.
@@ -33,8 +35,18 @@ struct StopState {
     reason: Option<StopReason>,
     /// Engines of the runs this handle stops (their epoch is what wakes a guest).
     engines: Vec<Engine>,
+    /// The address of a count-mode guest's stop word while it runs.
+    word: Option<StopWord>,
     ended: bool,
 }
+
+/// The address of a running count-mode guest's stop word.
+#[derive(Debug)]
+struct StopWord(*mut u32);
+
+// SAFETY: the address is only written through, atomically, under the state's lock, while
+// the guest that owns it runs (see `StopHandle::arm`).
+unsafe impl Send for StopWord {}
 
 impl StopHandle {
     pub fn new() -> StopHandle {
@@ -59,7 +71,25 @@ impl StopHandle {
         for e in &s.engines {
             e.increment_epoch();
         }
+        if let Some(w) = &s.word {
+            w.poison();
+        }
         true
+    }
+
+    /// Makes `stop` reach the count-mode guest whose stop word is at `word` (4 bytes,
+    /// aligned), until the guest ends ([`StopHandle::set_ended`]).
+    ///
+    /// # Safety
+    /// `word` must stay valid for writes until `set_ended` is called, and nothing but the
+    /// guest's own code may access it meanwhile.
+    pub(crate) unsafe fn arm(&self, word: *mut u32) {
+        let mut s = self.state();
+        let w = StopWord(word);
+        if s.reason.is_some() {
+            w.poison();
+        }
+        s.word = Some(w);
     }
 
     /// Why the guest was asked to stop, if it was.
@@ -90,6 +120,15 @@ impl StopHandle {
         let mut s = self.state();
         s.ended = true;
         s.engines.clear();
+        s.word = None;
+    }
+}
+
+impl StopWord {
+    fn poison(&self) {
+        // SAFETY: valid, aligned and written only atomically while armed (`StopHandle::arm`);
+        // the guest's code reads it.
+        unsafe { std::sync::atomic::AtomicU32::from_ptr(self.0) }.store(wpp_wasm::abi::STOP_POISON, Ordering::Relaxed);
     }
 }
 

@@ -26,6 +26,15 @@ pub const EXPORT_MEMORY: &str = "__wpp_memory";
 /// The extended WPP's shadow memory (64-bit): the write instance that last wrote each byte
 /// of memory 0, eight bytes per byte.
 pub const EXPORT_SHADOW: &str = "__wpp_shadow";
+/// Count mode's stop word (a one-page memory of its own): 0 while the guest may run. The
+/// address of every counter the guest updates is offset by it, so that the host stops a
+/// count-mode guest, from any thread, by writing [`STOP_POISON`] there: the next counter
+/// update is out of bounds and traps. It costs a load and an add per path, where checks
+/// of an interrupt flag at every function entry and loop header cost 15–30%.
+pub const EXPORT_STOP: &str = "__wpp_stop";
+/// What the host writes to the stop word: every counter address plus it is past the end
+/// of the added memory (which is smaller than 2 GiB).
+pub const STOP_POISON: u32 = 0x8000_0000;
 /// Mutable i32 global: bytes used in the event buffer.
 pub const EXPORT_EVENT_PTR: &str = "__wpp_event_ptr";
 /// Mutable i32 global: entries used in the hash table.

@@ -42,8 +42,9 @@ pub(super) fn additions(
     slot_data: Vec<(u32, Vec<u8>)>,
     accesses: bool,
     ewpp: bool,
+    count: bool,
 ) -> Result<(Additions, Env, CarryTypes), Error> {
-    for name in [abi::EXPORT_MEMORY, abi::EXPORT_EVENT_PTR, abi::EXPORT_HASH_USED, abi::EXPORT_SHADOW] {
+    for name in [abi::EXPORT_MEMORY, abi::EXPORT_EVENT_PTR, abi::EXPORT_HASH_USED, abi::EXPORT_SHADOW, abi::EXPORT_STOP] {
         if program.export_names.contains(name) {
             return Err(Error::Unsupported { feature: format!("the module already exports `{name}`"), place: "export section".into() });
         }
@@ -56,6 +57,8 @@ pub(super) fn additions(
     let n_added = 1 + host_call as u32;
     let env = Env {
         mem: MemIdx(program.n_memories),
+        // Count mode never has the extended WPP's shadow: the stop word's memory comes next.
+        stop: count.then_some(MemIdx(program.n_memories + 1)),
         g_ptr: GlobalIdx(program.n_globals),
         g_hused: GlobalIdx(program.n_globals + 1),
         flush: OutFuncIdx(n_imported),
@@ -83,6 +86,13 @@ pub(super) fn additions(
         functions: Vec::new(),
         data: slot_data.into_iter().map(|(base, bytes)| (env.mem, base, bytes)).collect(),
     };
+    if let Some(stop) = env.stop {
+        if layout.memory_bytes >= abi::STOP_POISON as u64 {
+            return Err(Error::Unsupported { feature: format!("{} bytes of counters", layout.memory_bytes), place: "count mode".into() });
+        }
+        add.memories.push(MemoryType { minimum: 1, maximum: Some(1), memory64: false, shared: false, page_size_log2: None });
+        add.exports.push((abi::EXPORT_STOP.into(), ExportKind::Memory, stop.0));
+    }
     if host_call {
         let mut params = vec![ValType::I32];
         params.extend(std::iter::repeat_n(ValType::I64, HOST_ARGS as usize + 1));

@@ -302,6 +302,9 @@ impl FuncCtx<'_> {
                 f.instruction(&I::I32WrapI64);
                 f.instruction(&I::I32Const(3));
                 f.instruction(&I::I32Shl);
+                env.poison().for_each(|i| {
+                    f.instruction(&i);
+                });
                 f.instruction(&p.tee());
                 f.instruction(&p.get());
                 f.instruction(&I::I64Load(env.mem.arg64(base as u64)));
@@ -326,6 +329,9 @@ impl FuncCtx<'_> {
                 f.instruction(&I::I32And);
                 f.instruction(&I::I32Const(4));
                 f.instruction(&I::I32Shl);
+                env.poison().for_each(|i| {
+                    f.instruction(&i);
+                });
                 f.instruction(&p.tee());
                 f.instruction(&I::I64Load(env.mem.arg64(base as u64)));
                 self.path_value(f, add);

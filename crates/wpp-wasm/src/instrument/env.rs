@@ -9,6 +9,8 @@ use crate::wasm_idx::{GlobalIdx, MemIdx, OutFuncIdx};
 pub(super) struct Env {
     /// The added memory.
     pub mem: MemIdx,
+    /// Count mode: the stop word's memory ([`crate::abi::EXPORT_STOP`]).
+    pub stop: Option<MemIdx>,
     /// Bytes used in the event buffer (i32).
     pub g_ptr: GlobalIdx,
     /// Entries used in the hash table (i32).
@@ -25,6 +27,14 @@ pub(super) struct Env {
     pub cap: u32,
     pub hash_base: u32,
     pub hash_entries: u32,
+}
+
+impl Env {
+    /// Count mode: adds the stop word to the counter address on the stack.
+    pub fn poison(&self) -> impl Iterator<Item = wasm_encoder::Instruction<'static>> {
+        use wasm_encoder::Instruction as I;
+        self.stop.into_iter().flat_map(|m| [I::I32Const(0), I::I32Load(m.arg32(0)), I::I32Add])
+    }
 }
 
 /// The functions the collection run of the extended WPP adds, in this order after the

@@ -38,6 +38,11 @@ pub(super) fn hash_count_function(env: &Env) -> Function {
         i.get(),
         I::I32Const(abi::HASH_ENTRY_BYTES.trailing_zeros() as i32),
         I::I32Shl,
+    ];
+    for x in ins.iter().chain(env.poison().collect::<Vec<_>>().iter()) {
+        f.instruction(x);
+    }
+    let ins = [
         a.set(),
         a.get(),
         I::I64Load(ma(8)),

@@ -196,7 +196,7 @@ pub fn instrument_numbered(bytes: &[u8], program: &Program, numberings: ProgramN
         first_site[i] += first_site[i - 1];
     }
     let layout::Placement { layout, needs_hash, slot_data } = layout::place(&numberings, &ppp, opts, sites.len())?;
-    let (mut add, env, carry) = additions::additions(program, &layout, needs_hash, slot_data, opts.accesses, opts.ewpp.is_some())?;
+    let (mut add, env, carry) = additions::additions(program, &layout, needs_hash, slot_data, opts.accesses, opts.ewpp.is_some(), opts.mode == Mode::Count)?;
     let ewpp = match (env.ewpp, layout.ewpp) {
         (Some(funcs), Some(ewpp_layout)) => Some(add_ewpp_functions(&mut add, (&env, &carry), funcs, ewpp_layout, program)?),
         _ => None,

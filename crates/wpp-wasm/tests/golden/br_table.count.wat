@@ -15,6 +15,7 @@
   (type (;7;) (func (param f64) (result f64)))
   (import "wpp" "flush" (func (;0;) (type 3)))
   (memory (;0;) 1 1)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "switch" (func $switch))
@@ -24,6 +25,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (func $switch (;1;) (type 0) (param $x i32) (result i32)
     (local i64 i32 i32)
     block $c2
@@ -56,6 +58,9 @@
         i32.wrap_i64
         i32.const 3
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 3
         local.get 3
         i64.load
@@ -69,6 +74,9 @@
       i32.wrap_i64
       i32.const 3
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 3
       local.get 3
       i64.load
@@ -82,6 +90,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load
@@ -102,6 +113,9 @@
         i32.wrap_i64
         i32.const 3
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 4
         local.get 4
         i64.load offset=24
@@ -132,6 +146,9 @@
             i32.wrap_i64
             i32.const 3
             i32.shl
+            i32.const 0
+            i32.load 1
+            i32.add
             local.tee 4
             local.get 4
             i64.load offset=24
@@ -150,6 +167,9 @@
         i32.wrap_i64
         i32.const 3
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 4
         local.get 4
         i64.load offset=24
@@ -166,6 +186,9 @@
       i32.wrap_i64
       i32.const 3
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       local.get 4
       i64.load offset=24
@@ -215,6 +238,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=48
@@ -272,6 +298,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=72

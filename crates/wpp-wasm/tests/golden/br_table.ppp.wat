@@ -19,6 +19,7 @@
   (type (;7;) (func (param f64) (result f64)))
   (import "wpp" "flush" (func (;0;) (type 3)))
   (memory (;0;) 33 33)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "switch" (func $switch))
@@ -28,6 +29,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (func $switch (;1;) (type 0) (param $x i32) (result i32)
     (local i64 i32 i32 i64)
     block $c2
@@ -66,6 +68,9 @@
         i32.and
         i32.const 4
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 3
         i64.load
         local.get 1
@@ -91,6 +96,9 @@
       i32.and
       i32.const 4
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 3
       i64.load
       local.get 1
@@ -116,6 +124,9 @@
     i32.and
     i32.const 4
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     i64.load
     local.get 1
@@ -148,6 +159,9 @@
         i32.and
         i32.const 4
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 4
         i64.load offset=32
         local.get 2
@@ -192,6 +206,9 @@
             i32.and
             i32.const 4
             i32.shl
+            i32.const 0
+            i32.load 1
+            i32.add
             local.tee 4
             i64.load offset=32
             local.get 2
@@ -226,6 +243,9 @@
         i32.and
         i32.const 4
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 4
         i64.load offset=32
         local.get 2
@@ -258,6 +278,9 @@
       i32.and
       i32.const 4
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       i64.load offset=32
       local.get 2
@@ -325,6 +348,9 @@
     i32.and
     i32.const 4
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     i64.load offset=64
     local.get 1
@@ -398,6 +424,9 @@
     i32.and
     i32.const 4
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     i64.load offset=96
     local.get 1
@@ -437,6 +466,9 @@
       local.get 2
       i32.const 5
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.set 3
       local.get 3
       i64.load offset=136

@@ -13,6 +13,7 @@
   (import "wpp" "flush" (func (;1;) (type 2)))
   (table (;0;) 2 funcref)
   (memory (;0;) 1 1)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "early" (func $early))
@@ -20,6 +21,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (elem (;0;) (i32.const 0) func $double $fact)
   (func $double (;2;) (type $un) (param i32) (result i32)
     (local i64 i32 i32)
@@ -30,6 +32,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load
@@ -57,6 +62,9 @@
       i32.wrap_i64
       i32.const 3
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 3
       local.get 3
       i64.load offset=8
@@ -72,6 +80,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=8
@@ -98,6 +109,9 @@
         i32.wrap_i64
         i32.const 3
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 3
         local.get 3
         i64.load offset=32
@@ -116,6 +130,9 @@
       i32.wrap_i64
       i32.const 3
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 3
       local.get 3
       i64.load offset=32
@@ -131,6 +148,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=32
@@ -148,6 +168,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=32
@@ -161,6 +184,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=32
@@ -175,6 +201,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=80
@@ -189,6 +218,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=80

@@ -13,6 +13,7 @@
   (import "wpp" "flush" (func (;1;) (type 2)))
   (table (;0;) 2 funcref)
   (memory (;0;) 32 32)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "early" (func $early))
@@ -20,6 +21,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (elem (;0;) (i32.const 0) func $double $fact)
   (func $double (;2;) (type $un) (param i32) (result i32)
     (local i64 i32 i32)
@@ -149,6 +151,9 @@
       local.get 2
       i32.const 5
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.set 3
       local.get 3
       i64.load offset=8

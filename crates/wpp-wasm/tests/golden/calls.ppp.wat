@@ -16,6 +16,7 @@
   (import "wpp" "flush" (func (;1;) (type 2)))
   (table (;0;) 2 funcref)
   (memory (;0;) 33 33)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "early" (func $early))
@@ -23,6 +24,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (elem (;0;) (i32.const 0) func $double $fact)
   (func $double (;2;) (type $un) (param i32) (result i32)
     (local i64 i32 i32)
@@ -33,6 +35,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load
@@ -62,6 +67,9 @@
       i32.and
       i32.const 4
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 3
       i64.load offset=8
       local.get 1
@@ -91,6 +99,9 @@
     i32.and
     i32.const 4
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     i64.load offset=8
     local.get 1
@@ -133,6 +144,9 @@
         i32.and
         i32.const 4
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 3
         i64.load offset=40
         local.get 1
@@ -163,6 +177,9 @@
       i32.and
       i32.const 4
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 3
       i64.load offset=40
       local.get 1
@@ -192,6 +209,9 @@
     i32.and
     i32.const 4
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     i64.load offset=40
     local.get 1
@@ -223,6 +243,9 @@
     i32.and
     i32.const 4
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     i64.load offset=40
     local.get 1
@@ -250,6 +273,9 @@
     i32.and
     i32.const 4
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     i64.load offset=40
     local.get 1
@@ -274,6 +300,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=104
@@ -288,6 +317,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=104
@@ -318,6 +350,9 @@
       local.get 2
       i32.const 5
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.set 3
       local.get 3
       i64.load offset=136

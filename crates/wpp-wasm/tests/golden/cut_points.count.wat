@@ -9,6 +9,7 @@
   (type (;3;) (func (param i32 i64)))
   (import "wpp" "flush" (func (;0;) (type 2)))
   (memory (;0;) 1 1)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "chain" (func $chain))
@@ -16,6 +17,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (func $chain (;1;) (type 0) (param $x i32) (result i32)
     (local $s i32) (local i64 i32 i32)
     local.get $x
@@ -26,6 +28,9 @@
       i32.wrap_i64
       i32.const 3
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       local.get 4
       i64.load
@@ -43,6 +48,9 @@
       i32.wrap_i64
       i32.const 3
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       local.get 4
       i64.load
@@ -82,6 +90,9 @@
       i32.wrap_i64
       i32.const 3
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       local.get 4
       i64.load
@@ -99,6 +110,9 @@
       i32.wrap_i64
       i32.const 3
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       local.get 4
       i64.load
@@ -138,6 +152,9 @@
       i32.wrap_i64
       i32.const 3
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       local.get 4
       i64.load
@@ -155,6 +172,9 @@
       i32.wrap_i64
       i32.const 3
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       local.get 4
       i64.load
@@ -191,6 +211,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 4
     local.get 4
     i64.load
@@ -268,6 +291,9 @@
         i32.wrap_i64
         i32.const 3
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 5
         local.get 5
         i64.load offset=104
@@ -285,6 +311,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 5
     local.get 5
     i64.load offset=104

@@ -9,6 +9,7 @@
   (type (;3;) (func (param i32 i64)))
   (import "wpp" "flush" (func (;0;) (type 2)))
   (memory (;0;) 32 32)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "chain" (func $chain))
@@ -16,6 +17,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (func $chain (;1;) (type 0) (param $x i32) (result i32)
     (local $s i32) (local i64 i32 i32)
     local.get $x
@@ -251,6 +253,9 @@
       local.get 2
       i32.const 5
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.set 3
       local.get 3
       i64.load offset=8

@@ -11,6 +11,7 @@
   (type (;3;) (func (param i32 i64)))
   (import "wpp" "flush" (func (;0;) (type 2)))
   (memory (;0;) 33 33)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "chain" (func $chain))
@@ -18,6 +19,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (func $chain (;1;) (type 0) (param $x i32) (result i32)
     (local $s i32) (local i64 i32 i32 i64)
     local.get $x
@@ -30,6 +32,9 @@
       i32.and
       i32.const 4
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       i64.load
       local.get 2
@@ -61,6 +66,9 @@
       i32.and
       i32.const 4
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       i64.load
       local.get 2
@@ -114,6 +122,9 @@
       i32.and
       i32.const 4
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       i64.load
       local.get 2
@@ -145,6 +156,9 @@
       i32.and
       i32.const 4
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       i64.load
       local.get 2
@@ -198,6 +212,9 @@
       i32.and
       i32.const 4
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       i64.load
       local.get 2
@@ -229,6 +246,9 @@
       i32.and
       i32.const 4
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 4
       i64.load
       local.get 2
@@ -279,6 +299,9 @@
     i32.and
     i32.const 4
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 4
     i64.load
     local.get 2
@@ -378,6 +401,9 @@
         i32.and
         i32.const 4
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 5
         i64.load offset=128
         local.get 3
@@ -413,6 +439,9 @@
     i32.and
     i32.const 4
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 5
     i64.load offset=128
     local.get 3
@@ -452,6 +481,9 @@
       local.get 2
       i32.const 5
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.set 3
       local.get 3
       i64.load offset=264

@@ -10,6 +10,7 @@
   (type (;3;) (func (param i32 i64)))
   (import "wpp" "flush" (func (;0;) (type 2)))
   (memory (;0;) 32 32)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "max" (func $max))
@@ -18,6 +19,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (func $max (;1;) (type 0) (param $a i32) (param $b i32) (result i32)
     (local i64 i32 i32)
     local.get $a
@@ -117,6 +119,9 @@
       local.get 2
       i32.const 5
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.set 3
       local.get 3
       i64.load offset=8

@@ -12,6 +12,7 @@
   (type (;4;) (func (param i32 i64)))
   (import "wpp" "flush" (func (;0;) (type 3)))
   (memory (;0;) 1 1)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "sum" (func $sum))
@@ -21,6 +22,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (func $sum (;1;) (type 0) (param $n i32) (result i32)
     (local $i i32) (local $s i32) (local i64 i32 i32)
     loop $l
@@ -43,6 +45,9 @@
         i32.wrap_i64
         i32.const 3
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 5
         local.get 5
         i64.load
@@ -60,6 +65,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 5
     local.get 5
     i64.load
@@ -96,6 +104,9 @@
           i32.wrap_i64
           i32.const 3
           i32.shl
+          i32.const 0
+          i32.load 1
+          i32.add
           local.tee 5
           local.get 5
           i64.load offset=16
@@ -113,6 +124,9 @@
       i32.wrap_i64
       i32.const 3
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 5
       local.get 5
       i64.load offset=16
@@ -126,6 +140,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 5
     local.get 5
     i64.load offset=16
@@ -168,6 +185,9 @@
           i32.wrap_i64
           i32.const 3
           i32.shl
+          i32.const 0
+          i32.load 1
+          i32.add
           local.tee 6
           local.get 6
           i64.load offset=64
@@ -195,6 +215,9 @@
         i32.wrap_i64
         i32.const 3
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 6
         local.get 6
         i64.load offset=64
@@ -212,6 +235,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 6
     local.get 6
     i64.load offset=64
@@ -238,6 +264,9 @@
         i32.wrap_i64
         i32.const 3
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 3
         local.get 3
         i64.load offset=160
@@ -253,6 +282,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=160

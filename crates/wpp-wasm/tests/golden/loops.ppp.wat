@@ -16,6 +16,7 @@
   (type (;4;) (func (param i32 i64)))
   (import "wpp" "flush" (func (;0;) (type 3)))
   (memory (;0;) 33 33)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "sum" (func $sum))
@@ -25,6 +26,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (func $sum (;1;) (type 0) (param $n i32) (result i32)
     (local $i i32) (local $s i32) (local i64 i32 i32)
     loop $l
@@ -47,6 +49,9 @@
         i32.wrap_i64
         i32.const 3
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 5
         local.get 5
         i64.load
@@ -64,6 +69,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 5
     local.get 5
     i64.load
@@ -104,6 +112,9 @@
           i32.and
           i32.const 4
           i32.shl
+          i32.const 0
+          i32.load 1
+          i32.add
           local.tee 5
           i64.load offset=16
           local.get 3
@@ -139,6 +150,9 @@
       i32.and
       i32.const 4
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 5
       i64.load offset=16
       local.get 3
@@ -164,6 +178,9 @@
     i32.and
     i32.const 4
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 5
     i64.load offset=16
     local.get 3
@@ -222,6 +239,9 @@
           i32.and
           i32.const 4
           i32.shl
+          i32.const 0
+          i32.load 1
+          i32.add
           local.tee 6
           i64.load offset=80
           local.get 4
@@ -265,6 +285,9 @@
         i32.and
         i32.const 4
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 6
         i64.load offset=80
         local.get 4
@@ -300,6 +323,9 @@
     i32.and
     i32.const 4
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 6
     i64.load offset=80
     local.get 4
@@ -338,6 +364,9 @@
         i32.and
         i32.const 4
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 3
         i64.load offset=208
         local.get 1
@@ -367,6 +396,9 @@
     i32.and
     i32.const 4
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     i64.load offset=208
     local.get 1
@@ -406,6 +438,9 @@
       local.get 2
       i32.const 5
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.set 3
       local.get 3
       i64.load offset=264

@@ -15,6 +15,7 @@
   (type (;7;) (func (param i32 i32) (result i32 i32)))
   (import "wpp" "flush" (func (;0;) (type 5)))
   (memory (;0;) 1 1)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "swap_if" (func $swap_if))
@@ -24,6 +25,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (func $swap_if (;1;) (type 0) (param $a i32) (param $b i32) (param $c i32) (result i32 i32)
     (local i64 i32 i32)
     local.get $a
@@ -44,6 +46,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 5
     local.get 5
     i64.load
@@ -76,6 +81,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 4
     local.get 4
     i64.load offset=16
@@ -107,6 +115,9 @@
         i32.wrap_i64
         i32.const 3
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 5
         local.get 5
         i64.load offset=32
@@ -124,6 +135,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 5
     local.get 5
     i64.load offset=32
@@ -159,6 +173,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=64

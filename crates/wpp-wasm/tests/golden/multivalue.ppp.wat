@@ -19,6 +19,7 @@
   (type (;7;) (func (param i32 i32) (result i32 i32)))
   (import "wpp" "flush" (func (;0;) (type 5)))
   (memory (;0;) 33 33)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "swap_if" (func $swap_if))
@@ -28,6 +29,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (func $swap_if (;1;) (type 0) (param $a i32) (param $b i32) (param $c i32) (result i32 i32)
     (local i64 i32 i32)
     local.get $a
@@ -48,6 +50,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 5
     local.get 5
     i64.load
@@ -80,6 +85,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 4
     local.get 4
     i64.load offset=16
@@ -111,6 +119,9 @@
         i32.and
         i32.const 4
         i32.shl
+        i32.const 0
+        i32.load 1
+        i32.add
         local.tee 5
         i64.load offset=32
         local.get 3
@@ -146,6 +157,9 @@
     i32.and
     i32.const 4
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 5
     i64.load offset=32
     local.get 3
@@ -191,6 +205,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=64
@@ -220,6 +237,9 @@
       local.get 2
       i32.const 5
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.set 3
       local.get 3
       i64.load offset=104

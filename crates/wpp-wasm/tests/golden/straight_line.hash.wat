@@ -12,6 +12,7 @@
   (import "wpp" "flush" (func (;0;) (type 3)))
   (memory (;0;) 1)
   (memory (;1;) 32 32)
+  (memory (;2;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "empty" (func $empty))
@@ -20,6 +21,7 @@
   (export "__wpp_memory" (memory 1))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 2))
   (func $empty (;1;) (type 0)
     (local i64 i32 i32)
     i32.const 0
@@ -74,6 +76,9 @@
       local.get 2
       i32.const 5
       i32.shl
+      i32.const 0
+      i32.load 2
+      i32.add
       local.set 3
       local.get 3
       i64.load 1 offset=8

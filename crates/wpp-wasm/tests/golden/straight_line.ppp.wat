@@ -12,6 +12,7 @@
   (import "wpp" "flush" (func (;0;) (type 3)))
   (memory (;0;) 1)
   (memory (;1;) 33 33)
+  (memory (;2;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "empty" (func $empty))
@@ -20,12 +21,16 @@
   (export "__wpp_memory" (memory 1))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 2))
   (func $empty (;1;) (type 0)
     (local i64 i32 i32)
     local.get 0
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 2
+    i32.add
     local.tee 2
     local.get 2
     i64.load 1
@@ -44,6 +49,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 2
+    i32.add
     local.tee 5
     local.get 5
     i64.load 1 offset=8
@@ -66,6 +74,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 2
+    i32.add
     local.tee 3
     local.get 3
     i64.load 1 offset=16
@@ -95,6 +106,9 @@
       local.get 2
       i32.const 5
       i32.shl
+      i32.const 0
+      i32.load 2
+      i32.add
       local.set 3
       local.get 3
       i64.load 1 offset=40

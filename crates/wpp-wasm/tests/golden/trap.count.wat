@@ -10,6 +10,7 @@
   (type (;3;) (func (param i32 i64)))
   (import "wpp" "flush" (func (;0;) (type 2)))
   (memory (;0;) 1 1)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "check" (func $check))
@@ -18,6 +19,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (func $check (;1;) (type 0) (param $x i32) (result i32)
     (local i64 i32 i32)
     local.get $x
@@ -28,6 +30,9 @@
       i32.wrap_i64
       i32.const 3
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 3
       local.get 3
       i64.load
@@ -48,6 +53,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load
@@ -67,6 +75,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=16
@@ -82,6 +93,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 2
     local.get 2
     i64.load offset=24

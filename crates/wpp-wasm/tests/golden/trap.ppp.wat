@@ -11,6 +11,7 @@
   (type (;3;) (func (param i32 i64)))
   (import "wpp" "flush" (func (;0;) (type 2)))
   (memory (;0;) 33 33)
+  (memory (;1;) 1 1)
   (global (;0;) (mut i32) i32.const 0)
   (global (;1;) (mut i32) i32.const 0)
   (export "check" (func $check))
@@ -19,6 +20,7 @@
   (export "__wpp_memory" (memory 0))
   (export "__wpp_event_ptr" (global 0))
   (export "__wpp_hash_used" (global 1))
+  (export "__wpp_stop" (memory 1))
   (func $check (;1;) (type 0) (param $x i32) (result i32)
     (local i64 i32 i32)
     local.get $x
@@ -29,6 +31,9 @@
       i32.wrap_i64
       i32.const 3
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.tee 3
       local.get 3
       i64.load
@@ -49,6 +54,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load
@@ -68,6 +76,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 3
     local.get 3
     i64.load offset=16
@@ -83,6 +94,9 @@
     i32.wrap_i64
     i32.const 3
     i32.shl
+    i32.const 0
+    i32.load 1
+    i32.add
     local.tee 2
     local.get 2
     i64.load offset=24
@@ -115,6 +129,9 @@
       local.get 2
       i32.const 5
       i32.shl
+      i32.const 0
+      i32.load 1
+      i32.add
       local.set 3
       local.get 3
       i64.load offset=40
