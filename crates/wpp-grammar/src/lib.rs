@@ -42,7 +42,9 @@
 //! with scan oracles; `build/runs`: the run-length front end (`RunLength` tokens, their
 //! varint byte form `Tokens`, `RunTerminals` dense builder terminals resolved into shared
 //! doubling rules, `collapse_run_rules` the builder's view back for property checks);
-//! `build/phrases`: the phrase front end (content-defined phrases of run tokens,
+//! `build/cut`: content-defined cuts of a token stream (a rolling hash over a window of
+//! tokens; a piece at its maximum length ends where the hash was smallest), shared by
+//! phrases and segments; `build/phrases`: the phrase front end (content-defined phrases of run tokens,
 //! hash-consed; phrase ids to one SEQUITUR(1), distinct phrase bodies to another, assembled
 //! with single-use rules inlined); `build/segments`: content-defined segments of run
 //! tokens (a rolling hash over eight tokens), each built behind phrases on a pool of

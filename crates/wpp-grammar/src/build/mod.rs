@@ -4,10 +4,12 @@
 //! * `sequitur`: SEQUITUR and SEQUITUR(1), online, with optional rule prediction;
 //! * `repair`: Re-Pair, offline, whole or in bounded blocks;
 //! * `runs`: runs of one symbol collapsed into tokens, and tokens as builder terminals;
+//! * `cut`: content-defined cuts of a token stream (a rolling hash), for phrases and segments;
 //! * `phrases`: content-defined phrases of tokens, built by two SEQUITUR(1) builders;
 //! * `segments`: content-defined segments of tokens, each built behind phrases on a pool
 //!   of threads, merged into one grammar.
 
+mod cut;
 mod phrases;
 mod repair;
 mod runs;

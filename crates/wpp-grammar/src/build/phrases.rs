@@ -35,6 +35,7 @@ use std::thread::JoinHandle;
 
 use rustc_hash::FxHashMap;
 
+use super::cut::Cutter;
 use crate::{Grammar, GrammarFull, RuleId, RunLength, RunTerminals, Sequitur, Sym, Terminal, Token, MAX_TERMINAL};
 
 /// How phrases are cut.
@@ -193,8 +194,7 @@ impl Stage {
     }
 }
 
-/// The rolling hash's base (odd) and the multiplier that spreads a token over 64 bits.
-const BASE: u64 = 0xff51_afd7_ed55_8ccd;
+/// The multiplier that spreads a token over 64 bits.
 const SPREAD: u64 = 0x9e37_79b9_7f4a_7c15;
 
 #[inline]
@@ -215,24 +215,12 @@ fn phrase_hash(p: &[u32]) -> u64 {
 /// The phrase front end and its two SEQUITUR(1) builders; push symbols, then
 /// [`Phrases::finish`].
 pub struct Phrases {
-    params: PhraseParams,
     runs: RunLength,
     terminals: RunTerminals,
-    /// The rolling hash of the last `window` tokens and their spread values.
-    hash: u64,
-    ring: Vec<u64>,
-    ring_pos: usize,
-    /// `BASE^window`, which takes the oldest token out of the hash.
-    base_w: u64,
-    /// A phrase ends where the hash's top 32 bits are below this.
-    threshold: u64,
-    /// The tokens of the phrase being cut, and the top 32 bits of the rolling hash after
-    /// each.
+    /// Where phrases end.
+    cutter: Cutter,
+    /// The tokens of the phrase being cut.
     current: Vec<u32>,
-    hashes: Vec<u32>,
-    /// The smallest hash after a token at least `min` tokens into the phrase, and the
-    /// phrase length there (0: none yet).
-    smallest: (u32, usize),
     /// Phrase hash to phrase id; on a collision the next hash in the probe sequence.
     ids: FxHashMap<u64, u32>,
     /// The tokens of every distinct phrase, one after the other; phrase `i` is
@@ -249,21 +237,11 @@ impl Phrases {
     /// If the window is not a power of two up to 64, or `min`, `max` or `divisor` is 0 or
     /// `min > max`.
     pub fn new(params: PhraseParams) -> Self {
-        let w = params.window;
-        assert!(w.is_power_of_two() && w <= 64, "the window must be a power of two up to 64");
-        assert!(params.min >= 1 && params.min <= params.max && params.divisor >= 1, "bad phrase lengths");
         Phrases {
-            params,
             runs: RunLength::default(),
             terminals: RunTerminals::new(),
-            hash: 0,
-            ring: vec![0; w],
-            ring_pos: 0,
-            base_w: BASE.wrapping_pow(w as u32),
-            threshold: (1u64 << 32) / params.divisor as u64,
+            cutter: Cutter::new(params.window, params.min, params.max, params.divisor),
             current: Vec::with_capacity(params.max),
-            hashes: Vec::with_capacity(params.max),
-            smallest: (u32::MAX, 0),
             ids: FxHashMap::default(),
             contents: Vec::new(),
             starts: vec![0],
@@ -328,26 +306,11 @@ impl Phrases {
         if t as u64 + self.stats.distinct > MAX_TERMINAL as u64 {
             return Err(GrammarFull);
         }
-        let s = spread(t);
-        let old = std::mem::replace(&mut self.ring[self.ring_pos], s);
-        self.ring_pos = (self.ring_pos + 1) & (self.params.window - 1);
-        self.hash = self.hash.wrapping_mul(BASE).wrapping_add(s).wrapping_sub(old.wrapping_mul(self.base_w));
-        let h = (self.hash >> 32) as u32;
         self.current.push(t);
-        self.hashes.push(h);
-        let len = self.current.len();
-        if len >= self.params.min {
-            if (h as u64) < self.threshold {
-                return self.end_phrase(len);
-            }
-            if h < self.smallest.0 || self.smallest.1 == 0 {
-                self.smallest = (h, len);
-            }
-            if len >= self.params.max {
-                return self.end_phrase(self.smallest.1);
-            }
+        match self.cutter.push(spread(t)) {
+            Some(len) => self.end_phrase(len),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Ends a phrase with the first `len` tokens of the current one: numbers it and
@@ -388,14 +351,7 @@ impl Phrases {
         self.top.push(id);
         self.stats.phrases += 1;
         self.current.drain(..len);
-        self.hashes.drain(..len.min(self.hashes.len()));
-        // None of the tokens left made a boundary where they were, nor will they here.
-        self.smallest = (u32::MAX, 0);
-        for (i, &h) in self.hashes.iter().enumerate().skip(self.params.min - 1) {
-            if h < self.smallest.0 || self.smallest.1 == 0 {
-                self.smallest = (h, i + 1);
-            }
-        }
+        self.cutter.cut(len);
         Ok(())
     }
 
@@ -423,12 +379,8 @@ impl Phrases {
         };
         let g = assemble(top.take(), dictionary.take(), n_distinct);
         let g = std::mem::take(&mut self.terminals).resolve(g);
-        self.hash = 0;
-        self.ring.fill(0);
-        self.ring_pos = 0;
+        self.cutter.reset();
         self.current.clear();
-        self.hashes.clear();
-        self.smallest = (u32::MAX, 0);
         self.ids.clear();
         self.contents.clear();
         self.starts.clear();

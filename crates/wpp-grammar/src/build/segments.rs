@@ -31,6 +31,7 @@ use std::thread::JoinHandle;
 
 use rustc_hash::FxHashMap;
 
+use super::cut::Cutter;
 use super::phrases::inline_single_use;
 use crate::{Grammar, GrammarFull, PhraseParams, Phrases, RuleId, RunLength, Sym, Terminal, Token, MAX_TERMINAL};
 
@@ -159,24 +160,14 @@ impl SegmentBuilder {
 
 /// Tokens the rolling hash that cuts segments covers.
 const WINDOW: usize = 8;
-const BASE: u64 = 0xff51_afd7_ed55_8ccd;
 
 /// The segment builder: push symbols or tokens, then [`Segments::finish`].
 pub struct Segments {
-    params: SegmentParams,
     phrases: PhraseParams,
-    threshold: u32,
     runs: RunLength,
-    /// The rolling hash of the last [`WINDOW`] tokens and their spread values.
-    hash: u64,
-    ring: [u64; WINDOW],
-    ring_pos: usize,
-    base_w: u64,
-    /// The segment being cut: its tokens, the top 32 bits of the rolling hash after each,
-    /// and the smallest of those at least `min` tokens in (with the length there; 0: none).
+    /// Where segments end, and the tokens of the segment being cut.
+    cutter: Cutter,
     current: Vec<Token>,
-    hashes: Vec<u32>,
-    smallest: (u32, usize),
     pool: Option<Pool>,
     /// Builds segments in this thread when there is no pool.
     here: SegmentBuilder,
@@ -194,17 +185,10 @@ impl Segments {
     pub fn new(params: SegmentParams, phrases: PhraseParams) -> Self {
         assert!(params.min >= 1 && params.min <= params.max && params.divisor >= 1, "bad segment lengths");
         Segments {
-            params,
             phrases,
-            threshold: ((1u64 << 32) / params.divisor as u64).min(u32::MAX as u64) as u32,
             runs: RunLength::default(),
-            hash: 0,
-            ring: [0; WINDOW],
-            ring_pos: 0,
-            base_w: BASE.wrapping_pow(WINDOW as u32),
+            cutter: Cutter::new(WINDOW, params.min, params.max, params.divisor),
             current: Vec::new(),
-            hashes: Vec::new(),
-            smallest: (u32::MAX, 0),
             pool: None,
             here: SegmentBuilder::new(phrases),
             sent: 0,
@@ -259,28 +243,11 @@ impl Segments {
     fn token(&mut self, t: Token) -> Result<(), GrammarFull> {
         self.stats.tokens += 1;
         self.stats.symbols += t.run;
-        let s = spread(t);
-        let old = std::mem::replace(&mut self.ring[self.ring_pos], s);
-        self.ring_pos = (self.ring_pos + 1) % WINDOW;
-        self.hash = self.hash.wrapping_mul(BASE).wrapping_add(s).wrapping_sub(old.wrapping_mul(self.base_w));
-        let h = (self.hash >> 32) as u32;
         self.current.push(t);
-        self.hashes.push(h);
-        let len = self.current.len();
-        if len >= self.params.min {
-            if h < self.threshold {
-                return self.end_segment(len);
-            }
-            if h < self.smallest.0 || self.smallest.1 == 0 {
-                self.smallest = (h, len);
-            }
-            if len >= self.params.max {
-                // No boundary: end where the hash was smallest, as every repetition of
-                // this stretch will.
-                return self.end_segment(self.smallest.1);
-            }
+        match self.cutter.push(spread(t)) {
+            Some(len) => self.end_segment(len),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Ends a segment with the first `len` tokens of the current one and hands it out;
@@ -297,13 +264,7 @@ impl Segments {
         next.extend_from_slice(&self.current[len..]);
         self.current.truncate(len);
         let tokens = std::mem::replace(&mut self.current, next);
-        self.hashes.drain(..len);
-        self.smallest = (u32::MAX, 0);
-        for (i, &h) in self.hashes.iter().enumerate().skip(self.params.min - 1) {
-            if h < self.smallest.0 || self.smallest.1 == 0 {
-                self.smallest = (h, i + 1);
-            }
-        }
+        self.cutter.cut(len);
         match &self.pool {
             None => {
                 let g = self.here.build(&tokens);
