@@ -20,10 +20,12 @@
 //! 3. at the end the top's grammar and the merged rules make one grammar; rules used only
 //!    once are inlined and the rules numbered by first use.
 //!
-//! A sequence of one segment gives exactly the grammar [`Phrases`] builds; the grammar is
-//! the same for any number of threads (segments are cut by content, merged in order).
-//! Memory is the merged grammar, the top builder, and the segments in flight (at most two
-//! per worker).
+//! A sequence of one segment gives the grammar [`Phrases`] builds, except that rules used
+//! once are inlined after runs are resolved (so also single-use doubling rules); the
+//! grammar is the same for any number of threads (segments are cut by content, merged in
+//! order). Memory is the merged grammar, the top builder, and the segments in flight (a
+//! few per worker: the queue holds one per worker, and the consumer of a recording hands
+//! out more only while fewer than two per worker are unmerged, [`Segments::ready`]).
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
