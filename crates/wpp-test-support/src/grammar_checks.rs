@@ -197,15 +197,22 @@ pub fn check_phrases(input: &[u32], params: PhraseParams) -> Result<Grammar, Str
     if !(stats.tokens <= stats.symbols && stats.phrases <= stats.tokens && stats.distinct <= stats.phrases && stats.dictionary_tokens <= stats.tokens) {
         return Err(format!("{params:?}: statistics do not add up: {stats:?}"));
     }
+    well_formed(&g, input).map_err(|e| format!("{params:?}: {e}"))?;
+    Ok(g)
+}
+
+/// What the phrase and segment builders' grammars share: valid over the input's
+/// terminals, rules numbered by first use, none shorter than two symbols.
+fn well_formed(g: &Grammar, input: &[u32]) -> Result<(), String> {
     let n_symbols = input.iter().max().map_or(0, |&m| m + 1);
-    g.validate(Some(n_symbols)).map_err(|e| format!("{params:?}: {e}"))?;
-    if !numbered_by_first_use(&g) {
-        return Err(format!("{params:?}: rules not numbered by first use"));
+    g.validate(Some(n_symbols)).map_err(|e| e.to_string())?;
+    if !numbered_by_first_use(g) {
+        return Err("rules not numbered by first use".into());
     }
     if let Some((r, body)) = g.rules.iter().enumerate().skip(1).find(|(_, b)| b.len() < 2) {
-        return Err(format!("{params:?}: rule {r} has {} symbols", body.len()));
+        return Err(format!("rule {r} has {} symbols", body.len()));
     }
-    Ok(g)
+    Ok(())
 }
 
 /// The segment builder on `input`, with segments of about `average` tokens: the grammar
@@ -223,14 +230,7 @@ pub fn check_segments(input: &[u32], average: usize, threads: usize) -> Result<G
     if stats.symbols != input.len() as u64 || stats.segments > stats.tokens {
         return Err(format!("segments of {average}: statistics do not add up: {stats:?}"));
     }
-    let n_symbols = input.iter().max().map_or(0, |&m| m + 1);
-    g.validate(Some(n_symbols)).map_err(|e| format!("segments of {average}: {e}"))?;
-    if !numbered_by_first_use(&g) {
-        return Err(format!("segments of {average}: rules not numbered by first use"));
-    }
-    if let Some((r, body)) = g.rules.iter().enumerate().skip(1).find(|(_, b)| b.len() < 2) {
-        return Err(format!("segments of {average}: rule {r} has {} symbols", body.len()));
-    }
+    well_formed(&g, input).map_err(|e| format!("segments of {average}: {e}"))?;
     if threads > 0 && build(threads)?.0 != g {
         return Err(format!("segments of {average}: {threads} threads give another grammar"));
     }
