@@ -69,8 +69,9 @@ pub struct Opts {
     build_threads: Option<usize>,
     /// Grammar mode: build in content-defined segments of about N run-length tokens (2^20
     /// is a good size), each on any build thread, also while the program runs, merged in
-    /// order. Scales with cores (on two, measured: faster than the default), but the
-    /// grammar is up to 1.3× larger (`wpp-bench record --threads-sweep`).
+    /// order. Scales with cores (on two, measured: faster than the default in
+    /// `wpp-bench`, slower on zlib and Lua as `wpp record`), and the grammar is up to 1.3×
+    /// larger (`wpp-bench record --threads-sweep`).
     #[arg(long, value_name = "N")]
     segment_tokens: Option<usize>,
     /// Stop the program after this many seconds (fractions allowed), keeping its profile.
