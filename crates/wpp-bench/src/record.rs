@@ -20,7 +20,8 @@ use crate::workloads::{geomean, load, WorkloadArgs};
 /// (arrays, the hash table for functions with too many paths; stoppable by a signal,
 /// which costs a load and an add per path), in count mode with the hash table for every function (the
 /// classic hashing path profiler), in trace mode with the events counted
-/// on the consumer thread, recording in trace mode as `wpp record --mode trace` does
+/// on the consumer thread (4-byte events as `wpp record` writes them, and 8-byte ones as
+/// recordings of memory accesses do: trace8×), recording in trace mode as `wpp record --mode trace` does
 /// (run-length tokens written to the profile; +file), and recording the whole program path exactly as
 /// `wpp record` does by default (events spooled on the consumer thread, the grammar built
 /// from the spool between buffers and after the guest ends) and with `--predict`, under
@@ -62,6 +63,8 @@ pub enum Measure {
     Hash,
     /// Trace mode, events counted in memory.
     Trace,
+    /// The same with 8-byte events, the form recordings of memory accesses write.
+    Trace8,
     /// Trace mode as `wpp record --mode trace` records it: run-length tokens written to a
     /// profile (the whole recording's time, and the profile's size).
     File,
@@ -77,6 +80,7 @@ struct Row {
     count: Option<Duration>,
     hash: Option<Duration>,
     trace: Option<Duration>,
+    trace8: Option<Duration>,
     trace_file: Option<Duration>,
     /// The trace-mode profile's size.
     trace_bytes: Option<u64>,
@@ -120,6 +124,7 @@ fn measure(engines: &Engines, dir: &Path, p: &Program, run: &Run, o: &Opts) -> a
         count: None,
         hash: None,
         trace: None,
+        trace8: None,
         trace_file: None,
         trace_bytes: None,
         grammar: None,
@@ -139,13 +144,16 @@ fn measure(engines: &Engines, dir: &Path, p: &Program, run: &Run, o: &Opts) -> a
         })?;
         *(if force_hash { &mut row.hash } else { &mut row.count }) = Some(t);
     }
-    let trace = wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Trace, ..Options::default() })?;
-    if wanted(Measure::Trace) {
+    for (m, narrow_events) in [(Measure::Trace, true), (Measure::Trace8, false)] {
+        if !wanted(m) {
+            continue;
+        }
+        let trace = wpp_wasm::instrument(&wasm, &program, &Options { mode: Mode::Trace, narrow_events, ..Options::default() })?;
         let (t, events) = best(repeat, || {
             let (r, stats) = run_paths(engine, &trace, &cfg, TraceStats::for_numberings(&trace.numberings))?;
             Ok((r.result.guest_time, (stats.n_events, stats.counts().len())))
         })?;
-        row.trace = Some(t);
+        *(if narrow_events { &mut row.trace } else { &mut row.trace8 }) = Some(t);
         row.events = Some(events);
     }
     if wanted(Measure::File) {
@@ -206,7 +214,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>8} {:>7} {:>7} {:>8} {:>8} {:>13} {:>10} {:>9} {:>13} {:>11}",
+        "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>7} {:>8} {:>8} {:>13} {:>10} {:>9} {:>13} {:>11}",
         "program",
         "plain s",
         "count s",
@@ -214,6 +222,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         "hash×",
         "trace s",
         "trace×",
+        "trace8×",
         "+file s",
         "+file×",
         "gram s",
@@ -240,7 +249,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         };
         writeln!(
             out,
-            "{:<14} {:>8.3} {} {} {} {} {} {} {} {} {} {} {} {} {:>13} {:>10} {:>9} {:>13} {:>11}",
+            "{:<14} {:>8.3} {} {} {} {} {} {} {} {} {} {} {} {} {} {:>13} {:>10} {:>9} {:>13} {:>11}",
             r.name,
             r.plain.as_secs_f64(),
             secs(r.count, 8),
@@ -248,6 +257,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             ratio(r.hash, r.plain, 7),
             secs(r.trace, 8),
             ratio(r.trace, r.plain, 7),
+            ratio(r.trace8, r.plain, 7),
             secs(r.trace_file, 8),
             ratio(r.trace_file, r.plain, 7),
             secs(r.grammar.map(|g| g.1), 8),
@@ -272,7 +282,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     };
     writeln!(
         out,
-        "{:<14} {:>8} {:>8} {} {} {:>8} {} {:>8} {} {:>8} {} {} {} {}",
+        "{:<14} {:>8} {:>8} {} {} {:>8} {} {} {:>8} {} {:>8} {} {} {} {}",
         "geomean",
         "",
         "",
@@ -280,6 +290,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         g(|r| r.hash, 7),
         "",
         g(|r| r.trace, 7),
+        g(|r| r.trace8, 7),
         "",
         g(|r| r.trace_file, 7),
         "",

@@ -44,7 +44,7 @@ pub mod stmts;
 mod stop;
 
 pub use cfg::{Block, Cfg, CfgError, Edge, EdgeKind, Target};
-pub use event::{EventDecoder, EventWord, PathEvent, ESCAPE_FUNC};
+pub use event::{EventDecoder, EventWord, Narrow, NarrowDecoder, NarrowIds, PathEvent, ESCAPE_FUNC, NARROW_ESCAPE};
 pub use func_map::FuncMap;
 pub use idx::{BlockIdx, EdgeIdx, FuncIdx, PathId};
 pub use source::{LineRange, SourceMap};

@@ -343,7 +343,9 @@ impl Recorder {
         let run_error = |source| Error::Run { path: self.path.clone(), source };
         // Numbered once: for checking the set and for the rewrite.
         let numberings = wpp_wasm::number_program(&self.program, max_paths).map_err(instrument_error)?;
-        let mut opts = wpp_wasm::Options { mode: wasm_mode, max_paths, accesses, ..Default::default() };
+        // A path trace alone is written in 4-byte events.
+        let narrow_events = matches!(self.mode, RecordMode::Trace | RecordMode::Grammar(_));
+        let mut opts = wpp_wasm::Options { mode: wasm_mode, max_paths, accesses, narrow_events, ..Default::default() };
         match (self.mode, &self.filter) {
             (RecordMode::Ewpp(_), Some((_, plan))) => opts.ewpp = Some(plan.clone()),
             (RecordMode::Ewpp(_), None) => return Err(Error::Options("the extended WPP needs a filtering run (--filter FILE)".into())),

@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 use wpp_grammar::{Grammar, Token, Tokens};
 
 use crate::spool::Spool;
-use wpp_model::{EventDecoder, FuncIdx, PathEvent, PathId};
+use wpp_model::{EventDecoder, FuncIdx, Narrow, NarrowDecoder, NarrowIds, PathEvent, PathId, NARROW_ESCAPE};
 use wpp_profile::{section, Builder, GrammarBuilder, Prediction, Writer};
 use wpp_runtime::{EventSink, PathCounts, SinkError};
 
@@ -21,6 +21,12 @@ use wpp_runtime::{EventSink, PathCounts, SinkError};
 #[derive(Default)]
 pub struct TraceStats {
     decoder: EventDecoder,
+    /// 4-byte events: their decoder, ids, and the ids seen (numbered in `id_slots`) with
+    /// their counts.
+    narrow: NarrowDecoder,
+    ids: NarrowIds,
+    id_slots: IdMap,
+    by_id: Vec<(u32, u64)>,
     dense: Vec<Vec<u64>>,
     sparse: FxHashMap<(FuncIdx, PathId), u64>,
     pub n_events: u64,
@@ -31,6 +37,69 @@ pub struct TraceStats {
 
 /// Functions with at most this many paths are counted in a dense array.
 const STATS_DENSE_MAX_PATHS: u64 = 1 << 16;
+/// A map from 4-byte event ids to numbers (symbols, slots): open addressing with linear
+/// probing on a power-of-two table kept at most half full, so that the executed ids of a
+/// module (thousands to a few hundred thousand) stay in cache, where a table indexed by
+/// id would span the module's hundreds of millions of ids.
+struct IdMap {
+    /// `(id + 1, value)`; an empty slot's key is 0.
+    slots: Vec<(u32, u32)>,
+    len: usize,
+    /// log2 of the table's size.
+    bits: u32,
+}
+
+impl Default for IdMap {
+    fn default() -> Self {
+        IdMap { slots: vec![(0, 0); 1 << 10], len: 0, bits: 10 }
+    }
+}
+
+impl IdMap {
+    #[inline]
+    fn home(&self, key: u32) -> usize {
+        ((key as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize
+    }
+
+    #[inline]
+    fn get(&self, id: u32) -> Option<u32> {
+        let key = id + 1;
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let (k, v) = self.slots[i];
+            if k == key {
+                return Some(v);
+            }
+            if k == 0 {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Maps `id`, which is not in the map, to `value`.
+    fn insert(&mut self, id: u32, value: u32) {
+        if (self.len + 1) * 2 > self.slots.len() {
+            let grown = vec![(0, 0); self.slots.len() * 2];
+            let old = std::mem::replace(&mut self.slots, grown);
+            self.bits += 1;
+            self.len = 0;
+            for (k, v) in old.into_iter().filter(|&(k, _)| k != 0) {
+                self.insert(k - 1, v);
+            }
+        }
+        let key = id + 1;
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        while self.slots[i].0 != 0 {
+            debug_assert_ne!(self.slots[i].0, key, "inserted twice");
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = (key, value);
+        self.len += 1;
+    }
+}
 
 impl TraceStats {
     /// Counts only, all in a hash map.
@@ -41,7 +110,8 @@ impl TraceStats {
     /// Counts with dense arrays sized from the functions' numberings.
     pub fn for_numberings(numberings: &wpp_paths::ProgramNumbering) -> Self {
         let dense = dense_arrays(numberings, STATS_DENSE_MAX_PATHS, 0);
-        TraceStats { dense, ..Default::default() }
+        let ids = wpp_wasm::narrow_ids(numberings);
+        TraceStats { dense, ids, ..Default::default() }
     }
 
     /// Also hash the order of events and, if `keep`, keep them all.
@@ -51,14 +121,18 @@ impl TraceStats {
         self
     }
 
-    /// Whether the stream ended in the middle of a two-word event.
+    /// Whether the stream ended in the middle of a two-word (or three-word) event.
     pub fn is_truncated(&self) -> bool {
-        self.decoder.is_mid_event()
+        self.decoder.is_mid_event() || self.narrow.is_mid_event()
     }
 
     /// Every path's count.
     pub fn counts(&self) -> PathCounts {
         let mut c: PathCounts = self.sparse.iter().map(|(&k, &v)| (k, v)).collect();
+        for &(id, n) in &self.by_id {
+            let e = self.ids.event(id).expect("counted ids are ids");
+            *c.entry((e.func, e.path)).or_default() += n;
+        }
         for (f, arr) in self.dense.iter().enumerate() {
             for (p, &n) in arr.iter().enumerate() {
                 if n != 0 {
@@ -70,26 +144,66 @@ impl TraceStats {
     }
 }
 
+impl TraceStats {
+    /// Counts `e` in its function's array or the map, and hashes or keeps it if asked.
+    #[inline]
+    fn count(&mut self, e: PathEvent, counted: bool) {
+        self.n_events += 1;
+        if !counted {
+            match self.dense.get_mut(e.func.idx()).and_then(|a| a.get_mut(e.path.0 as usize)) {
+                Some(c) => *c += 1,
+                None => *self.sparse.entry((e.func, e.path)).or_default() += 1,
+            }
+        }
+        if let Some(h) = self.sequence_hash.as_mut() {
+            *h = wpp_paths::split::hash_event(*h, e);
+        }
+        if let Some(v) = self.events.as_mut() {
+            v.push(e);
+        }
+    }
+}
+
 impl EventSink for TraceStats {
     fn events(&mut self, words: &[u64]) -> Result<(), SinkError> {
-        let TraceStats { decoder, dense, sparse, n_events, sequence_hash, events } = self;
-        let slow = sequence_hash.is_some() || events.is_some();
-        decoder.feed(words, |e| {
-            *n_events += 1;
-            match dense.get_mut(e.func.idx()).and_then(|a| a.get_mut(e.path.0 as usize)) {
-                Some(c) => *c += 1,
-                None => *sparse.entry((e.func, e.path)).or_default() += 1,
-            }
-            if slow {
-                if let Some(h) = sequence_hash.as_mut() {
-                    *h = wpp_paths::split::hash_event(*h, e);
-                }
-                if let Some(v) = events.as_mut() {
-                    v.push(e);
-                }
-            }
-        });
+        let mut decoder = std::mem::take(&mut self.decoder);
+        decoder.feed(words, |e| self.count(e, false));
+        self.decoder = decoder;
         Ok(())
+    }
+
+    fn narrow_events(&mut self, words: &[u32]) -> Result<(), SinkError> {
+        let mut decoder = std::mem::take(&mut self.narrow);
+        let slow = self.sequence_hash.is_some() || self.events.is_some();
+        let mut bad = None;
+        let n_ids = self.ids.n_ids();
+        decoder.feed(words, |n| match n {
+            Narrow::Id(id) => {
+                if id >= n_ids {
+                    bad = Some(id);
+                    return;
+                }
+                match self.id_slots.get(id) {
+                    Some(slot) => self.by_id[slot as usize].1 += 1,
+                    None => {
+                        self.id_slots.insert(id, self.by_id.len() as u32);
+                        self.by_id.push((id, 1));
+                    }
+                }
+                if slow {
+                    let e = self.ids.event(id).expect("an id below n_ids");
+                    self.count(e, true);
+                } else {
+                    self.n_events += 1;
+                }
+            }
+            Narrow::Event(e) => self.count(e, false),
+        });
+        self.narrow = decoder;
+        match bad {
+            Some(id) => Err(format!("event id {id} is not a path's (the module has {} ids)", self.ids.n_ids()).into()),
+            None => Ok(()),
+        }
     }
 }
 
@@ -189,6 +303,18 @@ impl EventSink for TraceSink {
         }
         Ok(())
     }
+
+    fn narrow_events(&mut self, words: &[u32]) -> Result<(), SinkError> {
+        let TraceSink { tokens, bytes, counts, .. } = self;
+        tokens.feed_narrow(words, |t| {
+            Self::push(bytes, counts, t);
+            Ok(())
+        })?;
+        if self.bytes.len() >= TRACE_WRITE_BYTES {
+            self.flush()?;
+        }
+        Ok(())
+    }
 }
 
 /// Numbers paths as dense terminal symbols in order of first execution.
@@ -232,6 +358,12 @@ impl SymbolTable {
 /// run-length tokens.
 pub struct Tokenizer {
     decoder: EventDecoder,
+    /// 4-byte events: their decoder and ids, the symbol of each id seen, and the id of
+    /// the open run (`NO_ID` if it is not an id's).
+    narrow: NarrowDecoder,
+    ids: NarrowIds,
+    id_symbols: IdMap,
+    last_id: u64,
     /// The path of the open run, and the run.
     last: Option<PathEvent>,
     open: Option<Token>,
@@ -240,18 +372,98 @@ pub struct Tokenizer {
 
 impl Tokenizer {
     pub fn for_numberings(numberings: &wpp_paths::ProgramNumbering) -> Self {
-        Tokenizer { decoder: EventDecoder::default(), last: None, open: None, symbols: SymbolTable::for_numberings(numberings) }
+        Tokenizer::new(wpp_wasm::narrow_ids(numberings), SymbolTable::for_numberings(numberings))
     }
 
-    /// Whether the stream ended in the middle of a two-word event.
+    fn new(ids: NarrowIds, symbols: SymbolTable) -> Self {
+        Tokenizer {
+            decoder: EventDecoder::default(),
+            narrow: NarrowDecoder::default(),
+            id_symbols: IdMap::default(),
+            ids,
+            last_id: NO_ID,
+            last: None,
+            open: None,
+            symbols,
+        }
+    }
+
+    /// Whether the stream ended in the middle of a two-word (or three-word) event.
     pub fn is_truncated(&self) -> bool {
-        self.decoder.is_mid_event()
+        self.decoder.is_mid_event() || self.narrow.is_mid_event()
+    }
+
+    /// Decodes 4-byte event words, handing every run that ends to `emit`; stops at the
+    /// first error.
+    #[inline]
+    pub fn feed_narrow(&mut self, words: &[u32], mut emit: impl FnMut(Token) -> Result<(), SinkError>) -> Result<(), SinkError> {
+        let mut i = 0;
+        while i < words.len() {
+            if self.narrow.is_mid_event() {
+                // The rest of a three-word event.
+                let mut done = None;
+                self.narrow.feed(&words[i..i + 1], |n| done = Some(n));
+                i += 1;
+                if let Some(Narrow::Event(e)) = done {
+                    self.take(e, &mut emit)?;
+                }
+                continue;
+            }
+            let w = words[i];
+            i += 1;
+            if w as u64 == self.last_id {
+                // The open run's path again (the common case in loops): no lookup, and the
+                // rest of the run counted in one scan.
+                let more = words[i..].iter().position(|&x| x != w).unwrap_or(words.len() - i);
+                i += more;
+                self.open.as_mut().expect("a run is open after its path").run += 1 + more as u64;
+            } else if w & NARROW_ESCAPE != 0 {
+                self.narrow.feed(&[w], |_| {});
+            } else {
+                let t = match self.id_symbols.get(w) {
+                    Some(t) => t,
+                    None => {
+                        let e = self.ids.event(w).ok_or_else(|| format!("event id {w} is not a path's (the module has {} ids)", self.ids.n_ids()))?;
+                        let t = self.symbols.symbol(e);
+                        self.id_symbols.insert(w, t);
+                        t
+                    }
+                };
+                self.start_run(Some(w), None, t, &mut emit)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A path of a function without ids: a run of its own unless it continues the open one.
+    fn take(&mut self, e: PathEvent, emit: &mut impl FnMut(Token) -> Result<(), SinkError>) -> Result<(), SinkError> {
+        if self.last == Some(e) {
+            self.open.as_mut().expect("a run is open after its path").run += 1;
+            return Ok(());
+        }
+        let t = self.symbols.symbol(e);
+        self.start_run(None, Some(e), t, emit)
+    }
+
+    /// Ends the open run and opens one of symbol `t` (of id `id`, or of path `e`).
+    #[inline(always)]
+    fn start_run(&mut self, id: Option<u32>, e: Option<PathEvent>, t: u32, emit: &mut impl FnMut(Token) -> Result<(), SinkError>) -> Result<(), SinkError> {
+        if t > wpp_grammar::MAX_TERMINAL {
+            return Err(format!("more than {} distinct paths: too many for one trace", wpp_grammar::MAX_TERMINAL).into());
+        }
+        self.last_id = id.map_or(NO_ID, u64::from);
+        self.last = e;
+        // A new path always starts a new run: runs are maximal.
+        match self.open.replace(Token { symbol: t, run: 1 }) {
+            Some(done) => emit(done),
+            None => Ok(()),
+        }
     }
 
     /// Decodes `words`, handing every run that ends to `emit`; stops at the first error.
     #[inline]
     pub fn feed(&mut self, words: &[u64], mut emit: impl FnMut(Token) -> Result<(), SinkError>) -> Result<(), SinkError> {
-        let Tokenizer { decoder, last, open, symbols } = self;
+        let Tokenizer { decoder, last, open, symbols, .. } = self;
         let mut error: Option<SinkError> = None;
         decoder.feed(words, |e| {
             if *last == Some(e) {
@@ -281,9 +493,13 @@ impl Tokenizer {
     /// Ends the open run, if any, and returns it.
     pub fn finish(&mut self) -> Option<Token> {
         self.last = None;
+        self.last_id = NO_ID;
         self.open.take()
     }
 }
+
+/// No id: the open run is not an id's.
+const NO_ID: u64 = u64::MAX;
 
 /// Receives event words and builds their grammar without making the guest wait for it.
 ///
@@ -442,6 +658,14 @@ impl EventSink for GrammarSink {
         })
     }
 
+    fn narrow_events(&mut self, words: &[u32]) -> Result<(), SinkError> {
+        let GrammarSink { tokens, spool, spooled_events, .. } = self;
+        tokens.feed_narrow(words, |t| {
+            *spooled_events += t.run;
+            spool.push(t).map_err(SinkError::from)
+        })
+    }
+
     fn idle(&mut self) -> Result<bool, SinkError> {
         if !self.builder.ready()? {
             // Every builder thread is busy: events first.
@@ -451,5 +675,90 @@ impl EventSink for GrammarSink {
             self.spool.seal()?;
         }
         self.build_some(IDLE_TOKENS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wpp_test_support::rng::Rng;
+
+    /// Tokens of a stream of events, fed in pieces split at `cuts`.
+    fn tokens<W: Copy>(t: &mut Tokenizer, words: &[W], cuts: &[usize], feed: impl Fn(&mut Tokenizer, &[W], &mut Vec<Token>)) -> Vec<Token> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for &c in cuts.iter().chain([&words.len()]) {
+            let c = c.clamp(at, words.len());
+            feed(t, &words[at..c], &mut out);
+            at = c;
+        }
+        out.extend(t.finish());
+        out
+    }
+
+    /// 4-byte events give the tokens and symbols 8-byte events give, however the stream is
+    /// cut into buffers, with functions with and without ids, long and short runs.
+    #[test]
+    fn narrow_events_tokenize_as_wide_ones() {
+        let mut rng = Rng::new(33);
+        for round in 0..200 {
+            let n_funcs = 1 + rng.below(6);
+            let n_paths: Vec<Option<u64>> = (0..n_funcs)
+                .map(|_| [Some(1 + rng.below(5) as u64), Some(1 << 40), None, Some(1 << 31), Some(1 + rng.below(100_000) as u64)][rng.below(5)])
+                .collect();
+            let ids = NarrowIds::new(&n_paths);
+            let mut events = Vec::new();
+            for _ in 0..rng.below(300) {
+                let f = rng.below(n_funcs);
+                let Some(n) = n_paths[f] else { continue };
+                let e = PathEvent { func: FuncIdx(f as u32), path: PathId(rng.below(n.min(1 << 20) as usize) as u64 * (n / n.min(1 << 20))) };
+                for _ in 0..[1, 1, 2, 40][rng.below(4)] {
+                    events.push(e);
+                }
+            }
+            let (mut wide, mut narrow) = (Vec::new(), Vec::new());
+            for &e in &events {
+                e.encode(&mut wide);
+                ids.encode(e, &mut narrow);
+            }
+            let cuts: Vec<usize> = (0..rng.below(5)).map(|_| rng.below(narrow.len() + 1)).collect();
+            let mut sorted = cuts.clone();
+            sorted.sort();
+            let mut w = Tokenizer::new(ids.clone(), SymbolTable { dense: Vec::new(), sparse: FxHashMap::default(), paths: Vec::new() });
+            let want = tokens(&mut w, &wide, &[], |t, ws, out| {
+                t.feed(ws, |k| {
+                    out.push(k);
+                    Ok(())
+                })
+                .unwrap()
+            });
+            let mut n = Tokenizer::new(ids, SymbolTable { dense: Vec::new(), sparse: FxHashMap::default(), paths: Vec::new() });
+            let got = tokens(&mut n, &narrow, &sorted, |t, ws, out| {
+                t.feed_narrow(ws, |k| {
+                    out.push(k);
+                    Ok(())
+                })
+                .unwrap()
+            });
+            assert_eq!(got, want, "round {round}");
+            assert_eq!(n.symbols.paths, w.symbols.paths, "round {round}");
+            assert_eq!(got.iter().map(|t| t.run).sum::<u64>(), events.len() as u64);
+            assert!(!n.is_truncated());
+        }
+    }
+
+    /// The id map holds what was put in, through growth.
+    #[test]
+    fn id_map_keeps_every_id() {
+        let mut m = IdMap::default();
+        let ids: Vec<u32> = (0..5000u32).map(|i| i * 400_009).collect();
+        for (v, &id) in ids.iter().enumerate() {
+            assert_eq!(m.get(id), None);
+            m.insert(id, v as u32);
+        }
+        for (v, &id) in ids.iter().enumerate() {
+            assert_eq!(m.get(id), Some(v as u32));
+        }
+        assert_eq!(m.get(1 << 31), None);
     }
 }

@@ -43,6 +43,9 @@ pub struct Spool {
     blocks: VecDeque<Block>,
     /// The block being written.
     current: Vec<u8>,
+    /// A block's memory given back by [`Spool::pop`], for the next block: freshly
+    /// allocated blocks cost a page fault every 4 KiB on the consumer thread.
+    spare: Option<Vec<u8>>,
     /// Bytes of full blocks in memory.
     memory: usize,
     max_memory: usize,
@@ -66,6 +69,7 @@ impl Spool {
         Spool {
             blocks: VecDeque::new(),
             current: Vec::with_capacity(BLOCK_BYTES + 32),
+            spare: None,
             memory: 0,
             max_memory,
             output: output.to_owned(),
@@ -98,7 +102,14 @@ impl Spool {
         if self.current.is_empty() {
             return Ok(());
         }
-        let block = std::mem::replace(&mut self.current, Vec::with_capacity(BLOCK_BYTES + 32));
+        let next = match self.spare.take() {
+            Some(mut v) => {
+                v.clear();
+                v
+            }
+            None => Vec::with_capacity(BLOCK_BYTES + 32),
+        };
+        let block = std::mem::replace(&mut self.current, next);
         if self.memory + block.len() <= self.max_memory {
             self.memory += block.len();
             self.peak_memory = self.peak_memory.max(self.memory);
@@ -126,14 +137,18 @@ impl Spool {
         Ok(self.file.as_ref().expect("just created"))
     }
 
-    /// Takes the oldest sealed block, into `buf` (whose old contents are dropped).
+    /// Takes the oldest sealed block, into `buf` (whose old contents are dropped; its
+    /// memory may serve a later block).
     /// Returns `false` when no sealed block is left.
     pub fn pop(&mut self, buf: &mut Vec<u8>) -> Result<bool, SpoolError> {
         let Some(block) = self.blocks.pop_front() else { return Ok(false) };
         match block {
             Block::Memory(b) => {
                 self.memory -= b.len();
-                *buf = b;
+                let old = std::mem::replace(buf, b);
+                if old.capacity() >= BLOCK_BYTES {
+                    self.spare = Some(old);
+                }
             }
             Block::File { offset, len } => {
                 buf.clear();

@@ -198,13 +198,20 @@ pub struct RunResult {
 }
 
 /// Receives the instrumented guest's path events, as raw event words (see
-/// [`wpp_model::PathEvent`]), each time its buffer fills and once at the end.
+/// [`wpp_model::PathEvent`]; [`EventSink::narrow_events`] for a module that writes 4-byte
+/// events, [`wpp_model::NarrowIds`]), each time its buffer fills and once at the end.
 ///
 /// This is the seam between running a guest and what is done with its events: counting
 /// them, writing them to a file, compressing them into a grammar. A sink runs on its own
 /// thread while the guest goes on; an error it returns stops the guest.
 pub trait EventSink {
     fn events(&mut self, words: &[u64]) -> Result<(), SinkError>;
+
+    /// The events of a module that writes 4-byte events ([`wpp_model::NarrowIds`]): a sink
+    /// that reads them says so by overriding this.
+    fn narrow_events(&mut self, words: &[u32]) -> Result<(), SinkError> {
+        Err(format!("{} 4-byte event words arrived at a sink that reads 8-byte ones", words.len()).into())
+    }
 
     /// Background work, done on the consumer thread whenever no buffer is waiting: one
     /// short slice of it (well under a millisecond, so that buffers never queue up behind
@@ -228,6 +235,14 @@ where
 /// For count mode, where no events are expected: receiving any is an error.
 impl EventSink for () {
     fn events(&mut self, words: &[u64]) -> Result<(), SinkError> {
+        if words.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("{} event words arrived but nothing was set to receive them", words.len()).into())
+        }
+    }
+
+    fn narrow_events(&mut self, words: &[u32]) -> Result<(), SinkError> {
         if words.is_empty() {
             Ok(())
         } else {

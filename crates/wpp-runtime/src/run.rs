@@ -25,7 +25,8 @@ pub struct PathsRun {
     /// Count mode: the part of `counts` that the hash table counted (with interesting
     /// paths, the residual paths).
     pub hashed: PathCounts,
-    /// Events delivered to the sink (trace mode).
+    /// Event words delivered to the sink (trace mode): 8-byte words, or 4-byte ones when
+    /// the module writes 4-byte events.
     pub n_event_words: u64,
     /// With memory accesses recorded: calls of imported functions whose writes to guest
     /// memory the host does not know (none of them is in the event stream), by name.
@@ -51,8 +52,10 @@ struct Control {
 /// the sink (and gives it [`EventSink::idle`] time between buffers); the guest blocks only
 /// when the consumer is [`QUEUED_BUFFERS`] behind.
 struct Paths {
-    to_consumer: Option<std::sync::mpsc::SyncSender<Vec<u64>>>,
-    recycled: std::sync::mpsc::Receiver<Vec<u64>>,
+    to_consumer: Option<std::sync::mpsc::SyncSender<Buffer>>,
+    recycled: std::sync::mpsc::Receiver<Buffer>,
+    /// Whether the module writes 4-byte events ([`wpp_model::NarrowIds`]).
+    narrow: bool,
     n_words: u64,
     hash_base: usize,
     hash_entries: usize,
@@ -192,20 +195,45 @@ pub fn run_plain(engine: &Engine, wasm: &[u8], cfg: &RunConfig) -> Result<RunRes
 /// Buffers in flight between the guest and the consumer thread.
 const QUEUED_BUFFERS: usize = 4;
 
+/// A buffer of event words on its way to the consumer, in the module's event form.
+enum Buffer {
+    Wide(Vec<u64>),
+    Narrow(Vec<u32>),
+}
+
 /// Copies the event words `[0, bytes)` of the added memory to the consumer, and `more`
-/// after them.
+/// after them (8-byte events only).
 fn drain_events(data: &[u8], p: &mut Paths, bytes: usize, more: &[u64]) -> Result<(), BoxError> {
-    let bytes = bytes.min(data.len()) & !7;
+    let bytes = bytes.min(data.len()) & if p.narrow { !3 } else { !7 };
     if bytes == 0 && more.is_empty() {
         return Ok(());
     }
-    let mut words = p.recycled.try_recv().unwrap_or_default();
-    words.clear();
-    words.extend(data[..bytes].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))));
-    words.extend_from_slice(more);
-    p.n_words += words.len() as u64;
+    let recycled = p.recycled.try_recv().ok();
+    let buffer = if p.narrow {
+        if !more.is_empty() {
+            return Err("8-byte events for a module that writes 4-byte ones".into());
+        }
+        let mut words = match recycled {
+            Some(Buffer::Narrow(w)) => w,
+            _ => Vec::new(),
+        };
+        words.clear();
+        words.extend(data[..bytes].chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))));
+        p.n_words += words.len() as u64;
+        Buffer::Narrow(words)
+    } else {
+        let mut words = match recycled {
+            Some(Buffer::Wide(w)) => w,
+            _ => Vec::new(),
+        };
+        words.clear();
+        words.extend(data[..bytes].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))));
+        words.extend_from_slice(more);
+        p.n_words += words.len() as u64;
+        Buffer::Wide(words)
+    };
     let tx = p.to_consumer.as_ref().ok_or("the event consumer is gone")?;
-    tx.send(words).map_err(|_| "the event consumer stopped".into())
+    tx.send(buffer).map_err(|_| "the event consumer stopped".into())
 }
 
 /// Moves the hash table's entries into `p.hash_counts` and empties the table.
@@ -226,8 +254,8 @@ fn drain_hash(data: &mut [u8], p: &mut Paths) {
 /// `sink`, which is handed back; count mode returns the counts.
 pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrumented, cfg: &RunConfig, sink: S) -> Result<(PathsRun, S), Error> {
     let (module, compile_time) = compile(engine, &inst.wasm)?;
-    let (to_consumer, from_guest) = std::sync::mpsc::sync_channel::<Vec<u64>>(QUEUED_BUFFERS);
-    let (recycle, recycled) = std::sync::mpsc::channel::<Vec<u64>>();
+    let (to_consumer, from_guest) = std::sync::mpsc::sync_channel::<Buffer>(QUEUED_BUFFERS);
+    let (recycle, recycled) = std::sync::mpsc::channel::<Buffer>();
     let consumer = std::thread::Builder::new()
         .name("wpp-events".into())
         .spawn(move || -> Result<S, BoxError> {
@@ -247,7 +275,10 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
                     }
                     Err(TryRecvError::Disconnected) => break,
                 };
-                sink.events(&words)?;
+                match &words {
+                    Buffer::Wide(w) => sink.events(w)?,
+                    Buffer::Narrow(w) => sink.narrow_events(w)?,
+                }
                 let _ = recycle.send(words);
             }
             Ok(sink)
@@ -256,6 +287,7 @@ pub fn run_paths<S: EventSink + Send + 'static>(engine: &Engine, inst: &Instrume
     let paths = Paths {
         to_consumer: Some(to_consumer),
         recycled,
+        narrow: inst.narrow.is_some(),
         n_words: 0,
         hash_base: inst.layout.hash_base as usize,
         hash_entries: inst.layout.hash_entries as usize,

@@ -155,7 +155,8 @@ fn instrumentation_preserves_behaviour_of_random_modules() {
 
 /// The random modules rarely have a function with more than 2³² paths, so one is built
 /// here and run through the same checks: 34 diamonds in a row (2³⁴ paths, so trace mode
-/// writes two-word events and count mode counts in the hash table), called from a loop
+/// writes two-word events, or three-word ones with 4-byte events, and count mode counts
+/// in the hash table), called from a loop
 /// with varied arguments.
 #[test]
 fn wide_path_numbers_pass_the_same_checks() {

@@ -173,6 +173,7 @@ pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: b
     };
 
     let (trace, stats) = trace_run("trace mode", &opts, None)?;
+    let (_, narrow_stats) = trace_run("trace mode (4-byte events)", &Options { narrow_events: true, ..opts.clone() }, None)?;
     let counted = count_run("count mode", &Options { mode: Mode::Count, ..opts.clone() }, None)?;
     let hashed = count_run("count mode (hash table)", &Options { mode: Mode::Count, force_hash: true, ..opts.clone() }, None)?;
     let cut = cut_numbering(&program, &trace.numberings);
@@ -187,6 +188,7 @@ pub fn check_all_ways(name: &str, wasm: &[u8], cfg: &RunConfig, small_buffers: b
     let oracle = oracles.pop().expect("two splitters");
 
     same_trace(name, "trace mode", &stats, &oracle)?;
+    same_trace(name, "trace mode (4-byte events)", &narrow_stats, &oracle)?;
     same_counts(name, "count mode", &counted, &oracle.counts)?;
     same_counts(name, "count mode (hash table)", &hashed, &oracle.counts)?;
     same_trace(name, "trace mode (cut points)", &cut_stats, &cut_oracle)?;

@@ -22,7 +22,7 @@ use crate::agree::splitter;
 use crate::Rng;
 use arbitrary::Unstructured;
 use wasmtime::{Caller, Engine, Extern, ExternType, Instance, Linker, Module, Store, Trap, Val};
-use wpp_model::{EventDecoder, FuncIdx, PathId};
+use wpp_model::{EventDecoder, FuncIdx, Narrow, NarrowDecoder, NarrowIds, PathId};
 use wpp_paths::split::{hash_event, PathSplitter, HASH_START};
 use wpp_wasm::{abi, CounterKind, Instrumented, Mode, Options};
 
@@ -172,6 +172,8 @@ impl Outcome {
 #[derive(Default)]
 struct Rec {
     decoder: EventDecoder,
+    /// 4-byte events: their ids and decoder.
+    narrow: Option<(NarrowIds, NarrowDecoder)>,
     /// Trace mode: events by (function, path); count mode: what hash flushes drained.
     counts: Counts,
     n_events: u64,
@@ -190,8 +192,31 @@ struct Rec {
 
 impl Rec {
     fn drain_events(&mut self, data: &[u8], bytes: usize) -> anyhow::Result<()> {
-        anyhow::ensure!(bytes.is_multiple_of(8) && bytes <= data.len(), "event flush of {bytes} bytes");
+        let word = if self.narrow.is_some() { 4 } else { 8 };
+        anyhow::ensure!(bytes.is_multiple_of(word) && bytes <= data.len(), "event flush of {bytes} bytes");
         if self.raw {
+            return Ok(());
+        }
+        if let Some((ids, decoder)) = &mut self.narrow {
+            let words: Vec<u32> = data[..bytes].chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+            let (counts, n, h) = (&mut self.counts, &mut self.n_events, &mut self.sequence_hash);
+            let mut bad = None;
+            decoder.feed(&words, |w| {
+                let e = match w {
+                    Narrow::Id(id) => match ids.event(id) {
+                        Some(e) => e,
+                        None => {
+                            bad = Some(id);
+                            return;
+                        }
+                    },
+                    Narrow::Event(e) => e,
+                };
+                *counts.entry((e.func, e.path)).or_default() += 1;
+                *n += 1;
+                *h = hash_event(*h, e);
+            });
+            anyhow::ensure!(bad.is_none(), "event id {bad:?} is no path's");
             return Ok(());
         }
         let words: Vec<u64> = data[..bytes].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
@@ -280,6 +305,7 @@ impl Run {
             sequence_hash: HASH_START,
             splitters,
             raw: inst.as_ref().is_some_and(|i| i.accesses || i.ewpp.is_some()),
+            narrow: inst.as_ref().and_then(|i| i.narrow.clone()).map(|ids| (ids, NarrowDecoder::default())),
             ..Rec::default()
         };
         let mut store = Store::new(engine, rec);
@@ -325,6 +351,7 @@ impl Run {
                 let (data, rec) = mem.data_and_store_mut(&mut self.store);
                 rec.drain_events(data, ptr as u32 as usize)?;
                 anyhow::ensure!(!rec.decoder.is_mid_event(), "the trace ends inside a two-word event");
+                anyhow::ensure!(!rec.narrow.as_ref().is_some_and(|(_, d)| d.is_mid_event()), "the trace ends inside a three-word event");
                 anyhow::ensure!(rec.hash_flushes == 0, "trace mode flushed a hash table");
                 Ok(Recorded { counts: std::mem::take(&mut rec.counts), events: rec.n_events, sequence_hash: Some(rec.sequence_hash) })
             }
@@ -526,6 +553,7 @@ fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut 
     let mut variants = vec![
         ("trace mode", Options { mode: Mode::Trace, buffer_bytes: 256, ..Options::default() }),
         ("count mode", Options { mode: Mode::Count, ..Options::default() }),
+        ("trace mode (4-byte events)", Options { mode: Mode::Trace, buffer_bytes: 256, narrow_events: true, ..Options::default() }),
         ("count mode (hash table)", Options { mode: Mode::Count, force_hash: true, hash_entries: 16, ..Options::default() }),
         ("trace mode (cut points)", Options { mode: Mode::Trace, buffer_bytes: 256, max_paths: CUT_MAX_PATHS, ..Options::default() }),
         ("count mode (cut points)", Options { mode: Mode::Count, max_paths: CUT_MAX_PATHS, ..Options::default() }),
@@ -592,7 +620,7 @@ fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut 
         let module = Module::new(engine, &inst.wasm).map_err(|e| format!("{what}: wasmtime rejects the rewritten module: {e:?}"))?;
         for num in inst.numberings.values() {
             match opts.max_paths {
-                u64::MAX if opts.mode == Mode::Trace => {
+                u64::MAX if opts.mode == Mode::Trace && !opts.narrow_events => {
                     stats.max_paths = stats.max_paths.max(num.n_paths());
                     stats.wide_functions += (num.n_paths() > 1 << 32) as u64;
                 }

@@ -58,8 +58,8 @@ pub use error::Error;
 pub use facts::effects;
 pub use flows::statement_uses;
 pub use instrument::{
-    instrument, instrument_numbered, number_program, CounterKind, EwppLayout, EwppPlan, EwppRoutines, Instrumented, Interesting, Layout, Mode, Options,
-    INSTANCE_BITS, MAX_CANDIDATES, NO_PATH,
+    instrument, instrument_numbered, narrow_ids, number_program, CounterKind, EwppLayout, EwppPlan, EwppRoutines, Instrumented, Interesting, Layout, Mode,
+    Options, INSTANCE_BITS, MAX_CANDIDATES, NO_PATH,
 };
 pub use oracle::{instrument_access_log, instrument_block_log};
 pub use origin::{Origin, Origins};

@@ -10,7 +10,7 @@ use wasm_encoder::{BlockType, Function, Instruction as I, ValType};
 use wasmparser::{FunctionBody, Operator};
 use wpp_model::access_event::ACCESS_TAG;
 use wpp_model::FuncMap;
-use wpp_model::{BlockIdx, EdgeIdx, FuncIdx, ESCAPE_FUNC};
+use wpp_model::{BlockIdx, EdgeIdx, FuncIdx, ESCAPE_FUNC, NARROW_ESCAPE};
 use wpp_paths::{EdgeAction, Numbering, PppAction, PppNumbering, ProgramNumbering};
 
 use super::additions::CarryTypes;
@@ -38,6 +38,8 @@ pub(super) struct Shared<'a> {
     /// When accesses are recorded: the number of the first access site of each defined
     /// function.
     pub first_site: Option<&'a [u32]>,
+    /// Trace mode with 4-byte events: the dense ids.
+    pub narrow: Option<&'a wpp_model::NarrowIds>,
 }
 
 /// The rewritten body of defined function `func`; `shift` translates its instructions.
@@ -46,7 +48,10 @@ pub(super) fn function(shift: &mut Shift, shared: &Shared<'_>, func: FuncIdx, bo
     let defined = func.idx() - program.n_imported_funcs as usize;
     let num = &shared.numberings[func];
     let record = match shared.mode {
-        Mode::Trace => Record::Trace { wide: num.n_paths() > 1 << 32 },
+        Mode::Trace => match shared.narrow {
+            Some(ids) => Record::Narrow { base: ids.base(func) },
+            None => Record::Trace { wide: num.n_paths() > 1 << 32 },
+        },
         Mode::Count => match shared.layout.counters[defined].1 {
             CounterKind::Array { base } => Record::Array { base },
             CounterKind::Hash => Record::Hash,
@@ -93,10 +98,13 @@ fn with_place(e: Error, name: &str) -> Error {
 
 /// How a function records a finished path: as a trace event (`wide`: the path number may
 /// not fit 32 bits, so an escape word with the function comes first and the number takes
-/// a word of its own), or in its counters (as [`CounterKind`] says).
+/// a word of its own), as a 4-byte event (its dense id: `base` plus the path number; a
+/// function without a `base` writes the three-word escape), or in its counters (as
+/// [`CounterKind`] says).
 #[derive(Clone, Copy)]
 enum Record {
     Trace { wide: bool },
+    Narrow { base: Option<u32> },
     Array { base: u32 },
     Hash,
     Ppp { base: u32, slots: u64 },
@@ -294,6 +302,26 @@ impl FuncCtx<'_> {
                     f.instruction(&I::I64Add);
                     f.instruction(&I::I64Store(env.mem.arg64(0)));
                     8
+                };
+                self.advance(f, step);
+            }
+            Record::Narrow { base } => {
+                f.instruction(&env.g_ptr.get());
+                let step = match base {
+                    Some(base) => {
+                        // The id is below 2³¹: its low 32 bits are the event.
+                        self.path_value(f, add.wrapping_add(base as u64));
+                        f.instruction(&I::I64Store32(env.mem.arg32(0)));
+                        4
+                    }
+                    None => {
+                        f.instruction(&I::I32Const((NARROW_ESCAPE | self.func.0) as i32));
+                        f.instruction(&I::I32Store(env.mem.arg32(0)));
+                        f.instruction(&env.g_ptr.get());
+                        self.path_value(f, add);
+                        f.instruction(&I::I64Store(env.mem.arg32(4)));
+                        12
+                    }
                 };
                 self.advance(f, step);
             }

@@ -105,6 +105,9 @@ pub struct Options {
     /// shadow of memory 0, every load and bulk read calls the check routines, whose paths
     /// say which write instances it read.
     pub ewpp: Option<EwppPlan>,
+    /// Trace mode without accesses or checks: write 4-byte events (see
+    /// [`wpp_model::NarrowIds`]) instead of 8-byte ones.
+    pub narrow_events: bool,
 }
 
 /// Interesting paths by function.
@@ -126,6 +129,7 @@ impl Default for Options {
             ppp_everywhere: false,
             accesses: false,
             ewpp: None,
+            narrow_events: false,
         }
     }
 }
@@ -148,6 +152,8 @@ pub struct Instrumented {
     pub sites: Vec<AccessSite>,
     /// The extended WPP's collection run: its check routines.
     pub ewpp: Option<EwppRoutines>,
+    /// [`Options::narrow_events`]: the events are 4 bytes, with these dense ids.
+    pub narrow: Option<wpp_model::NarrowIds>,
 }
 
 /// The check routines an extended WPP's trace holds paths of, as functions of the
@@ -183,6 +189,10 @@ pub fn instrument_numbered(bytes: &[u8], program: &Program, numberings: ProgramN
     if opts.accesses && opts.ewpp.is_some() {
         return Err(Error::Rewrite { place: "options".into(), message: "access events and the extended WPP's checks are two recordings".into() });
     }
+    if opts.narrow_events && (opts.mode != Mode::Trace || opts.accesses || opts.ewpp.is_some()) {
+        return Err(Error::Rewrite { place: "options".into(), message: "4-byte events are for path traces alone".into() });
+    }
+    let narrow = opts.narrow_events.then(|| narrow_ids(&numberings));
     let sites = if opts.accesses || opts.ewpp.is_some() { crate::access_sites(bytes, program)? } else { Vec::new() };
     if sites.len() as u64 > MAX_SITE as u64 + 1 || (opts.ewpp.is_some() && sites.len() >= 1 << (63 - INSTANCE_BITS)) {
         return Err(Error::Unsupported { feature: format!("{} memory access sites", sites.len()), place: "code section".into() });
@@ -210,9 +220,10 @@ pub fn instrument_numbered(bytes: &[u8], program: &Program, numberings: ProgramN
         numberings: &numberings,
         ppp: &ppp,
         first_site: (opts.accesses || opts.ewpp.is_some()).then_some(first_site.as_slice()),
+        narrow: narrow.as_ref(),
     };
     let (wasm, origins) = rewrite(bytes, program, add, |shift, i, body| emit::function(shift, &shared, FuncIdx(program.n_imported_funcs + i), body))?;
-    Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp, origins, accesses: opts.accesses, sites, ewpp })
+    Ok(Instrumented { wasm, mode: opts.mode, layout, numberings, ppp, origins, accesses: opts.accesses, sites, ewpp, narrow })
 }
 
 /// Appends the extended WPP's functions: the helpers as they are, the check routine
@@ -255,6 +266,12 @@ fn add_ewpp_functions(
         profile_numberings.insert(FuncIdx(first + i as u32), numberings[FuncIdx(i as u32)].clone());
     }
     Ok(EwppRoutines { functions, numberings: profile_numberings, roles: r.roles, layout })
+}
+
+/// The 4-byte form's dense ids for functions numbered `numberings`.
+pub fn narrow_ids(numberings: &ProgramNumbering) -> wpp_model::NarrowIds {
+    let n_paths: Vec<Option<u64>> = (0..numberings.n_functions() as u32).map(|f| numberings.get(FuncIdx(f)).map(|n| n.n_paths())).collect();
+    wpp_model::NarrowIds::new(&n_paths)
 }
 
 /// The Ball-Larus numbering of every function of `program` with code, functions with more
