@@ -1,6 +1,7 @@
 //! `wpp-bench`: wpp's benchmarks, each a subcommand that prints one comparison table.
 //!
 //! * `record`: recording overhead per mode on the real-program workloads;
+//! * `consumer`: the consumer thread's work per event, in the 4-byte and 8-byte forms;
 //! * `grammar`: the grammar builders' throughput, memory and output size;
 //! * `hot`: the hot-subpath search on the DAG against the brute force;
 //! * `ppp`: preferential path profiling against Ball-Larus array and hash counting;
@@ -16,8 +17,8 @@
 //!
 //! ## Code map
 //!
-//! The `wpp-bench` binary: `record` (recording overhead per mode), `grammar` (builders'
-//! throughput, memory, size against xz and zstd), `hot` (DAG search against the brute
+//! The `wpp-bench` binary: `record` (recording overhead per mode), `consumer` (the consumer
+//! thread alone, per event and event form), `grammar` (builders' throughput, memory, size against xz and zstd), `hot` (DAG search against the brute
 //! force), `ppp` (PPP against array and hash counting), `twpp` (the TWPP compaction steps),
 //! `dff` (data flow frequencies against the abstract run), `ewpp` (the extended WPP against
 //! the CF and address traces: sizes, classes, checks, recording and recovery time), `slice`
@@ -28,6 +29,7 @@
 
 mod alloc;
 mod command;
+mod consumer;
 mod dff;
 mod ewpp;
 mod grammar;
@@ -63,6 +65,7 @@ enum Command {
     #[command(alias = "bench-ppp")]
     Ppp(ppp::Opts),
     Twpp(twpp::Opts),
+    Consumer(consumer::Opts),
     Dff(dff::Opts),
     Ewpp(ewpp::Opts),
     Slice(slice::Opts),
@@ -80,6 +83,7 @@ fn main() -> anyhow::Result<()> {
         Command::Ewpp(o) => ewpp::run(o),
         Command::Ppp(o) => ppp::run(o),
         Command::Twpp(o) => twpp::run(o),
+        Command::Consumer(o) => consumer::run(o),
         Command::Dff(o) => dff::run(o),
         Command::Slice(o) => slice::run(o),
         Command::Report(o) => report::run(o),

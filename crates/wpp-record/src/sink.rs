@@ -418,7 +418,15 @@ impl Tokenizer {
                 i += more;
                 self.open.as_mut().expect("a run is open after its path").run += 1 + more as u64;
             } else if w & NARROW_ESCAPE != 0 {
-                self.narrow.feed(&[w], |_| {});
+                match words.get(i..i + 2) {
+                    // The whole three-word event is here.
+                    Some(&[lo, hi]) => {
+                        i += 2;
+                        let e = PathEvent { func: FuncIdx(w & !NARROW_ESCAPE), path: PathId(lo as u64 | (hi as u64) << 32) };
+                        self.take(e, &mut emit)?;
+                    }
+                    _ => self.narrow.feed(&[w], |_| {}),
+                }
             } else {
                 let t = match self.id_symbols.get(w) {
                     Some(t) => t,

@@ -69,21 +69,32 @@ pub fn encode_token(out: &mut Vec<u8>, t: Token) {
     debug_assert!(t.run >= 1);
     let long = t.run > 1;
     let head = (t.symbol as u64) << 1 | long as u64;
-    if head < 0x80 && !long {
-        out.push(head as u8);
+    // Bytes assembled in a register and appended as a block of constant length (without a
+    // call of memcpy, and without narrow stores read back wide, which stall store
+    // forwarding), then cut to length. The head's length takes no branch: whether a symbol
+    // needs one byte or two is as good as random.
+    let (h, n) = varint35(head);
+    let len = out.len();
+    if !long {
+        out.extend_from_slice(&h.to_le_bytes());
+        out.truncate(len + n as usize);
         return;
     }
-    // At most 5 + 10 bytes, assembled in a register and appended as 16 (one store of
-    // constant length: bytes written one by one and read back as a block would stall
-    // store forwarding), then cut to length.
-    let mut acc = 0u128;
-    let mut bits = put_varint_bits(&mut acc, 0, head);
-    if long {
-        bits = put_varint_bits(&mut acc, bits, t.run - 2);
-    }
-    let len = out.len();
+    let mut acc = h as u128;
+    let bits = put_varint_bits(&mut acc, 8 * n, t.run - 2);
     out.extend_from_slice(&acc.to_le_bytes());
     out.truncate(len + bits as usize / 8);
+}
+
+/// The varint of `v < 2^35` in the low bytes of the result, and its length in bytes,
+/// without branches.
+#[inline]
+fn varint35(v: u64) -> (u64, u32) {
+    debug_assert!(v < 1 << 35);
+    let spread = (v & 0x7f) | (v << 1 & 0x7f00) | (v << 2 & 0x7f_0000) | (v << 3 & 0x7f00_0000) | (v << 4 & 0x7f_0000_0000);
+    let n = (64 - (v | 1).leading_zeros()).div_ceil(7);
+    let more = 0x80_8080_8080 & ((1u64 << (8 * (n - 1))) - 1);
+    (spread | more, n)
 }
 
 /// Puts `v` as a varint into the little-endian bytes of `acc` from bit `at` (a multiple of
@@ -366,6 +377,17 @@ mod tests {
         bytes.clear();
         encode_token(&mut bytes, big);
         assert_eq!(Tokens::new(&bytes).next().unwrap().unwrap(), big);
+    }
+
+    /// The branch-free varint is the plain one, at every length.
+    #[test]
+    fn varint35_is_the_varint() {
+        for v in (0..35).flat_map(|b| [1u64 << b, (1u64 << b) - 1, (1u64 << b) + 1]).chain([0, (1 << 35) - 1]) {
+            let (h, n) = varint35(v);
+            let mut acc = 0;
+            let bits = put_varint_bits(&mut acc, 0, v);
+            assert_eq!((h as u128, n), (acc, bits / 8), "{v}");
+        }
     }
 
     /// Every width of both numbers, one byte to the longest, reads back.
