@@ -271,6 +271,13 @@ impl TraceSink {
         wpp_grammar::encode_token(bytes, t);
     }
 
+    fn flush_if_full(&mut self) -> Result<(), SinkError> {
+        if self.bytes.len() >= TRACE_WRITE_BYTES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
     fn flush(&mut self) -> Result<(), wpp_profile::Error> {
         let r = self.writer.write(&self.bytes);
         self.bytes.clear();
@@ -298,10 +305,7 @@ impl EventSink for TraceSink {
             Self::push(bytes, counts, t);
             Ok(())
         })?;
-        if self.bytes.len() >= TRACE_WRITE_BYTES {
-            self.flush()?;
-        }
-        Ok(())
+        self.flush_if_full()
     }
 
     fn narrow_events(&mut self, words: &[u32]) -> Result<(), SinkError> {
@@ -310,10 +314,7 @@ impl EventSink for TraceSink {
             Self::push(bytes, counts, t);
             Ok(())
         })?;
-        if self.bytes.len() >= TRACE_WRITE_BYTES {
-            self.flush()?;
-        }
-        Ok(())
+        self.flush_if_full()
     }
 }
 
