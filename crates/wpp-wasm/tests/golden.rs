@@ -1,6 +1,7 @@
 //! Golden tests of decoding and rewriting: for every `tests/golden/NAME.wat`, the CFG of
 //! each function with its Ball-Larus numbering (`NAME.cfg`) and the instrumented module as
-//! text in trace mode (`NAME.trace.wat`), count mode (`NAME.count.wat`), count mode with
+//! text in trace mode (`NAME.trace.wat`), trace mode with 4-byte events as `wpp record`
+//! writes them (`NAME.trace4.wat`), count mode (`NAME.count.wat`), count mode with
 //! every function in the hash table (`NAME.hash.wat`) and count mode with interesting paths
 //! (`NAME.ppp.wat`) are compared with the expectation files beside the program.
 //!
@@ -56,7 +57,7 @@ fn programs() -> Vec<PathBuf> {
 /// Whether `path` is an expectation (`NAME.MODE.wat`) rather than a program.
 fn is_output(path: &Path) -> bool {
     let stem = path.file_stem().unwrap().to_string_lossy();
-    ["trace", "count", "hash", "ppp"].iter().any(|m| stem.ends_with(&format!(".{m}")))
+    ["trace", "trace4", "count", "hash", "ppp"].iter().any(|m| stem.ends_with(&format!(".{m}")))
 }
 
 /// Every expectation file of the program `wat` with its current content.
@@ -70,6 +71,7 @@ fn outputs(wat: &Path) -> Vec<(PathBuf, String)> {
     let base = Options { max_paths, ..Options::default() };
     let variants = [
         ("trace.wat", Options { mode: Mode::Trace, ..base.clone() }),
+        ("trace4.wat", Options { mode: Mode::Trace, narrow_events: true, ..base.clone() }),
         ("count.wat", Options { mode: Mode::Count, ..base.clone() }),
         ("hash.wat", Options { mode: Mode::Count, force_hash: true, ..base.clone() }),
         ("ppp.wat", ppp_options(&program, max_paths)),
@@ -186,6 +188,10 @@ fn header(program: &Program, opts: &Options, inst: &Instrumented) -> String {
             CounterKind::Ppp { base, slots } => format!("{slots} PPP slots at {base:#x}"),
         };
         writeln!(s, ";; counters of {}: {kind} ({n_paths} paths)", name(program, func)).unwrap();
+    }
+    if let Some(ids) = &inst.narrow {
+        let bases = program.functions.iter().filter_map(|f| ids.base(f.index).map(|b| format!("{}:{b}", f.index.0)));
+        writeln!(s, ";; 4-byte event ids (function:base): {}", list(bases)).unwrap();
     }
     for (func, p) in inst.ppp.iter() {
         let ids = list(p.ids().iter().map(|(path, id)| format!("{}:{id}", path.0)));
