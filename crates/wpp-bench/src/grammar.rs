@@ -18,7 +18,8 @@ use crate::workloads::{synthetic_trace, workload_trace, WorkloadArgs};
 /// tokens, phrase ids built by one SEQUITUR(1) and distinct phrases by another; +cNt runs
 /// the two on threads of their own). For each: build time and symbols
 /// per second, peak builder memory, rules, grammar symbols, the encoded grammar section in
-/// bytes, `xz -9` and `zstd -19 --long=27` of the same trace as 4-byte little-endian
+/// bytes and how fast it decodes (grammar symbols per second, checked to give the grammar
+/// back), `xz -9` and `zstd -19 --long=27` of the same trace as 4-byte little-endian
 /// symbols, the grammar's size relative to xz's, and the compression ratio against the
 /// 4-byte trace. Inputs: the workloads' path traces (--workloads) and a synthetic trace
 /// (--symbols; 0 to skip).
@@ -58,6 +59,8 @@ struct BuildRow {
     rules: usize,
     symbols: usize,
     encoded: usize,
+    /// Decoding the encoded section, in seconds (best of the repeats).
+    decode_seconds: f64,
     /// What the phrase front end did, for the +c builders.
     phrases: Option<wpp_grammar::PhraseStats>,
 }
@@ -109,6 +112,7 @@ fn build_all(input: &[u32], only: &[String], repeat: usize) -> Vec<BuildRow> {
         for (row, b) in rows.iter_mut().zip(&builders) {
             let again = build(input, b);
             row.seconds = row.seconds.min(again.seconds);
+            row.decode_seconds = row.decode_seconds.min(again.decode_seconds);
         }
     }
     rows
@@ -126,9 +130,9 @@ fn build(input: &[u32], builder: &str) -> BuildRow {
         }
         let (g, stats) = b.finish_with_stats().expect("a test trace fits a grammar");
         let seconds = t.elapsed().as_secs_f64();
-        let encoded = wpp_grammar::encode_grammar(&g, n_terminals).len();
+        let (encoded, decode_seconds) = encode_and_decode(&g, n_terminals);
         let (rules, symbols) = (g.rules.len(), g.n_symbols());
-        return BuildRow { builder: builder_name, seconds, peak_bytes: stats.memory_bytes, rules, symbols, encoded, phrases: Some(stats) };
+        return BuildRow { builder: builder_name, seconds, peak_bytes: stats.memory_bytes, rules, symbols, encoded, decode_seconds, phrases: Some(stats) };
     }
     let runs = builder.ends_with("+r");
     let prediction = if builder.trim_end_matches("+r").ends_with("+p") { wpp_record::Prediction::Rules } else { wpp_record::Prediction::Off };
@@ -145,8 +149,18 @@ fn build(input: &[u32], builder: &str) -> BuildRow {
     }
     let (g, peak_bytes) = b.finish_measured().expect("a test trace fits a grammar");
     let seconds = t.elapsed().as_secs_f64();
-    let encoded = wpp_grammar::encode_grammar(&g, n_terminals).len();
-    BuildRow { builder: builder_name, seconds, peak_bytes, rules: g.rules.len(), symbols: g.n_symbols(), encoded, phrases: None }
+    let (encoded, decode_seconds) = encode_and_decode(&g, n_terminals);
+    BuildRow { builder: builder_name, seconds, peak_bytes, rules: g.rules.len(), symbols: g.n_symbols(), encoded, decode_seconds, phrases: None }
+}
+
+/// The size of `g`'s grammar section and the time to decode it, checked to give `g` back.
+fn encode_and_decode(g: &wpp_grammar::Grammar, n_terminals: u32) -> (usize, f64) {
+    let bytes = wpp_grammar::encode_grammar(g, n_terminals);
+    let t = Instant::now();
+    let back = wpp_grammar::decode_grammar(&bytes).expect("an encoded grammar decodes");
+    let seconds = t.elapsed().as_secs_f64();
+    assert!(back == *g, "the grammar section decodes to another grammar");
+    (bytes.len(), seconds)
 }
 
 /// Size of `data` compressed by an external compressor (`xz -9`, `zstd -19 --long`).
@@ -177,7 +191,7 @@ fn table(out: &mut impl Write, name: &str, input: &[u32], rows: &[BuildRow], ext
         let vs_xz = external.map_or("-".into(), |(x, _)| format!("{:.2}", r.encoded as f64 / x as f64));
         writeln!(
             out,
-            "{:<14} {:<12} {:>12} {:>8.2} {:>9.2} {:>9.1} {:>8} {:>10} {:>10} {:>10} {:>10} {:>7} {:>8.1}",
+            "{:<14} {:<12} {:>12} {:>8.2} {:>9.2} {:>9.1} {:>8} {:>10} {:>10} {:>10.1} {:>10} {:>10} {:>7} {:>8.1}",
             name,
             r.builder,
             input.len(),
@@ -187,6 +201,7 @@ fn table(out: &mut impl Write, name: &str, input: &[u32], rows: &[BuildRow], ext
             r.rules,
             r.symbols,
             r.encoded,
+            r.symbols as f64 / r.decode_seconds.max(1e-9) / 1e6,
             xz,
             zstd,
             vs_xz,
@@ -234,8 +249,8 @@ fn phrase_header(out: &mut impl Write) -> anyhow::Result<()> {
 fn header(out: &mut impl Write) -> anyhow::Result<()> {
     writeln!(
         out,
-        "{:<14} {:<12} {:>12} {:>8} {:>9} {:>9} {:>8} {:>10} {:>10} {:>10} {:>10} {:>7} {:>8}",
-        "input", "builder", "symbols", "build s", "Msym/s", "peak MiB", "rules", "gram syms", "bytes", "xz -9", "zstd -19", "/xz", "ratio"
+        "{:<14} {:<12} {:>12} {:>8} {:>9} {:>9} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10} {:>7} {:>8}",
+        "input", "builder", "symbols", "build s", "Msym/s", "peak MiB", "rules", "gram syms", "bytes", "dec Msym/s", "xz -9", "zstd -19", "/xz", "ratio"
     )?;
     Ok(())
 }

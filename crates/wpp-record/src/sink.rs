@@ -359,10 +359,13 @@ impl SymbolTable {
 /// run-length tokens.
 pub struct Tokenizer {
     decoder: EventDecoder,
-    /// 4-byte events: their decoder and ids, the symbol of each id seen, and the id of
-    /// the open run (`NO_ID` if it is not an id's).
+    /// 4-byte events: their decoder and ids, the symbol of each id seen (+ 1, 0 for
+    /// none, directly for the first [`DIRECT_IDS`] ids, those of the functions with
+    /// fewest paths; in a map for the others), and the id of the open run (`NO_ID` if it
+    /// is not an id's).
     narrow: NarrowDecoder,
     ids: NarrowIds,
+    direct: Vec<u32>,
     id_symbols: IdMap,
     last_id: u64,
     /// The path of the open run, and the run.
@@ -381,6 +384,7 @@ impl Tokenizer {
             decoder: EventDecoder::default(),
             narrow: NarrowDecoder::default(),
             id_symbols: IdMap::default(),
+            direct: vec![0; ids.n_ids().min(DIRECT_IDS) as usize],
             ids,
             last_id: NO_ID,
             last: None,
@@ -429,12 +433,19 @@ impl Tokenizer {
                     _ => self.narrow.feed(&[w], |_| {}),
                 }
             } else {
-                let t = match self.id_symbols.get(w) {
+                let known = match self.direct.get(w as usize) {
+                    Some(&t) => t.checked_sub(1),
+                    None => self.id_symbols.get(w),
+                };
+                let t = match known {
                     Some(t) => t,
                     None => {
                         let e = self.ids.event(w).ok_or_else(|| format!("event id {w} is not a path's (the module has {} ids)", self.ids.n_ids()))?;
                         let t = self.symbols.symbol(e);
-                        self.id_symbols.insert(w, t);
+                        match self.direct.get_mut(w as usize) {
+                            Some(slot) => *slot = t.wrapping_add(1),
+                            None => self.id_symbols.insert(w, t),
+                        }
                         t
                     }
                 };
@@ -506,6 +517,10 @@ impl Tokenizer {
         self.open.take()
     }
 }
+
+/// Ids with a direct slot in [`Tokenizer`]: 256 KiB of symbols, where the functions with
+/// fewest paths, numbered first, keep theirs.
+const DIRECT_IDS: u32 = 1 << 16;
 
 /// No id: the open run is not an id's.
 const NO_ID: u64 = u64::MAX;
