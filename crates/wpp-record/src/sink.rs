@@ -455,7 +455,9 @@ impl Tokenizer {
         Ok(())
     }
 
-    /// A path of a function without ids: a run of its own unless it continues the open one.
+    /// A path given as an event (8-byte events, and functions without ids): a run of its
+    /// own unless it continues the open one.
+    #[inline]
     fn take(&mut self, e: PathEvent, emit: &mut impl FnMut(Token) -> Result<(), SinkError>) -> Result<(), SinkError> {
         if self.last == Some(e) {
             self.open.as_mut().expect("a run is open after its path").run += 1;
@@ -483,31 +485,15 @@ impl Tokenizer {
     /// Decodes `words`, handing every run that ends to `emit`; stops at the first error.
     #[inline]
     pub fn feed(&mut self, words: &[u64], mut emit: impl FnMut(Token) -> Result<(), SinkError>) -> Result<(), SinkError> {
-        let Tokenizer { decoder, last, open, symbols, .. } = self;
-        let mut error: Option<SinkError> = None;
+        let mut decoder = std::mem::take(&mut self.decoder);
+        let mut result = Ok(());
         decoder.feed(words, |e| {
-            if *last == Some(e) {
-                // The open run's path again (the common case in loops): no lookup.
-                open.as_mut().expect("a run is open after its path").run += 1;
-                return;
-            }
-            if error.is_some() {
-                return;
-            }
-            let t = symbols.symbol(e);
-            if t > wpp_grammar::MAX_TERMINAL {
-                error = Some(format!("more than {} distinct paths: too many for one trace", wpp_grammar::MAX_TERMINAL).into());
-                return;
-            }
-            *last = Some(e);
-            // A new path always starts a new run: runs are maximal.
-            if let Some(done) = open.replace(Token { symbol: t, run: 1 }) {
-                if let Err(e) = emit(done) {
-                    error = Some(e);
-                }
+            if result.is_ok() {
+                result = self.take(e, &mut emit);
             }
         });
-        error.map_or(Ok(()), Err)
+        self.decoder = decoder;
+        result
     }
 
     /// Ends the open run, if any, and returns it.
