@@ -5,7 +5,6 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_profile::Profile;
 use wpp_report::annotate::{spans, Annotation, Selection};
 use wpp_report::format::{group, percent};
 
@@ -31,6 +30,8 @@ use wpp_report::format::{group, percent};
 pub struct Opts {
     /// A profile written by `wpp record`.
     profile: PathBuf,
+    #[command(flatten)]
+    run: crate::Run,
     /// A source file: its name as the DWARF gives it, or the end of that name (whole path
     /// components).
     #[arg(value_name = "FILE", conflicts_with = "func")]
@@ -51,7 +52,7 @@ pub struct Opts {
 const GAP: u32 = 8;
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
-    let p = Profile::open(&o.profile)?;
+    let p = o.run.open(&o.profile)?;
     p.require_program("annotate")?;
     let selection = match (&o.func, &o.file) {
         (Some(f), _) => Selection::Function(wpp_report::select_func(&p, f)?),

@@ -4,7 +4,6 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_profile::Profile;
 
 /// Print the path trace, one event per line, as `FUNCTION_INDEX PATH_ID`.
 ///
@@ -17,13 +16,15 @@ use wpp_profile::Profile;
 pub struct Opts {
     /// A profile with a trace or a grammar.
     profile: PathBuf,
+    #[command(flatten)]
+    run: crate::Run,
     /// Also print each path's function name and blocks: `FUNCTION_INDEX PATH_ID NAME: BLOCK...`.
     #[arg(long)]
     decode: bool,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
-    let p = Profile::open(&o.profile)?;
+    let p = o.run.open(&o.profile)?;
     if o.decode {
         p.require_program("expand --decode")?;
     }

@@ -4,7 +4,6 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_profile::Profile;
 
 /// Write a profile as one JSON document.
 ///
@@ -19,6 +18,8 @@ use wpp_profile::Profile;
 pub struct Opts {
     /// A profile.
     profile: PathBuf,
+    #[command(flatten)]
+    run: crate::Run,
     /// Write JSON (the only format, and the default).
     #[arg(long)]
     json: bool,
@@ -26,7 +27,7 @@ pub struct Opts {
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let _ = o.json;
-    let p = Profile::open(&o.profile)?;
+    let p = o.run.open(&o.profile)?;
     let e = wpp_report::export(&p)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     serde_json::to_writer(&mut out, &e)?;

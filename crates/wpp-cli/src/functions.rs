@@ -4,7 +4,6 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_profile::Profile;
 use wpp_report::format::{group, percent, truncate};
 use wpp_report::FunctionSort;
 
@@ -25,6 +24,8 @@ use wpp_report::FunctionSort;
 pub struct Opts {
     /// A profile written by `wpp record`.
     profile: PathBuf,
+    #[command(flatten)]
+    run: crate::Run,
     /// The order: most instructions, most path executions or most distinct paths first, or
     /// by name.
     #[arg(long, value_enum, default_value = "instructions")]
@@ -46,7 +47,7 @@ enum Sort {
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
-    let p = Profile::open(&o.profile)?;
+    let p = o.run.open(&o.profile)?;
     p.require_program("functions")?;
     let sort = match o.sort {
         Sort::Instructions => FunctionSort::Instructions,

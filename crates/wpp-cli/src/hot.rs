@@ -29,6 +29,8 @@ use wpp_report::Dag;
 pub struct Opts {
     /// A profile with a grammar or a trace.
     profile: PathBuf,
+    #[command(flatten)]
+    run: crate::Run,
     /// Longest subpath, in acyclic paths (the report's default).
     #[arg(long, value_name = "L", default_value_t = 32)]
     max_len: usize,
@@ -57,7 +59,7 @@ enum Cost {
 pub fn run(o: Opts) -> anyhow::Result<()> {
     anyhow::ensure!(o.max_len >= 1, "--max-len must be at least 1");
     anyhow::ensure!(o.min_len <= o.max_len, "--min-len {} is above --max-len {}", o.min_len, o.max_len);
-    let dag = Dag::open(&o.profile)?;
+    let dag = Dag::of(o.run.open(&o.profile)?)?;
     let cost = match o.cost {
         Cost::Instructions => wpp_report::Cost::Instructions,
         Cost::Paths => wpp_report::Cost::Paths,

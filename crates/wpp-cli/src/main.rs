@@ -32,6 +32,7 @@ mod expand;
 mod export;
 mod functions;
 mod hot;
+mod merge;
 mod paths;
 mod ppp;
 mod query;
@@ -79,6 +80,7 @@ fn version() -> String {
 enum Command {
     Record(record::Opts),
     Paths(paths::Opts),
+    Merge(merge::Opts),
     Functions(functions::Opts),
     Annotate(annotate::Opts),
     Stats(stats::Opts),
@@ -157,6 +159,25 @@ impl Output {
     }
 }
 
+/// `--run N`: one run of a merged profile.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub(crate) struct Run {
+    /// Of a merged profile (`wpp merge`), only run N (from 1, in the order merged), as it
+    /// was recorded; without it, the sum of the runs.
+    #[arg(long, value_name = "N")]
+    pub run: Option<usize>,
+}
+
+impl Run {
+    /// Opens `path`, or its run N with --run N.
+    pub fn open(&self, path: &std::path::Path) -> Result<wpp_profile::Profile, wpp_profile::Error> {
+        match self.run {
+            Some(n) => wpp_profile::Profile::open_run(path, n),
+            None => wpp_profile::Profile::open(path),
+        }
+    }
+}
+
 /// `--json` alone: how a report without lists is printed.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub(crate) struct Json {
@@ -212,6 +233,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Record(o) => record::run(o),
         Command::Paths(o) => paths::run(o).map(|()| 0),
+        Command::Merge(o) => merge::run(o).map(|()| 0),
         Command::Functions(o) => functions::run(o).map(|()| 0),
         Command::Annotate(o) => annotate::run(o).map(|()| 0),
         Command::Stats(o) => stats::run(o).map(|()| 0),

@@ -4,7 +4,6 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_profile::Profile;
 use wpp_report::format::{group, percent, truncate};
 use wpp_report::{PathRow, PathSort};
 
@@ -24,6 +23,8 @@ use wpp_report::{PathRow, PathSort};
 pub struct Opts {
     /// A profile written by `wpp record`.
     profile: PathBuf,
+    #[command(flatten)]
+    run: crate::Run,
     /// Only paths of this function (name or index).
     #[arg(long)]
     func: Option<String>,
@@ -43,7 +44,7 @@ enum Sort {
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
-    let p = Profile::open(&o.profile)?;
+    let p = o.run.open(&o.profile)?;
     p.require_program("paths")?;
     let func = o.func.as_deref().map(|s| wpp_report::select_func(&p, s)).transpose()?;
     let sort = match o.sort {

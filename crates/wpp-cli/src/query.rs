@@ -19,6 +19,8 @@ use wpp_report::{Dag, PathRow};
 pub struct Opts {
     /// A profile with a grammar or a trace.
     profile: PathBuf,
+    #[command(flatten)]
+    run: crate::Run,
     #[command(subcommand)]
     question: Question,
     #[command(flatten)]
@@ -49,7 +51,7 @@ enum Question {
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
-    let dag = Dag::open(&o.profile)?;
+    let dag = Dag::of(o.run.open(&o.profile)?)?;
     let mut out = std::io::stdout().lock();
     match o.question {
         Question::Freq { paths } => {

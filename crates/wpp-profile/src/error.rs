@@ -40,6 +40,21 @@ pub enum Error {
     /// paths can be said of it.
     #[error("{path}: a trace from elsewhere (written by `wpp compress`, no program recorded): `stats`, `expand` and `export` read it; `{command}` needs a profile `wpp record` wrote")]
     Foreign { path: PathBuf, command: &'static str },
+    /// Two profiles given to one merge that cannot be merged.
+    #[error("{other}: cannot be merged with {first}: {what}")]
+    Mismatch { first: PathBuf, other: PathBuf, what: String },
+    /// A merge given no profile.
+    #[error("{path}: no profiles to merge")]
+    NothingToMerge { path: PathBuf },
+    /// The whole program path asked of a merged profile, which keeps one per run.
+    #[error("{path}: a merged profile keeps each run's whole program path apart: choose one with --run N (`wpp stats` lists the runs)")]
+    MergedWholePath { path: PathBuf },
+    /// A run asked of a profile that is not merged.
+    #[error("{path}: not a merged profile, so it holds one run: drop --run {run} (profiles are merged by `wpp merge`)")]
+    NotMerged { path: PathBuf, run: usize },
+    /// A run asked of a merged profile that does not have it.
+    #[error("{path}: no run {run}: the profile merges runs 1 to {runs}")]
+    NoSuchRun { path: PathBuf, run: usize, runs: usize },
     #[error("{path}: records no module hash (written by an older wpp or by `wpp compress`); record it again to use it with a module")]
     NoModuleHash { path: PathBuf },
 }

@@ -34,6 +34,7 @@
 //! | `address-values`, `address-grammar` | (addresses mode) the address trace: for every access in order, its first byte (and a bulk access's length; for a call of an import, how many ranges it wrote, then each range's start and length), as a grammar (encoded as `grammar`) over terminals whose values `address-values` lists (postcard `Vec<u32>`); the sites are not stored: they follow from the control flow |
 //! | `exercised` | (filtering run) postcard [`wpp_model::exercised::ExercisedDeps`]: every (writer, load) dependence exercised, how often, and how often not on the writer's latest instance |
 //! | `ewpp` | (extended WPP) postcard [`wpp_model::ewpp::EwppRecord`]: which of the profile's functions (after the module's, with their CFGs in `meta`) are the check routines, what their blocks mean, each load's candidate writers; the trace in `grammar` holds their paths among the module's |
+//! | `merged-runs` | (a merged profile, written by `wpp merge`) postcard `Vec<`[`RunRecord`]`>`: each run's arguments, ending, time and events; run `i`'s own sections follow as `run.i/NAME` (see [`merge`]) |
 //! | `unknown-host-calls` | (addresses and filtering runs, when there were any) postcard `BTreeMap<String, u64>`: calls of imports whose writes to guest memory are not known, by name |
 //!
 //! A guest with several threads would get one grammar each, in sections `grammar`,
@@ -72,12 +73,14 @@
 mod atomic;
 mod build;
 mod error;
+pub mod merge;
 mod read;
 mod write;
 
 pub use atomic::{remove_unfinished, write_atomically, AtomicFile};
 pub use build::{GrammarBuilder, GrammarOptions, Prediction, REPAIR_BLOCK, SEGMENT_TOKENS};
 pub use error::Error;
+pub use merge::{merge, Merged, RunRecord};
 pub use read::{Profile, TraceReader};
 pub use wpp_grammar::GrammarFull;
 pub use write::Writer;
@@ -111,6 +114,8 @@ pub mod section {
     pub const EXERCISED: &str = "exercised";
     pub const UNKNOWN_HOST_CALLS: &str = "unknown-host-calls";
     pub const EWPP: &str = "ewpp";
+    /// A merged profile's runs ([`crate::merge`]).
+    pub const MERGED_RUNS: &str = "merged-runs";
 }
 
 /// One entry of the table of contents.

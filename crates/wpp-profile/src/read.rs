@@ -36,6 +36,46 @@ fn corrupt(path: &Path, what: impl Into<String>) -> Error {
     Error::Corrupt { path: path.to_owned(), what: what.into() }
 }
 
+/// The file, its header and table of contents checked.
+fn read_toc(path: &Path) -> Result<(File, Vec<TocEntry>), Error> {
+    let io = |source| Error::Io { path: path.to_owned(), source };
+    let mut file = File::open(path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    let start = read_exact_at(&mut file, path, 0, size.min(HEADER_LEN))?;
+    let not_a_profile = || Error::NotAProfile { path: path.to_owned(), found: wpp_model::sniff::FileKind::of(&start).to_string() };
+    if start.len() >= 8 && start.iter().all(|&b| b == 0) {
+        return Err(corrupt(path, "the header was never written (was recording interrupted?)"));
+    }
+    if !start.starts_with(&MAGIC) {
+        return Err(not_a_profile());
+    }
+    if size < HEADER_LEN {
+        return Err(corrupt(path, format!("{size} bytes is too short for a profile")));
+    }
+    let h = start;
+    let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().expect("4 bytes"));
+    let u64_at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
+    let version = u32_at(8);
+    if !(1..=VERSION).contains(&version) {
+        return Err(Error::Version { path: path.to_owned(), found: version });
+    }
+    let (toc_offset, toc_len, toc_crc) = (u64_at(16), u64_at(24), u32_at(32));
+    if toc_offset < HEADER_LEN || toc_offset.checked_add(toc_len).is_none_or(|end| end > size) {
+        return Err(corrupt(path, "the table of contents lies outside the file (was recording interrupted?)"));
+    }
+    let toc_bytes = read_exact_at(&mut file, path, toc_offset, toc_len)?;
+    if crc32fast::hash(&toc_bytes) != toc_crc {
+        return Err(corrupt(path, "checksum mismatch in the table of contents"));
+    }
+    let toc: Vec<TocEntry> = postcard::from_bytes(&toc_bytes).map_err(|e| corrupt(path, format!("table of contents: {e}")))?;
+    for e in &toc {
+        if e.offset < HEADER_LEN || e.offset.checked_add(e.len).is_none_or(|end| end > toc_offset) {
+            return Err(corrupt(path, format!("section `{}` lies outside the file", e.name)));
+        }
+    }
+    Ok((file, toc))
+}
+
 fn read_exact_at(file: &mut File, path: &Path, offset: u64, len: u64) -> Result<Vec<u8>, Error> {
     let io = |source| Error::Io { path: path.to_owned(), source };
     file.seek(SeekFrom::Start(offset)).map_err(io)?;
@@ -60,44 +100,46 @@ fn decode_section<T: serde::de::DeserializeOwned>(file: &mut File, path: &Path, 
 }
 
 impl Profile {
-    /// Reads and checks the header, table of contents, `meta` and `counts`.
+    /// Reads and checks the header, table of contents, `meta` and `counts`. A merged
+    /// profile ([`crate::merge`]) opens as the sum of its runs.
     pub fn open(path: &Path) -> Result<Profile, Error> {
-        let io = |source| Error::Io { path: path.to_owned(), source };
-        let mut file = File::open(path).map_err(io)?;
-        let size = file.metadata().map_err(io)?.len();
-        let start = read_exact_at(&mut file, path, 0, size.min(HEADER_LEN))?;
-        let not_a_profile = || Error::NotAProfile { path: path.to_owned(), found: wpp_model::sniff::FileKind::of(&start).to_string() };
-        if start.len() >= 8 && start.iter().all(|&b| b == 0) {
-            return Err(corrupt(path, "the header was never written (was recording interrupted?)"));
+        let (file, toc) = read_toc(path)?;
+        Profile::load(path, file, toc, None)
+    }
+
+    /// Opens run `run` (from 1) of a merged profile as the profile of that run alone: its
+    /// counts, its whole program path if it has one, its arguments and ending.
+    pub fn open_run(path: &Path, run: usize) -> Result<Profile, Error> {
+        let (mut file, toc) = read_toc(path)?;
+        if !toc.iter().any(|e| e.name == section::MERGED_RUNS) {
+            return Err(Error::NotMerged { path: path.to_owned(), run });
         }
-        if !start.starts_with(&MAGIC) {
-            return Err(not_a_profile());
+        let runs: Vec<crate::RunRecord> = decode_section(&mut file, path, &toc, section::MERGED_RUNS)?;
+        let record = match run.checked_sub(1).and_then(|i| runs.get(i)) {
+            Some(r) => r.clone(),
+            None => return Err(Error::NoSuchRun { path: path.to_owned(), run, runs: runs.len() }),
+        };
+        let prefix = crate::merge::run_prefix(run - 1);
+        let toc = toc
+            .into_iter()
+            .filter_map(|mut e| {
+                if crate::merge::COMMON.contains(&e.name.as_str()) {
+                    return Some(e);
+                }
+                let name = e.name.strip_prefix(&prefix)?.to_owned();
+                e.name = name;
+                Some(e)
+            })
+            .collect();
+        Profile::load(path, file, toc, Some(&record))
+    }
+
+    /// Checks and loads the sections `toc` lists; with `run`, `meta` is that run's.
+    fn load(path: &Path, mut file: File, toc: Vec<TocEntry>, run: Option<&crate::RunRecord>) -> Result<Profile, Error> {
+        let mut meta: Meta = decode_section(&mut file, path, &toc, section::META)?;
+        if let Some(r) = run {
+            r.apply(&mut meta);
         }
-        if size < HEADER_LEN {
-            return Err(corrupt(path, format!("{size} bytes is too short for a profile")));
-        }
-        let h = start;
-        let u32_at = |i: usize| u32::from_le_bytes(h[i..i + 4].try_into().expect("4 bytes"));
-        let u64_at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
-        let version = u32_at(8);
-        if !(1..=VERSION).contains(&version) {
-            return Err(Error::Version { path: path.to_owned(), found: version });
-        }
-        let (toc_offset, toc_len, toc_crc) = (u64_at(16), u64_at(24), u32_at(32));
-        if toc_offset < HEADER_LEN || toc_offset.checked_add(toc_len).is_none_or(|end| end > size) {
-            return Err(corrupt(path, "the table of contents lies outside the file (was recording interrupted?)"));
-        }
-        let toc_bytes = read_exact_at(&mut file, path, toc_offset, toc_len)?;
-        if crc32fast::hash(&toc_bytes) != toc_crc {
-            return Err(corrupt(path, "checksum mismatch in the table of contents"));
-        }
-        let toc: Vec<TocEntry> = postcard::from_bytes(&toc_bytes).map_err(|e| corrupt(path, format!("table of contents: {e}")))?;
-        for e in &toc {
-            if e.offset < HEADER_LEN || e.offset.checked_add(e.len).is_none_or(|end| end > toc_offset) {
-                return Err(corrupt(path, format!("section `{}` lies outside the file", e.name)));
-            }
-        }
-        let meta: Meta = decode_section(&mut file, path, &toc, section::META)?;
         for (i, f) in meta.functions.iter().enumerate() {
             if f.index.idx() != i {
                 return Err(corrupt(path, format!("function {i} is listed as function {}", f.index)));
@@ -187,6 +229,11 @@ impl Profile {
             });
         }
         Ok(())
+    }
+
+    /// A merged profile's runs, in the order merged; `None` for a profile of one run.
+    pub fn merged_runs(&self) -> Result<Option<Vec<crate::RunRecord>>, Error> {
+        self.optional_value(section::MERGED_RUNS)
     }
 
     /// Section `name` postcard-decoded, `None` when the profile has no such section.
@@ -292,6 +339,9 @@ impl Profile {
     /// The error for a profile without `section`, where the path trace should be: a
     /// profile of counts only, or a damaged one.
     fn no_whole_path(&self, section: &str) -> Error {
+        if self.toc.iter().any(|e| e.name == section::MERGED_RUNS) {
+            return Error::MergedWholePath { path: self.path.clone() };
+        }
         match self.meta.mode {
             RecordMode::Paths => Error::NoWholePath { path: self.path.clone(), mode: "paths" },
             RecordMode::Ppp => Error::NoWholePath { path: self.path.clone(), mode: "ppp" },

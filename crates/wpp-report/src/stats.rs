@@ -35,6 +35,39 @@ pub struct Stats {
     pub ratio: Option<f64>,
     /// Bytes of every section, by name.
     pub sections: BTreeMap<String, u64>,
+    /// A merged profile's runs, in the order merged (`wpp merge`); null for a profile of
+    /// one run.
+    pub merged_runs: Option<Vec<RunStats>>,
+}
+
+/// One run of a merged profile.
+#[derive(Debug, Serialize)]
+pub struct RunStats {
+    /// The profile it was merged from.
+    pub file: String,
+    pub mode: String,
+    pub args: Vec<String>,
+    pub ending: String,
+    pub partial: bool,
+    pub events: u64,
+    pub guest_nanos: u64,
+}
+
+/// What a profile's mode is called in reports (a grammar's with how it was built, when
+/// known).
+fn mode_name(mode: RecordMode, options: Option<wpp_profile::GrammarOptions>) -> String {
+    match mode {
+        RecordMode::Paths => "paths".into(),
+        RecordMode::Trace => "trace".into(),
+        RecordMode::Ppp => "ppp".into(),
+        RecordMode::Grammar(b) => match options.map(|o| o.prediction) {
+            Some(wpp_profile::Prediction::Rules) => format!("grammar ({}, predicting rules)", b.name()),
+            _ => format!("grammar ({})", b.name()),
+        },
+        RecordMode::Addresses(b) => format!("addresses (grammars by {})", b.name()),
+        RecordMode::EwppFilter => "ewpp-filter".into(),
+        RecordMode::Ewpp(b) => format!("extended WPP (grammar by {})", b.name()),
+    }
 }
 
 /// The statistics of `p` (decoding its grammar, if it has one).
@@ -50,18 +83,7 @@ pub fn stats_of(p: &Profile, grammar: Option<&wpp_grammar::Grammar>) -> Result<S
     let mut s = Stats {
         module: p.meta.module.clone(),
         module_sha256: p.module_id()?.map(|id| id.sha256_hex()),
-        mode: match p.meta.mode {
-            RecordMode::Paths => "paths".into(),
-            RecordMode::Trace => "trace".into(),
-            RecordMode::Ppp => "ppp".into(),
-            RecordMode::Grammar(b) => match p.grammar_options.map(|o| o.prediction) {
-                Some(wpp_profile::Prediction::Rules) => format!("grammar ({}, predicting rules)", b.name()),
-                _ => format!("grammar ({})", b.name()),
-            },
-            RecordMode::Addresses(b) => format!("addresses (grammars by {})", b.name()),
-            RecordMode::EwppFilter => "ewpp-filter".into(),
-            RecordMode::Ewpp(b) => format!("extended WPP (grammar by {})", b.name()),
-        },
+        mode: mode_name(p.meta.mode, p.grammar_options),
         prediction: p.grammar_options.map(|o| o.prediction.name()),
         ending: p.meta.ending.to_string(),
         partial: p.meta.ending.is_partial(),
@@ -73,6 +95,19 @@ pub fn stats_of(p: &Profile, grammar: Option<&wpp_grammar::Grammar>) -> Result<S
         raw_trace_bytes: raw,
         ratio: None,
         sections,
+        merged_runs: p.merged_runs()?.map(|runs| {
+            runs.into_iter()
+                .map(|r| RunStats {
+                    file: r.file,
+                    mode: mode_name(r.mode, None),
+                    args: r.args,
+                    partial: r.ending.is_partial(),
+                    ending: r.ending.to_string(),
+                    events: r.events,
+                    guest_nanos: r.guest_nanos,
+                })
+                .collect()
+        }),
     };
     if let Some(g) = grammar {
         let st = g.stats();

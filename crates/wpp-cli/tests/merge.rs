@@ -1,0 +1,138 @@
+//! `wpp merge` end to end, against each input read alone:
+//!
+//! * on every real program of `workloads/` (built by `workloads/build.sh`): its `train`
+//!   run counted (`--mode paths`) and its `test` run's whole program path (the default
+//!   grammar) merge into a profile whose path counts are the sum of the two profiles'
+//!   (`wpp paths --json`), whose run 2 reads as the grammar profile did (`paths`, `hot`
+//!   and `stats` give the same JSON), and merging three inputs as (A B) C or as A (B C)
+//!   gives the same bytes;
+//! * profiles of two modules are refused, naming both files, and leave no output.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use wpp_test_support::workloads;
+use wpp_workloads::Manifest;
+
+mod common;
+use common::{json, ok, run, scratch, wpp};
+
+type Counts = BTreeMap<(u64, u64), u64>;
+
+fn path_counts(profile: &Path, run: Option<usize>) -> Counts {
+    let mut cmd = wpp();
+    cmd.args(["paths", "--json", "--top", "0"]).arg(profile);
+    if let Some(n) = run {
+        cmd.args(["--run", &n.to_string()]);
+    }
+    let v = json(&mut cmd);
+    v["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x["count"].as_u64().unwrap()))
+        .collect()
+}
+
+/// Fails naming the first paths (at most 5) whose counts differ.
+fn same_counts(name: &str, what: &str, found: &Counts, expected: &Counts) {
+    let keys: std::collections::BTreeSet<_> = found.keys().chain(expected.keys()).collect();
+    let differ: Vec<String> = keys
+        .into_iter()
+        .filter(|k| found.get(k) != expected.get(k))
+        .take(5)
+        .map(|k| format!("{k:?}: {:?} against {:?}", found.get(k), expected.get(k)))
+        .collect();
+    assert!(differ.is_empty(), "{name}: {what} differ (function, path): {}", differ.join("; "));
+}
+
+fn merge(inputs: &[&Path], out: &Path) {
+    ok(wpp().arg("merge").args(inputs).arg("-o").arg(out));
+}
+
+/// A command's JSON on `profile`, or on its run `run`.
+fn answer(args: &[&str], profile: &Path, run: Option<usize>) -> Value {
+    let mut cmd = wpp();
+    cmd.args(args).arg(profile).arg("--json");
+    if let Some(n) = run {
+        cmd.args(["--run", &n.to_string()]);
+    }
+    json(&mut cmd)
+}
+
+#[test]
+fn all_programs() {
+    workloads::for_each_program("merge", |m, _, p| check(m, &p.name));
+}
+
+fn check(m: &Manifest, name: &str) {
+    let (p, train) = m.run(name, "train").unwrap();
+    let (_, test) = m.run(name, "test").unwrap();
+    let d = scratch(&format!("merge-{name}"));
+    let (a, b) = (d.join("train.wpp"), d.join("test.wpp"));
+    common::record_run(m, p, train, &a, &["--mode", "paths"]);
+    common::record_run(m, p, test, &b, &[]);
+    let ab = d.join("ab.wpp");
+    merge(&[&a, &b], &ab);
+
+    let (in_a, in_b) = (path_counts(&a, None), path_counts(&b, None));
+    let mut sum = in_a.clone();
+    for (k, n) in &in_b {
+        *sum.entry(*k).or_insert(0) += n;
+    }
+    same_counts(name, "the merged counts against the sum of the runs'", &path_counts(&ab, None), &sum);
+    same_counts(name, "run 1 of the merge against its profile", &path_counts(&ab, Some(1)), &in_a);
+
+    // Run 2 reads as the grammar profile it came from.
+    for args in [&["paths", "--top", "0"][..], &["hot", "--top", "0"], &["stats"]] {
+        let (mut merged, mut alone) = (answer(args, &ab, Some(2)), answer(args, &b, None));
+        if args[0] == "stats" {
+            // The sections are named alike, but the merged file lays them out with others.
+            for v in [&mut merged, &mut alone] {
+                v.as_object_mut().unwrap().remove("sections");
+            }
+        }
+        assert_eq!(merged, alone, "{name}: `wpp {}` of run 2 of the merge and of its profile", args.join(" "));
+    }
+    let stats = answer(&["stats"], &ab, None);
+    let runs = stats["merged_runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2, "{name}: {stats}");
+    assert_eq!(runs[1]["file"].as_str().unwrap(), b.display().to_string());
+
+    // Associative: the same runs in the same order give the same file.
+    let (bc, ab_c, a_bc) = (d.join("bc.wpp"), d.join("ab-c.wpp"), d.join("a-bc.wpp"));
+    merge(&[&b, &a], &bc);
+    merge(&[&ab, &bc], &ab_c);
+    merge(&[&a, &b, &bc], &a_bc);
+    let left = std::fs::read(&ab_c).unwrap();
+    assert!(left == std::fs::read(&a_bc).unwrap(), "{name}: (A B) (B A) and A B (B A) differ");
+    let direct = d.join("direct.wpp");
+    merge(&[&a, &b, &b, &a], &direct);
+    assert!(left == std::fs::read(&direct).unwrap(), "{name}: merging merged profiles differs from merging their runs");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// `NAME.wat` of `tests/cli`, compiled into `dir`, recorded into `dir/NAME.wpp`.
+fn recorded(dir: &Path, name: &str) -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/cli/{name}.wat"));
+    let wasm = dir.join(format!("{name}.wasm"));
+    std::fs::write(&wasm, wat::parse_file(&src).unwrap()).unwrap();
+    let out = dir.join(format!("{name}.wpp"));
+    let o = wpp().args(["record", "--mode", "paths", "-o"]).arg(&out).arg(&wasm).stdout(std::process::Stdio::null()).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    out
+}
+
+#[test]
+fn another_module_is_refused() {
+    let d = scratch("merge-modules");
+    let (a, b) = (recorded(&d, "branchy"), recorded(&d, "calls"));
+    let out = d.join("all.wpp");
+    let o = run(wpp().arg("merge").arg(&a).arg(&b).arg("-o").arg(&out));
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("{}: cannot be merged with {}: it was recorded from another module", b.display(), a.display())), "{err}");
+    assert!(!out.exists(), "a failed merge left {}", out.display());
+    std::fs::remove_dir_all(&d).unwrap();
+}

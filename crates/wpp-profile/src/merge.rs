@@ -1,0 +1,283 @@
+//! Merging profiles of one module into one file: path counts added, every run kept.
+//!
+//! A merged profile holds, besides the sections every profile of the module has (`module`,
+//! and `source` when the module has DWARF):
+//!
+//! * `meta`: the module's functions, with the runs' events and guest time added; its mode is
+//!   `ppp` when every run was recorded with the same interesting paths, otherwise `paths`;
+//!   its arguments are empty, and its ending is the runs' common ending, or else the first
+//!   that is not a clean exit;
+//! * `counts`: the sum of the runs' counts;
+//! * `ppp` (runs recorded with interesting paths): the interesting paths, with the hash
+//!   table's counts added;
+//! * `merged-runs`: postcard `Vec<`[`RunRecord`]`>`, one record per run in the order merged;
+//! * every section of run `i` (from 0) but `meta`, `module` and `source`, renamed
+//!   `run.i/NAME`: its own `counts`, `ppp`, `symbols`, `grammar` or `runs`, and so on.
+//!
+//! [`crate::Profile::open`] reads a merged profile as the sum of its runs, and
+//! [`crate::Profile::open_run`] one run as the profile it came from (its whole program
+//! path, if it had one, stays readable as it was). Merging a merged profile takes its
+//! runs one by one, so merging is associative; the counts do not depend on the order of
+//! the inputs, and the runs keep it.
+
+use std::path::{Path, PathBuf};
+
+use crate::section::{COUNTS, MERGED_RUNS, META, MODULE, PPP, SOURCE};
+use crate::{Ending, Error, Meta, ModuleId, PathCount, PppRecord, Profile, RecordMode, Writer};
+
+/// The sections a run shares with the profile that holds it: they are not stored per run.
+pub(crate) const COMMON: [&str; 3] = [META, MODULE, SOURCE];
+
+/// The prefix of run `i`'s sections in a merged profile.
+pub(crate) fn run_prefix(i: usize) -> String {
+    format!("run.{i}/")
+}
+
+/// What a merged profile keeps of one run's `meta` (the rest is the module's, shared).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RunRecord {
+    /// The profile the run was read from, as it was named to the merge.
+    pub file: String,
+    pub mode: RecordMode,
+    pub args: Vec<String>,
+    pub ending: Ending,
+    pub guest_nanos: u64,
+    pub events: u64,
+}
+
+impl RunRecord {
+    fn of(file: &Path, meta: &Meta) -> RunRecord {
+        RunRecord {
+            file: file.display().to_string(),
+            mode: meta.mode,
+            args: meta.args.clone(),
+            ending: meta.ending.clone(),
+            guest_nanos: meta.guest_nanos,
+            events: meta.events,
+        }
+    }
+
+    /// Makes the merged profile's `meta` that of this run.
+    pub(crate) fn apply(&self, meta: &mut Meta) {
+        meta.mode = self.mode;
+        meta.args = self.args.clone();
+        meta.ending = self.ending.clone();
+        meta.guest_nanos = self.guest_nanos;
+        meta.events = self.events;
+    }
+}
+
+/// What [`merge`] wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Merged {
+    pub runs: usize,
+    /// Distinct paths executed, over all runs.
+    pub paths: usize,
+    /// Path executions, over all runs.
+    pub executions: u64,
+}
+
+/// The sum of two lists of path counts, each sorted by function and path with no path
+/// twice (as section `counts` holds them); `None` if a count overflows.
+pub fn add_counts(a: &[PathCount], b: &[PathCount]) -> Option<Vec<PathCount>> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let key = |c: &PathCount| (c.func, c.path);
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if key(x) == key(y) => {
+                out.push(PathCount { count: x.count.checked_add(y.count)?, ..*x });
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if key(x) < key(y) => {
+                out.push(*x);
+                i += 1;
+            }
+            (Some(x), None) => {
+                out.push(*x);
+                i += 1;
+            }
+            (_, Some(y)) => {
+                out.push(*y);
+                j += 1;
+            }
+            (None, None) => unreachable!("the loop runs while one list has counts left"),
+        }
+    }
+    Some(out)
+}
+
+/// The first input, which every other is checked against.
+struct First {
+    path: PathBuf,
+    meta: Meta,
+    module: ModuleId,
+    source: Option<Vec<u8>>,
+}
+
+/// Accumulated preferential path profiling records: `None` before the first input,
+/// `Some(None)` when the inputs have none.
+type PppSoFar = Option<Option<PppRecord>>;
+
+/// Merges the profiles `inputs` (recorded from one module, or merged before) into `out`,
+/// written atomically: nothing appears there unless the whole merge succeeds. Holds one
+/// input's counts and one section at a time besides the sums.
+pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Merged, Error> {
+    let mut w = Writer::create(out)?;
+    let mut first: Option<First> = None;
+    let mut counts: Vec<PathCount> = Vec::new();
+    let mut ppp: PppSoFar = None;
+    let mut runs: Vec<RunRecord> = Vec::new();
+    for input in inputs {
+        let p = Profile::open(input)?;
+        p.require_program("merge")?;
+        let module = p.module_id()?.ok_or_else(|| Error::NoModuleHash { path: input.clone() })?;
+        match &first {
+            None => {
+                let source = p.toc.iter().any(|e| e.name == SOURCE).then(|| p.section_bytes(SOURCE)).transpose()?;
+                first = Some(First { path: input.clone(), meta: p.meta.clone(), module, source });
+            }
+            Some(f) => check_same(f, &p, &module)?,
+        }
+        let f = first.as_ref().expect("set above");
+        // A merged input gives its runs, each from its own sections; any other is one run.
+        let input_runs: Vec<(RunRecord, Option<String>)> = match p.optional_value::<Vec<RunRecord>>(MERGED_RUNS)? {
+            Some(rs) => rs.into_iter().enumerate().map(|(i, r)| (r, Some(run_prefix(i)))).collect(),
+            None => vec![(RunRecord::of(input, &p.meta), None)],
+        };
+        for (record, prefix) in input_runs {
+            let to = run_prefix(runs.len());
+            for e in &p.toc {
+                let name = match &prefix {
+                    None if COMMON.contains(&e.name.as_str()) => continue,
+                    None => e.name.as_str(),
+                    Some(prefix) => match e.name.strip_prefix(prefix.as_str()) {
+                        Some(name) => name,
+                        None => continue,
+                    },
+                };
+                w.write_section(&format!("{to}{name}"), &p.section_bytes(&e.name)?)?;
+            }
+            runs.push(record);
+        }
+        counts = add_counts(&counts, &p.counts).ok_or_else(|| overflow(input, "a path's count"))?;
+        ppp = Some(add_ppp(f, input, ppp, p.ppp)?);
+    }
+    let Some(f) = first else { return Err(Error::NothingToMerge { path: out.to_owned() }) };
+    let ppp = ppp.flatten();
+    let mut meta = f.meta.clone();
+    meta.mode = if ppp.is_some() { RecordMode::Ppp } else { RecordMode::Paths };
+    meta.args = Vec::new();
+    meta.ending = common_ending(&runs);
+    meta.guest_nanos = runs.iter().fold(0u64, |a, r| a.saturating_add(r.guest_nanos));
+    meta.events = runs.iter().fold(0u64, |a, r| a.saturating_add(r.events));
+    w.write_value(META, &meta)?;
+    w.write_value(COUNTS, &counts)?;
+    w.write_value(MODULE, &f.module)?;
+    if let Some(source) = &f.source {
+        w.write_section(SOURCE, source)?;
+    }
+    if let Some(r) = &ppp {
+        w.write_value(PPP, r)?;
+    }
+    w.write_value(MERGED_RUNS, &runs)?;
+    w.finish()?;
+    Ok(Merged { runs: runs.len(), paths: counts.len(), executions: counts.iter().map(|c| c.count).fold(0u64, u64::saturating_add) })
+}
+
+fn overflow(input: &Path, what: &str) -> Error {
+    Error::Corrupt { path: input.to_owned(), what: format!("{what} overflows 64 bits when added to the profiles before it") }
+}
+
+/// Checks that `p` was recorded from the module of the first input, numbered alike.
+fn check_same(f: &First, p: &Profile, module: &ModuleId) -> Result<(), Error> {
+    let mismatch = |what: String| Error::Mismatch { first: f.path.clone(), other: p.path.clone(), what };
+    if *module != f.module {
+        return Err(mismatch(format!(
+            "it was recorded from another module (SHA-256 {}…, against {}…)",
+            &module.sha256_hex()[..8],
+            &f.module.sha256_hex()[..8]
+        )));
+    }
+    if p.meta.max_paths != f.meta.max_paths {
+        return Err(mismatch(format!("its paths are numbered within {}, those of the first within {}", p.meta.max_paths, f.meta.max_paths)));
+    }
+    if p.meta.functions != f.meta.functions {
+        return Err(mismatch("its functions' control flow graphs differ (recorded by another version of wpp?)".into()));
+    }
+    Ok(())
+}
+
+/// Adds `next`, the record of input `input`, to the records so far.
+fn add_ppp(f: &First, input: &Path, so_far: PppSoFar, next: Option<PppRecord>) -> Result<Option<PppRecord>, Error> {
+    let mismatch = |what: &str| Error::Mismatch { first: f.path.clone(), other: input.to_owned(), what: what.to_owned() };
+    match (so_far, next) {
+        (None, next) => Ok(next),
+        (Some(None), None) => Ok(None),
+        (Some(Some(_)), None) => Err(mismatch("it was recorded without interesting paths (--mode ppp), the first with them")),
+        (Some(None), Some(_)) => Err(mismatch("it was recorded with interesting paths (--mode ppp), the first without")),
+        (Some(Some(mut a)), Some(b)) => {
+            if a.functions != b.functions {
+                return Err(mismatch("it was recorded with other interesting paths (another set file, or another selection)"));
+            }
+            a.hashed = add_counts(&a.hashed, &b.hashed).ok_or_else(|| overflow(input, "a count of the PPP hash table"))?;
+            Ok(Some(a))
+        }
+    }
+}
+
+/// The ending a merged profile shows: the runs' common ending, or else the first that is
+/// not a clean exit.
+fn common_ending(runs: &[RunRecord]) -> Ending {
+    let first = runs[0].ending.clone();
+    if runs.iter().all(|r| r.ending == first) {
+        return first;
+    }
+    runs.iter().map(|r| r.ending.clone()).find(|e| *e != Ending::Exited(0)).unwrap_or(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use wpp_model::{FuncIdx, PathId};
+
+    use super::*;
+
+    /// Sorted counts with no path twice, from (function, path, count) triples.
+    fn counts() -> impl Strategy<Value = Vec<PathCount>> {
+        proptest::collection::btree_map((0u32..4, 0u64..6), 1u64..1000, 0..12)
+            .prop_map(|m| m.into_iter().map(|((f, p), count)| PathCount { func: FuncIdx(f), path: PathId(p), count }).collect())
+    }
+
+    /// The oracle: every path's count summed over the lists, path by path.
+    fn summed(lists: &[&[PathCount]]) -> Vec<PathCount> {
+        let mut m = std::collections::BTreeMap::new();
+        for l in lists {
+            for c in *l {
+                *m.entry((c.func, c.path)).or_insert(0u64) += c.count;
+            }
+        }
+        m.into_iter().map(|((func, path), count)| PathCount { func, path, count }).collect()
+    }
+
+    proptest! {
+        #[test]
+        fn adding_counts_is_summing_them_and_any_order_gives_the_same(a in counts(), b in counts(), c in counts()) {
+            let ab = add_counts(&a, &b).unwrap();
+            prop_assert_eq!(&ab, &summed(&[&a, &b]));
+            prop_assert_eq!(&ab, &add_counts(&b, &a).unwrap());
+            let left = add_counts(&ab, &c).unwrap();
+            let right = add_counts(&a, &add_counts(&b, &c).unwrap()).unwrap();
+            prop_assert_eq!(&left, &right);
+            prop_assert_eq!(&left, &summed(&[&a, &b, &c]));
+        }
+    }
+
+    #[test]
+    fn an_overflowing_count_is_refused() {
+        let c = |count| vec![PathCount { func: FuncIdx(0), path: PathId(0), count }];
+        assert_eq!(add_counts(&c(u64::MAX), &c(1)), None);
+        assert_eq!(add_counts(&c(u64::MAX - 1), &c(1)), Some(c(u64::MAX)));
+    }
+}
