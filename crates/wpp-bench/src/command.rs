@@ -90,3 +90,20 @@ pub fn run_wpp_with_stdin<S: AsRef<OsStr>>(args: &[S], stdin: Option<&std::path:
     };
     Ok(Cost { seconds, peak_bytes: peak })
 }
+
+/// `wpp record ARGS -o OUT PROGRAM -- RUN ARGS` with the run's directories and stdin.
+pub fn record(dir: &std::path::Path, p: &wpp_workloads::Program, run: &wpp_workloads::Run, out: &std::path::Path, args: &[String]) -> anyhow::Result<Cost> {
+    let mut a: Vec<String> = vec!["record".into()];
+    a.extend(args.iter().cloned());
+    a.push("-o".into());
+    a.push(out.display().to_string());
+    for d in &run.dirs {
+        a.push("--dir".into());
+        a.push(format!("{}::{d}", dir.join(d).display()));
+    }
+    a.push(dir.join(&p.wasm).display().to_string());
+    a.push("--".into());
+    a.extend(run.args.iter().cloned());
+    let stdin = run.stdin.as_ref().map(|s| dir.join(s));
+    run_wpp_with_stdin(&a, stdin.as_deref())
+}

@@ -9,7 +9,7 @@ use std::time::Instant;
 use clap::Args;
 use wpp_profile::{Builder, Profile};
 
-use crate::command::{run_wpp, run_wpp_with_stdin, Cost};
+use crate::command::{record, run_wpp, Cost};
 use crate::workloads::{geomean, load, WorkloadArgs};
 
 /// Each workload run is recorded as a user types it (`wpp record`, end to end: process
@@ -67,23 +67,6 @@ struct Measured {
 
 fn section_len(p: &Profile, name: &str) -> u64 {
     p.toc.iter().find(|e| e.name == name).map_or(0, |e| e.len)
-}
-
-/// `wpp record ARGS -o OUT PROGRAM -- RUN ARGS` with the run's directories and stdin.
-fn record(dir: &Path, p: &wpp_workloads::Program, run: &wpp_workloads::Run, out: &Path, args: &[String]) -> anyhow::Result<Cost> {
-    let mut a: Vec<String> = vec!["record".into()];
-    a.extend(args.iter().cloned());
-    a.push("-o".into());
-    a.push(out.display().to_string());
-    for d in &run.dirs {
-        a.push("--dir".into());
-        a.push(format!("{}::{d}", dir.join(d).display()));
-    }
-    a.push(dir.join(&p.wasm).display().to_string());
-    a.push("--".into());
-    a.extend(run.args.iter().cloned());
-    let stdin = run.stdin.as_ref().map(|s| dir.join(s));
-    run_wpp_with_stdin(&a, stdin.as_deref())
 }
 
 fn measure(dir: &Path, p: &wpp_workloads::Program, run: &wpp_workloads::Run, tmp: &Path, builders: &[Builder]) -> anyhow::Result<Measured> {

@@ -8,6 +8,7 @@
 //! * `twpp`: the timestamped whole program path's compaction steps;
 //! * `dff`: data flow frequencies on the grammar against the abstract run;
 //! * `ewpp`: the extended whole program path against the control-flow and address traces;
+//! * `merge`: `wpp merge` of a thousand grammar profiles against recording one;
 //! * `slice`: precise dynamic slices on the TWPP from seeded criteria, fresh and warm;
 //! * `report`: making the HTML report, step by step, and the page's size and load time.
 //!
@@ -21,7 +22,8 @@
 //! thread alone, per event and event form), `grammar` (builders' throughput, memory, size against xz and zstd), `hot` (DAG search against the brute
 //! force), `ppp` (PPP against array and hash counting), `twpp` (the TWPP compaction steps),
 //! `dff` (data flow frequencies against the abstract run), `ewpp` (the extended WPP against
-//! the CF and address traces: sizes, classes, checks, recording and recovery time), `slice`
+//! the CF and address traces: sizes, classes, checks, recording and recovery time), `merge`
+//! (`wpp merge` of many grammar profiles as typed: time, peak memory, size), `slice`
 //! (dynamic slices: sizes, time and heap fresh and warm, `wpp slice` as typed), `report` (the HTML report's
 //! steps, page size and, in Chromium, load time); `workloads`: the one set of workload
 //! arguments, loading runs, path traces, the synthetic trace; `alloc`: the counting global
@@ -34,6 +36,7 @@ mod dff;
 mod ewpp;
 mod grammar;
 mod hot;
+mod merge;
 mod ppp;
 mod record;
 mod report;
@@ -68,6 +71,7 @@ enum Command {
     Consumer(consumer::Opts),
     Dff(dff::Opts),
     Ewpp(ewpp::Opts),
+    Merge(merge::Opts),
     Slice(slice::Opts),
     Report(report::Opts),
 }
@@ -81,6 +85,7 @@ fn main() -> anyhow::Result<()> {
         Command::Grammar(o) => grammar::run(o),
         Command::Hot(o) => hot::run(o),
         Command::Ewpp(o) => ewpp::run(o),
+        Command::Merge(o) => merge::run(o),
         Command::Ppp(o) => ppp::run(o),
         Command::Twpp(o) => twpp::run(o),
         Command::Consumer(o) => consumer::run(o),

@@ -23,7 +23,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::section::{COUNTS, MERGED_RUNS, META, MODULE, PPP, SOURCE};
-use crate::{Ending, Error, Meta, ModuleId, PathCount, PppRecord, Profile, RecordMode, Writer};
+use crate::{read, Ending, Error, Meta, ModuleId, PathCount, PppRecord, Profile, RecordMode, TocEntry, Writer};
 
 /// The sections a run shares with the profile that holds it: they are not stored per run.
 pub(crate) const COMMON: [&str; 3] = [META, MODULE, SOURCE];
@@ -46,17 +46,6 @@ pub struct RunRecord {
 }
 
 impl RunRecord {
-    fn of(file: &Path, meta: &Meta) -> RunRecord {
-        RunRecord {
-            file: file.display().to_string(),
-            mode: meta.mode,
-            args: meta.args.clone(),
-            ending: meta.ending.clone(),
-            guest_nanos: meta.guest_nanos,
-            events: meta.events,
-        }
-    }
-
     /// Makes the merged profile's `meta` that of this run.
     pub(crate) fn apply(&self, meta: &mut Meta) {
         meta.mode = self.mode;
@@ -108,47 +97,124 @@ pub fn add_counts(a: &[PathCount], b: &[PathCount]) -> Option<Vec<PathCount>> {
     Some(out)
 }
 
-/// The first input, which every other is checked against.
+/// The first input, which every input is checked against.
 struct First {
     path: PathBuf,
     meta: Meta,
+    numberings: wpp_paths::ProgramNumbering,
+    /// `meta.functions` as postcard encodes them: an input whose `meta` holds these bytes
+    /// has the same functions, which spares decoding and checking them again.
+    functions: Vec<u8>,
     module: ModuleId,
     source: Option<Vec<u8>>,
+}
+
+/// What the merge reads of each input: its table of contents (its sections are copied
+/// from the open file), what its `meta` says of the run, its counts, PPP record and runs.
+struct Input {
+    path: PathBuf,
+    file: std::fs::File,
+    toc: Vec<TocEntry>,
+    run: RunRecord,
+    counts: Vec<PathCount>,
+    ppp: Option<PppRecord>,
+    runs: Option<Vec<RunRecord>>,
 }
 
 /// Accumulated preferential path profiling records: `None` before the first input,
 /// `Some(None)` when the inputs have none.
 type PppSoFar = Option<Option<PppRecord>>;
 
+/// The fields of `meta` before the functions, in the order [`Meta`] declares them.
+type MetaHead = (String, u64, RecordMode, u64);
+/// The fields of `meta` after the functions.
+type MetaTail = (Vec<String>, Ending, u64, u64);
+
+/// Reads input `path` as far as the merge needs, checked against the first input: the
+/// module, the numbering and the functions must be the same; the counts and the PPP
+/// record are checked as the reader checks them, with the first input's numbering.
+fn read_input(path: &Path, f: &First) -> Result<Input, Error> {
+    let (mut file, toc) = read::read_toc(path)?;
+    let meta = read::read_section(&mut file, path, &toc, META)?;
+    let bad_meta = |e: postcard::Error| read::corrupt(path, format!("section `{META}`: {e}"));
+    let ((_, module_bytes, mode, max_paths), rest): (MetaHead, &[u8]) = postcard::take_from_bytes(&meta).map_err(bad_meta)?;
+    let mismatch = |what: String| Error::Mismatch { first: f.path.clone(), other: path.to_owned(), what };
+    if max_paths != f.meta.max_paths {
+        return Err(mismatch(format!("its paths are numbered within {max_paths}, those of the first within {}", f.meta.max_paths)));
+    }
+    let module: ModuleId = match toc.iter().any(|e| e.name == MODULE) {
+        true => read::decode_section(&mut file, path, &toc, MODULE)?,
+        false => return Err(Error::NoModuleHash { path: path.to_owned() }),
+    };
+    if module.bytes != module_bytes {
+        return Err(read::corrupt(path, format!("section `{MODULE}` describes a module of {} bytes; `{META}` says {module_bytes}", module.bytes)));
+    }
+    if module != f.module {
+        return Err(mismatch(format!(
+            "it was recorded from another module (SHA-256 {}…, against {}…)",
+            &module.sha256_hex()[..8],
+            &f.module.sha256_hex()[..8]
+        )));
+    }
+    let Some(rest) = rest.strip_prefix(f.functions.as_slice()) else {
+        return Err(mismatch("its functions' control flow graphs differ (recorded by another version of wpp?)".into()));
+    };
+    let ((args, ending, guest_nanos, events), end): (MetaTail, &[u8]) = postcard::take_from_bytes(rest).map_err(bad_meta)?;
+    if !end.is_empty() {
+        return Err(read::corrupt(path, format!("section `{META}` has {} bytes after its end", end.len())));
+    }
+    let counts: Vec<PathCount> = read::decode_section(&mut file, path, &toc, COUNTS)?;
+    if !counts.windows(2).all(|w| (w[0].func, w[0].path) < (w[1].func, w[1].path)) {
+        return Err(read::corrupt(path, format!("section `{COUNTS}` is not sorted by function and path")));
+    }
+    for c in &counts {
+        read::check_event(path, &f.meta, &f.numberings, wpp_model::PathEvent { func: c.func, path: c.path })?;
+    }
+    let ppp: Option<PppRecord> = match toc.iter().any(|e| e.name == PPP) {
+        true => Some(read::decode_section(&mut file, path, &toc, PPP)?),
+        false => None,
+    };
+    if let Some(r) = &ppp {
+        read::check_ppp(path, &f.meta, &f.numberings, &counts, r)?;
+    }
+    let runs: Option<Vec<RunRecord>> = match toc.iter().any(|e| e.name == MERGED_RUNS) {
+        true => Some(read::decode_section(&mut file, path, &toc, MERGED_RUNS)?),
+        false => None,
+    };
+    let run = RunRecord { file: path.display().to_string(), mode, args, ending, guest_nanos, events };
+    Ok(Input { path: path.to_owned(), file, toc, run, counts, ppp, runs })
+}
+
+/// Reads the first input in full, as every command reads a profile.
+fn read_first(path: &Path) -> Result<First, Error> {
+    let p = Profile::open(path)?;
+    p.require_program("merge")?;
+    let module = p.module_id()?.ok_or_else(|| Error::NoModuleHash { path: path.to_owned() })?;
+    let source = p.toc.iter().any(|e| e.name == SOURCE).then(|| p.section_bytes(SOURCE)).transpose()?;
+    let functions = postcard::to_stdvec(&p.meta.functions).map_err(|e| read::corrupt(path, format!("section `{META}`: {e}")))?;
+    Ok(First { path: path.to_owned(), meta: p.meta, numberings: p.numberings, functions, module, source })
+}
+
 /// Merges the profiles `inputs` (recorded from one module, or merged before) into `out`,
-/// written atomically: nothing appears there unless the whole merge succeeds. Holds one
-/// input's counts and one section at a time besides the sums.
+/// written atomically: nothing appears there unless the whole merge succeeds. Holds the
+/// sums, one input's counts and one section at a time.
 pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Merged, Error> {
+    let Some(first) = inputs.first() else { return Err(Error::NothingToMerge { path: out.to_owned() }) };
+    let f = read_first(first)?;
     let mut w = Writer::create(out)?;
-    let mut first: Option<First> = None;
     let mut counts: Vec<PathCount> = Vec::new();
     let mut ppp: PppSoFar = None;
     let mut runs: Vec<RunRecord> = Vec::new();
-    for input in inputs {
-        let p = Profile::open(input)?;
-        p.require_program("merge")?;
-        let module = p.module_id()?.ok_or_else(|| Error::NoModuleHash { path: input.clone() })?;
-        match &first {
-            None => {
-                let source = p.toc.iter().any(|e| e.name == SOURCE).then(|| p.section_bytes(SOURCE)).transpose()?;
-                first = Some(First { path: input.clone(), meta: p.meta.clone(), module, source });
-            }
-            Some(f) => check_same(f, &p, &module)?,
-        }
-        let f = first.as_ref().expect("set above");
+    for path in inputs {
+        let mut input = read_input(path, &f)?;
         // A merged input gives its runs, each from its own sections; any other is one run.
-        let input_runs: Vec<(RunRecord, Option<String>)> = match p.optional_value::<Vec<RunRecord>>(MERGED_RUNS)? {
+        let input_runs: Vec<(RunRecord, Option<String>)> = match input.runs.take() {
             Some(rs) => rs.into_iter().enumerate().map(|(i, r)| (r, Some(run_prefix(i)))).collect(),
-            None => vec![(RunRecord::of(input, &p.meta), None)],
+            None => vec![(input.run.clone(), None)],
         };
         for (record, prefix) in input_runs {
             let to = run_prefix(runs.len());
-            for e in &p.toc {
+            for e in &input.toc {
                 let name = match &prefix {
                     None if COMMON.contains(&e.name.as_str()) => continue,
                     None => e.name.as_str(),
@@ -157,14 +223,14 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Merged, Error> {
                         None => continue,
                     },
                 };
-                w.write_section(&format!("{to}{name}"), &p.section_bytes(&e.name)?)?;
+                let bytes = read::read_section(&mut input.file, &input.path, &input.toc, &e.name)?;
+                w.write_section(&format!("{to}{name}"), &bytes)?;
             }
             runs.push(record);
         }
-        counts = add_counts(&counts, &p.counts).ok_or_else(|| overflow(input, "a path's count"))?;
-        ppp = Some(add_ppp(f, input, ppp, p.ppp)?);
+        counts = add_counts(&counts, &input.counts).ok_or_else(|| overflow(path, "a path's count"))?;
+        ppp = Some(add_ppp(&f, path, ppp, input.ppp)?);
     }
-    let Some(f) = first else { return Err(Error::NothingToMerge { path: out.to_owned() }) };
     let ppp = ppp.flatten();
     let mut meta = f.meta.clone();
     meta.mode = if ppp.is_some() { RecordMode::Ppp } else { RecordMode::Paths };
@@ -188,25 +254,6 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Merged, Error> {
 
 fn overflow(input: &Path, what: &str) -> Error {
     Error::Corrupt { path: input.to_owned(), what: format!("{what} overflows 64 bits when added to the profiles before it") }
-}
-
-/// Checks that `p` was recorded from the module of the first input, numbered alike.
-fn check_same(f: &First, p: &Profile, module: &ModuleId) -> Result<(), Error> {
-    let mismatch = |what: String| Error::Mismatch { first: f.path.clone(), other: p.path.clone(), what };
-    if *module != f.module {
-        return Err(mismatch(format!(
-            "it was recorded from another module (SHA-256 {}…, against {}…)",
-            &module.sha256_hex()[..8],
-            &f.module.sha256_hex()[..8]
-        )));
-    }
-    if p.meta.max_paths != f.meta.max_paths {
-        return Err(mismatch(format!("its paths are numbered within {}, those of the first within {}", p.meta.max_paths, f.meta.max_paths)));
-    }
-    if p.meta.functions != f.meta.functions {
-        return Err(mismatch("its functions' control flow graphs differ (recorded by another version of wpp?)".into()));
-    }
-    Ok(())
 }
 
 /// Adds `next`, the record of input `input`, to the records so far.
@@ -272,6 +319,28 @@ mod tests {
             prop_assert_eq!(&left, &right);
             prop_assert_eq!(&left, &summed(&[&a, &b, &c]));
         }
+    }
+
+    /// The merge reads `meta` as the fields before the functions, the functions' bytes, and
+    /// the fields after them: that must stay the layout of [`Meta`].
+    #[test]
+    fn meta_is_its_head_its_functions_and_its_tail() {
+        let functions = vec![wpp_model::Function { index: FuncIdx(0), name: "f".into(), cfg: None }];
+        let meta = Meta {
+            module: "m.wasm".into(),
+            module_bytes: 77,
+            mode: RecordMode::Grammar(crate::Builder::Sequitur1),
+            max_paths: 1 << 40,
+            functions: functions.clone(),
+            args: vec!["-x".into(), "y".into()],
+            ending: Ending::Trapped("unreachable".into()),
+            guest_nanos: 123_456_789,
+            events: 42,
+        };
+        let mut bytes = postcard::to_stdvec(&(meta.module.clone(), meta.module_bytes, meta.mode, meta.max_paths)).unwrap();
+        bytes.extend(postcard::to_stdvec(&functions).unwrap());
+        bytes.extend(postcard::to_stdvec(&(meta.args.clone(), meta.ending.clone(), meta.guest_nanos, meta.events)).unwrap());
+        assert_eq!(postcard::to_stdvec(&meta).unwrap(), bytes);
     }
 
     #[test]

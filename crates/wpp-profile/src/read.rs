@@ -32,12 +32,12 @@ pub struct Profile {
     pub ppp: Option<crate::PppRecord>,
 }
 
-fn corrupt(path: &Path, what: impl Into<String>) -> Error {
+pub(crate) fn corrupt(path: &Path, what: impl Into<String>) -> Error {
     Error::Corrupt { path: path.to_owned(), what: what.into() }
 }
 
 /// The file, its header and table of contents checked.
-fn read_toc(path: &Path) -> Result<(File, Vec<TocEntry>), Error> {
+pub(crate) fn read_toc(path: &Path) -> Result<(File, Vec<TocEntry>), Error> {
     let io = |source| Error::Io { path: path.to_owned(), source };
     let mut file = File::open(path).map_err(io)?;
     let size = file.metadata().map_err(io)?.len();
@@ -85,7 +85,7 @@ fn read_exact_at(file: &mut File, path: &Path, offset: u64, len: u64) -> Result<
 }
 
 /// The bytes of section `name`, checksum verified.
-fn read_section(file: &mut File, path: &Path, toc: &[TocEntry], name: &str) -> Result<Vec<u8>, Error> {
+pub(crate) fn read_section(file: &mut File, path: &Path, toc: &[TocEntry], name: &str) -> Result<Vec<u8>, Error> {
     let e = toc.iter().find(|e| e.name == name).ok_or_else(|| Error::Missing { path: path.to_owned(), section: name.into() })?;
     let bytes = read_exact_at(file, path, e.offset, e.len)?;
     if crc32fast::hash(&bytes) != e.crc32 {
@@ -95,7 +95,7 @@ fn read_section(file: &mut File, path: &Path, toc: &[TocEntry], name: &str) -> R
 }
 
 /// Section `name`, checksum verified and postcard-decoded.
-fn decode_section<T: serde::de::DeserializeOwned>(file: &mut File, path: &Path, toc: &[TocEntry], name: &str) -> Result<T, Error> {
+pub(crate) fn decode_section<T: serde::de::DeserializeOwned>(file: &mut File, path: &Path, toc: &[TocEntry], name: &str) -> Result<T, Error> {
     postcard::from_bytes(&read_section(file, path, toc, name)?).map_err(|e| corrupt(path, format!("section `{name}`: {e}")))
 }
 
@@ -387,7 +387,7 @@ impl Profile {
     }
 }
 
-fn check_event(path: &Path, meta: &Meta, numberings: &wpp_paths::ProgramNumbering, e: PathEvent) -> Result<(), Error> {
+pub(crate) fn check_event(path: &Path, meta: &Meta, numberings: &wpp_paths::ProgramNumbering, e: PathEvent) -> Result<(), Error> {
     let n = numberings.get(e.func).ok_or_else(|| corrupt(path, format!("path event in function {}, which has no code", e.func)))?;
     if e.path.0 >= n.n_paths() {
         return Err(corrupt(path, format!("path {} of function {} ({}) does not exist", e.path, e.func, meta.func_name(e.func))));
@@ -397,7 +397,7 @@ fn check_event(path: &Path, meta: &Meta, numberings: &wpp_paths::ProgramNumberin
 
 /// Section `ppp`: functions and paths exist, in order, ids distinct; every hashed count
 /// is part of the path's count, and no interesting path that had a slot was hashed.
-fn check_ppp(path: &Path, meta: &Meta, numberings: &wpp_paths::ProgramNumbering, counts: &[PathCount], r: &crate::PppRecord) -> Result<(), Error> {
+pub(crate) fn check_ppp(path: &Path, meta: &Meta, numberings: &wpp_paths::ProgramNumbering, counts: &[PathCount], r: &crate::PppRecord) -> Result<(), Error> {
     let bad = |m: String| corrupt(path, format!("section `ppp`: {m}"));
     if !r.functions.windows(2).all(|w| w[0].func < w[1].func) {
         return Err(bad("functions are not sorted".into()));
