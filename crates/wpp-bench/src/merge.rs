@@ -34,7 +34,7 @@ struct Row {
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
-    anyhow::ensure!(o.profiles >= 2 && o.profiles % 2 == 0, "--profiles must be an even number of at least 2");
+    anyhow::ensure!(o.profiles >= 2 && o.profiles.is_multiple_of(2), "--profiles must be an even number of at least 2");
     let Some(sel) = o.workloads.select(Some("workloads"), "test")? else { return Ok(()) };
     let manifest = wpp_workloads::Manifest::load(&sel.dir)?;
     let tmp = std::env::temp_dir().join(format!("wpp-bench-merge-{}", std::process::id()));
