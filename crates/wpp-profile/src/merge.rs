@@ -177,6 +177,11 @@ fn read_input(path: &Path, f: &First) -> Result<Input, Error> {
     if let Some(r) = &ppp {
         read::check_ppp(path, &f.meta, &f.numberings, &counts, r)?;
     }
+    // The first input's source lines stand for every input's: the module is the same.
+    let source = toc.iter().any(|e| e.name == SOURCE).then(|| read::read_section(&mut file, path, &toc, SOURCE)).transpose()?;
+    if source != f.source {
+        return Err(mismatch("its source lines differ from the first's (the module is the same: is one damaged?)".into()));
+    }
     let runs: Option<Vec<RunRecord>> = match toc.iter().any(|e| e.name == MERGED_RUNS) {
         true => Some(read::decode_section(&mut file, path, &toc, MERGED_RUNS)?),
         false => None,
@@ -198,6 +203,11 @@ fn read_first(path: &Path) -> Result<First, Error> {
 /// Merges the profiles `inputs` (recorded from one module, or merged before) into `out`,
 /// written atomically: nothing appears there unless the whole merge succeeds. Holds the
 /// sums, one input's counts and one section at a time.
+///
+/// What is merged is checked as the reader checks it (`meta`, `module`, `counts`, `ppp`,
+/// `merged-runs`; `source` must be the first input's). The sections a run keeps (its
+/// whole program path, ...) are copied as they are, their checksums verified; they are
+/// checked in full when the run is read ([`Profile::open_run`]), as any profile's are.
 pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<Merged, Error> {
     let Some(first) = inputs.first() else { return Err(Error::NothingToMerge { path: out.to_owned() }) };
     let f = read_first(first)?;

@@ -1441,3 +1441,52 @@ fn numbering_a_hostile_cfg_takes_work_linear_in_the_file() {
 
 /// Bytes a reader may allocate in all per byte of a hostile file.
 const WORK_PER_BYTE: usize = 64;
+
+// ---------------------------------------------------------------------------------------
+// 4. Merging damaged profiles
+
+/// A valid profile merged with a damaged one: an error naming the damaged file, with no
+/// output left behind, or a merged profile whose run 2 reads back as the damaged file
+/// does (an error, or the same counts, the merged counts being the sum); never a panic.
+#[test]
+fn merging_damaged_profiles_gives_a_merge_or_an_error() {
+    let dir = scratch("merge");
+    let fx = fixture(&dir);
+    let valid = write_file(&dir, "valid.wpp", &fx.bytes);
+    let mut rng = Rng::new(0x0e_1ce_5eed);
+    let (mut merged, mut refused) = (0, 0);
+    for i in 0..600 {
+        let b = match i % 3 {
+            0 => mutate(&mut rng, &fx.bytes),
+            1 => damage_section(&mut rng, &dir, &fx),
+            _ => damage_values(&mut rng, &dir, &fx),
+        };
+        let damaged = write_file(&dir, "damaged.wpp", &b);
+        let out = dir.join("merged.wpp");
+        match wpp_profile::merge(&[valid.clone(), damaged.clone()], &out) {
+            Ok(m) => {
+                merged += 1;
+                assert_eq!(m.runs, 2);
+                // The run reads back as the damaged file does: its damage, if any, is in a
+                // section the run keeps, checked when it is read.
+                match (Profile::open(&damaged), Profile::open_run(&out, 2)) {
+                    (Ok(alone), Ok(run)) => {
+                        assert_eq!(run.counts, alone.counts, "case {i}");
+                        let sum = wpp_profile::merge::add_counts(&fx.counts, &alone.counts).unwrap();
+                        assert_eq!(Profile::open(&out).unwrap().counts, sum, "case {i}");
+                    }
+                    (Err(_), Err(_)) => {}
+                    (alone, run) => panic!("case {i}: the damaged file reads as {:?}, its run in the merge as {:?}", alone.map(|_| ()), run.map(|_| ())),
+                }
+                std::fs::remove_file(&out).unwrap();
+            }
+            Err(e) => {
+                refused += 1;
+                assert!(e.to_string().contains(&damaged.display().to_string()), "case {i}: the error does not name the damaged file: {e}");
+                assert!(!out.exists(), "case {i}: a failed merge left its output");
+            }
+        }
+    }
+    assert!(merged > 0 && refused > 0, "{merged} merged, {refused} refused: the cases should go both ways");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
