@@ -95,6 +95,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         };
         let html = keep.join(format!("{}.html", p.name));
         let request = wpp_html::Request {
+            run: None,
             profile: &profile,
             output: &html,
             options: wpp_html::Options::default(),

@@ -28,6 +28,8 @@ pub struct Opts {
     /// A profile written by `wpp record` (a grammar or trace profile for hot subpaths and
     /// the flame graph).
     profile: PathBuf,
+    #[command(flatten)]
+    run: crate::Run,
     /// The page to write (replaced whole, or left as it was if the report fails).
     #[arg(short, long, value_name = "OUT.html")]
     output: PathBuf,
@@ -80,7 +82,8 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         collapse_above: o.collapse_above,
         ..wpp_html::Options::default()
     };
-    let request = wpp_html::Request { profile: &o.profile, output: &o.output, options, twpp: o.twpp.as_deref(), dot: &o.dot, source_map: &o.source_map };
+    let request =
+        wpp_html::Request { profile: &o.profile, run: o.run.run, output: &o.output, options, twpp: o.twpp.as_deref(), dot: &o.dot, source_map: &o.source_map };
     // `wpp dff`'s frequencies at every block of the function, on the run decoded for the
     // page.
     let asked = o.dataflow.as_deref().zip(o.module.as_deref());
@@ -89,7 +92,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let module = wpp_dataflow::Module::open(&dag.profile, module)?;
         Dff::new(dag, &module)?.answer(o.problem.into(), Some(func), None, Top::All)
     };
-    wpp_profile::Profile::open(&o.profile)?.require_program("report")?;
+    o.run.open(&o.profile)?.require_program("report")?;
     let mut bar = crate::Bar::on_terminal();
     let written = wpp_html::write_report(&request, asked.map(|_| &dataflow as _), &mut bar).map_err(|e| match e {
         wpp_html::PipelineError::Page(e) => anyhow::Error::new(e),

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use wpp_profile::Profile;
 use wpp_report::format::group;
 use wpp_report::TwppStats;
 use wpp_twpp::Twpp;
@@ -39,6 +38,8 @@ pub struct BuildOpts {
     /// A profile recorded with --mode grammar or trace, or with --mode addresses or ewpp
     /// (the TWPP then keeps its memory dependences, which `wpp slice` follows).
     profile: PathBuf,
+    #[command(flatten)]
+    run: crate::Run,
     /// Where to write it [default: the profile's name with the extension .twpp, in the
     /// current directory].
     #[arg(short, long)]
@@ -79,7 +80,7 @@ fn build(o: BuildOpts) -> anyhow::Result<()> {
         },
     };
     let t = Instant::now();
-    let profile = Profile::open(&o.profile)?;
+    let profile = o.run.open(&o.profile)?;
     let (built, kept) = wpp_report::deps::build_twpp(&profile, &output, &mut crate::Bar::on_terminal())?;
     let (invocations, traces) = built.index.functions.iter().fold((0, 0), |(i, t), e| (i + e.invocations, t + e.pairs as u64));
     eprintln!(

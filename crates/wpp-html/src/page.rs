@@ -99,7 +99,8 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
     if let Some(ratio) = st.ratio {
         card(&mut s, "compression (raw trace : grammar)", format!("{ratio:.0} : 1"));
     }
-    card(&mut s, "recorded run", format!("{:.2} s", r.summary.guest_nanos as f64 / 1e9));
+    let recorded = if st.merged_runs.is_some() { "recorded runs" } else { "recorded run" };
+    card(&mut s, recorded, format!("{:.2} s", r.summary.guest_nanos as f64 / 1e9));
     s.push_str("</div>\n<table id=\"summary\">\n");
     let row = |s: &mut String, key: &str, label: &str, value: String, shown: String| {
         let _ = writeln!(s, "<tr><td>{}</td><td class=\"num\" data-stat=\"{key}\" data-value=\"{}\">{}</td></tr>", html(label), html(&value), html(&shown));
@@ -107,6 +108,14 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
     row(&mut s, "module", "program", st.module.clone(), st.module.clone());
     row(&mut s, "args", "arguments", r.summary.args.join(" "), if r.summary.args.is_empty() { "(none)".into() } else { r.summary.args.join(" ") });
     row(&mut s, "mode", "mode", st.mode.clone(), st.mode.clone());
+    if let Some(runs) = &st.merged_runs {
+        let mut files: Vec<&str> = runs.iter().take(5).map(|r| r.file.as_str()).collect();
+        let more = format!("and {} more", runs.len().saturating_sub(5));
+        if runs.len() > 5 {
+            files.push(&more);
+        }
+        row(&mut s, "runs", "runs merged", runs.len().to_string(), format!("{}: the sum of {} (--run N for one)", runs.len(), files.join(", ")));
+    }
     row(&mut s, "ending", "ending", st.ending.clone(), st.ending.clone() + if st.partial { " (partial run)" } else { "" });
     row(&mut s, "events", "path events", st.events.to_string(), grouped(st.events));
     row(&mut s, "distinct_paths", "distinct paths", st.distinct_paths.to_string(), grouped(st.distinct_paths));

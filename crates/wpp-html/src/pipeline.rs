@@ -16,6 +16,8 @@ use crate::{Error, Options, Progress};
 /// What a page is made from.
 pub struct Request<'a> {
     pub profile: &'a Path,
+    /// Of a merged profile, only this run (from 1); the sum of the runs when `None`.
+    pub run: Option<usize>,
     /// The page, replaced whole (or left as it was if making it fails).
     pub output: &'a Path,
     pub options: Options,
@@ -61,7 +63,11 @@ pub fn write_report<E: std::error::Error + 'static>(
         return Err(Error::Write { path: request.output.to_owned(), source }.into());
     }
     progress.stage("reading the profile", None);
-    let input = Input::of(Profile::open(request.profile).map_err(Error::from)?, progress)?;
+    let profile = match request.run {
+        Some(n) => Profile::open_run(request.profile, n),
+        None => Profile::open(request.profile),
+    };
+    let input = Input::of(profile.map_err(Error::from)?, progress)?;
     let mut extras = crate::Extras::default();
     if let Some(t) = request.twpp {
         progress.stage("reading the TWPP file", None);

@@ -18,6 +18,9 @@
 ;; RUN: stats %t.abc.wpp
 ;; RUN: hot %t.abc.wpp --top 2
 ;; RUN: hot %t.abc.wpp --run 3 --top 2
+;; RUN: report %t.abc.wpp -o %t.sum.html
+;; RUN: report %t.abc.wpp --run 3 -o %t.run.html
+;; RUN: twpp build %t.abc.wpp --run 3 -o %t.twpp
 ;; RUN: paths %t.abc.wpp --run 4
 ;; RUN: paths %t.a.wpp --run 1
 ;; RUN: merge --from-list merge.input -o %t.listed.wpp
