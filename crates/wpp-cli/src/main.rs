@@ -27,6 +27,7 @@ mod compress;
 mod dataflow;
 mod deps;
 mod dff;
+mod diff;
 mod error;
 mod expand;
 mod export;
@@ -81,6 +82,7 @@ enum Command {
     Record(record::Opts),
     Paths(paths::Opts),
     Merge(merge::Opts),
+    Diff(diff::Opts),
     Functions(functions::Opts),
     Annotate(annotate::Opts),
     Stats(stats::Opts),
@@ -234,6 +236,7 @@ fn main() -> ExitCode {
         Command::Record(o) => record::run(o),
         Command::Paths(o) => paths::run(o).map(|()| 0),
         Command::Merge(o) => merge::run(o).map(|()| 0),
+        Command::Diff(o) => diff::run(o).map(|()| 0),
         Command::Functions(o) => functions::run(o).map(|()| 0),
         Command::Annotate(o) => annotate::run(o).map(|()| 0),
         Command::Stats(o) => stats::run(o).map(|()| 0),

@@ -6,6 +6,8 @@
 //!   (`wpp paths --json`), whose run 2 reads as the grammar profile did (`paths`, `hot`
 //!   and `stats` give the same JSON), and merging three inputs as (A B) C or as A (B C)
 //!   gives the same bytes;
+//! * `wpp diff` of the two lists every path either executed once, each side's counts
+//!   being that profile's `wpp paths`;
 //! * profiles of two modules are refused, naming both files, and leave no output.
 
 use std::collections::BTreeMap;
@@ -83,6 +85,24 @@ fn check(m: &Manifest, name: &str) {
     }
     same_counts(name, "the merged counts against the sum of the runs'", &path_counts(&ab, None), &sum);
     same_counts(name, "run 1 of the merge against its profile", &path_counts(&ab, Some(1)), &in_a);
+
+    // `wpp diff`: each side is its profile's `wpp paths`, over every path either ran.
+    let diff = json(wpp().arg("diff").arg(&a).arg(&b).arg("--json"));
+    let side = |k: &str| -> Counts {
+        diff["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x[k].as_u64().unwrap() > 0)
+            .map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x[k].as_u64().unwrap()))
+            .collect()
+    };
+    same_counts(name, "`wpp diff`'s A side against the first profile's paths", &side("count_a"), &in_a);
+    same_counts(name, "`wpp diff`'s B side against the second profile's paths", &side("count_b"), &in_b);
+    assert_eq!(diff["paths"].as_array().unwrap().len(), sum.len(), "{name}: `wpp diff` lists every path either run executed once");
+    let only = |k: &str| diff["paths"].as_array().unwrap().iter().filter(|x| x["only"] == k).count() as u64;
+    assert_eq!((only("a"), only("b")), (diff["only_a"].as_u64().unwrap(), diff["only_b"].as_u64().unwrap()), "{name}");
+    assert_eq!(only("b") as usize, in_b.keys().filter(|k| !in_a.contains_key(k)).count(), "{name}: paths only the test run executed");
 
     // Run 2 reads as the grammar profile it came from.
     for args in [&["paths", "--top", "0"][..], &["hot", "--top", "0"], &["stats"]] {

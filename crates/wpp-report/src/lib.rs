@@ -49,6 +49,7 @@ pub mod annotate;
 mod dag;
 pub mod dataflow;
 pub mod deps;
+pub mod diff;
 mod error;
 pub mod export;
 pub mod format;
@@ -69,6 +70,7 @@ mod twpp_stats;
 
 pub use annotate::{annotate, Annotation, Selection};
 pub use dag::Dag;
+pub use diff::diff;
 pub use error::Error;
 pub use export::export;
 pub use functions::{functions, FunctionRow, FunctionSort, Functions};

@@ -1,0 +1,191 @@
+//! Two runs of one module side by side: per function and per path, each side's executions
+//! and instructions, and the change from the first to the second.
+
+use serde::Serialize;
+use wpp_model::PathEvent;
+use wpp_profile::{PathCount, Profile};
+
+use crate::row::path_instructions;
+use crate::{Error, PathRow, Top, Truncation};
+
+/// One path in both runs.
+#[derive(Debug, Serialize)]
+pub struct PathDiff {
+    #[serde(flatten)]
+    pub path: PathRow,
+    /// Executions in the first run and in the second (0 where it did not run).
+    pub count_a: u64,
+    pub count_b: u64,
+    /// Instructions the path executed in each run (count × instructions per run).
+    pub instructions_a: u64,
+    pub instructions_b: u64,
+    /// `instructions_b - instructions_a`.
+    pub change: i128,
+    /// `a` or `b` for a path only that run executed; null for a path both did.
+    pub only: Option<&'static str>,
+}
+
+/// One function in both runs: its paths' executions and instructions added up.
+#[derive(Debug, Serialize)]
+pub struct FunctionDiff {
+    pub function: String,
+    pub function_index: u32,
+    pub executions_a: u64,
+    pub executions_b: u64,
+    pub instructions_a: u64,
+    pub instructions_b: u64,
+    pub change: i128,
+}
+
+/// A diff of two runs, paths and functions sorted by the size of the change in
+/// instructions (largest first).
+#[derive(Debug, Serialize)]
+pub struct Diff {
+    pub profile_a: String,
+    pub profile_b: String,
+    /// The run of a merged profile compared, when one was chosen (set by the caller).
+    pub run_a: Option<usize>,
+    pub run_b: Option<usize>,
+    pub executions_a: u64,
+    pub executions_b: u64,
+    pub instructions_a: u64,
+    pub instructions_b: u64,
+    /// Distinct paths only the first run executed, and only the second.
+    pub only_a: usize,
+    pub only_b: usize,
+    pub functions: Vec<FunctionDiff>,
+    pub paths: Vec<PathDiff>,
+    #[serde(flatten)]
+    pub truncation: Truncation,
+}
+
+/// The counts of `a` and `b` side by side, path by path (both sorted, as profiles keep
+/// them): `(path, count in a, count in b)`.
+fn side_by_side(a: &[PathCount], b: &[PathCount]) -> Vec<(PathEvent, u64, u64)> {
+    let key = |c: &PathCount| PathEvent { func: c.func, path: c.path };
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if key(x) == key(y) => {
+                out.push((key(x), x.count, y.count));
+                (i, j) = (i + 1, j + 1);
+            }
+            (Some(x), Some(y)) if (x.func, x.path) < (y.func, y.path) => {
+                out.push((key(x), x.count, 0));
+                i += 1;
+            }
+            (Some(x), None) => {
+                out.push((key(x), x.count, 0));
+                i += 1;
+            }
+            (_, Some(y)) => {
+                out.push((key(y), 0, y.count));
+                j += 1;
+            }
+            (None, None) => unreachable!("the loop runs while a list has counts left"),
+        }
+    }
+    out
+}
+
+/// The diff of `a` and `b`, two runs of one module (by the module's SHA-256), the first
+/// `top` paths and functions described.
+pub fn diff(a: &Profile, b: &Profile, top: Top) -> Result<Diff, Error> {
+    a.require_program("diff")?;
+    b.require_program("diff")?;
+    let (ida, idb) = (a.module_id()?, b.module_id()?);
+    let same = match (ida, idb) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    };
+    if !same || a.meta.max_paths != b.meta.max_paths || a.meta.functions != b.meta.functions {
+        let why = match (ida, idb) {
+            (None, _) | (_, None) => "one of them records no module hash",
+            _ if !same => "they were recorded from different modules (diffing two builds of a program is not supported)",
+            _ => "their paths are numbered differently (recorded by different versions of wpp, or with different --max-paths)",
+        };
+        return Err(Error::Unsuitable { profile: b.path.clone(), what: format!("cannot be compared with {}: {why}", a.path.display()) });
+    }
+    let rows = side_by_side(&a.counts, &b.counts);
+    let mut functions: Vec<FunctionDiff> = Vec::new();
+    let mut paths: Vec<PathDiff> = Vec::with_capacity(rows.len());
+    let (mut only_a, mut only_b) = (0, 0);
+    for &(e, count_a, count_b) in &rows {
+        let per_run = path_instructions(a, e);
+        let (instructions_a, instructions_b) = (per_run.saturating_mul(count_a), per_run.saturating_mul(count_b));
+        let only = match (count_a, count_b) {
+            (_, 0) => Some("a"),
+            (0, _) => Some("b"),
+            _ => None,
+        };
+        only_a += (only == Some("a")) as usize;
+        only_b += (only == Some("b")) as usize;
+        if functions.last().is_none_or(|f| f.function_index != e.func.0) {
+            functions.push(FunctionDiff {
+                function: a.meta.func_name(e.func),
+                function_index: e.func.0,
+                executions_a: 0,
+                executions_b: 0,
+                instructions_a: 0,
+                instructions_b: 0,
+                change: 0,
+            });
+        }
+        let f = functions.last_mut().expect("pushed above");
+        f.executions_a += count_a;
+        f.executions_b += count_b;
+        f.instructions_a = f.instructions_a.saturating_add(instructions_a);
+        f.instructions_b = f.instructions_b.saturating_add(instructions_b);
+        f.change = f.instructions_b as i128 - f.instructions_a as i128;
+        paths.push(PathDiff {
+            path: PathRow::new(a, e, None),
+            count_a,
+            count_b,
+            instructions_a,
+            instructions_b,
+            change: instructions_b as i128 - instructions_a as i128,
+            only,
+        });
+    }
+    let by_change = |x: i128, fx: u32, px: u64, y: i128, fy: u32, py: u64| y.abs().cmp(&x.abs()).then(fx.cmp(&fy)).then(px.cmp(&py));
+    paths.sort_by(|x, y| by_change(x.change, x.path.function_index, x.path.path_id, y.change, y.path.function_index, y.path.path_id));
+    functions.sort_by(|x, y| by_change(x.change, x.function_index, 0, y.change, y.function_index, 0));
+    let total = |f: fn(&FunctionDiff) -> u64| functions.iter().map(f).fold(0u64, u64::saturating_add);
+    let (executions_a, executions_b) = (total(|f| f.executions_a), total(|f| f.executions_b));
+    let (instructions_a, instructions_b) = (total(|f| f.instructions_a), total(|f| f.instructions_b));
+    let mut truncation = Truncation::default();
+    truncation.cut("functions", &mut functions, top);
+    truncation.cut("paths", &mut paths, top);
+    Ok(Diff {
+        profile_a: a.path.display().to_string(),
+        profile_b: b.path.display().to_string(),
+        run_a: None,
+        run_b: None,
+        executions_a,
+        executions_b,
+        instructions_a,
+        instructions_b,
+        only_a,
+        only_b,
+        functions,
+        paths,
+        truncation,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use wpp_model::{FuncIdx, PathId};
+
+    use super::*;
+
+    #[test]
+    fn side_by_side_keeps_every_path_of_either() {
+        let c = |f, p, count| PathCount { func: FuncIdx(f), path: PathId(p), count };
+        let a = [c(0, 1, 5), c(1, 0, 2), c(2, 3, 1)];
+        let b = [c(0, 0, 7), c(1, 0, 4), c(3, 0, 9)];
+        let e = |f, p| PathEvent { func: FuncIdx(f), path: PathId(p) };
+        assert_eq!(side_by_side(&a, &b), vec![(e(0, 0), 0, 7), (e(0, 1), 5, 0), (e(1, 0), 2, 4), (e(2, 3), 1, 0), (e(3, 0), 0, 9)]);
+    }
+}
