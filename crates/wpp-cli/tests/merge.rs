@@ -18,23 +18,17 @@ use wpp_test_support::workloads;
 use wpp_workloads::Manifest;
 
 mod common;
-use common::{json, ok, run, scratch, wpp};
+use common::{json, ok, path_counts, run, scratch, wpp};
 
 type Counts = BTreeMap<(u64, u64), u64>;
 
-fn path_counts(profile: &Path, run: Option<usize>) -> Counts {
-    let mut cmd = wpp();
-    cmd.args(["paths", "--json", "--top", "0"]).arg(profile);
-    if let Some(n) = run {
-        cmd.args(["--run", &n.to_string()]);
+/// Every path's count in `wpp paths --json` of `profile`, or of its run `run`.
+fn counts_of(profile: &Path, run: Option<usize>) -> Counts {
+    let n = run.map(|n| n.to_string());
+    match &n {
+        Some(n) => path_counts(profile, &["--run", n]),
+        None => path_counts(profile, &[]),
     }
-    let v = json(&mut cmd);
-    v["paths"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x["count"].as_u64().unwrap()))
-        .collect()
 }
 
 /// Fails naming the first paths (at most 5) whose counts differ.
@@ -78,13 +72,13 @@ fn check(m: &Manifest, name: &str) {
     let ab = d.join("ab.wpp");
     merge(&[&a, &b], &ab);
 
-    let (in_a, in_b) = (path_counts(&a, None), path_counts(&b, None));
+    let (in_a, in_b) = (counts_of(&a, None), counts_of(&b, None));
     let mut sum = in_a.clone();
     for (k, n) in &in_b {
         *sum.entry(*k).or_insert(0) += n;
     }
-    same_counts(name, "the merged counts against the sum of the runs'", &path_counts(&ab, None), &sum);
-    same_counts(name, "run 1 of the merge against its profile", &path_counts(&ab, Some(1)), &in_a);
+    same_counts(name, "the merged counts against the sum of the runs'", &counts_of(&ab, None), &sum);
+    same_counts(name, "run 1 of the merge against its profile", &counts_of(&ab, Some(1)), &in_a);
 
     // `wpp diff`: each side is its profile's `wpp paths`, over every path either ran.
     let diff = json(wpp().arg("diff").arg(&a).arg(&b).arg("--json"));

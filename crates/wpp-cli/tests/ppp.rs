@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 mod common;
-use common::{ok, run, scratch, wpp};
+use common::{ok, path_counts, run, scratch, wpp};
 
 /// A profile of a .wat program with several functions and many paths.
 fn profile(d: &Path) -> PathBuf {
@@ -15,17 +15,6 @@ fn profile(d: &Path) -> PathBuf {
     let p = d.join("p.wpp");
     ok(wpp().args(["record", "--mode", "paths", "-o"]).arg(&p).arg(&wasm));
     p
-}
-
-/// (function index, path id) → count, from `wpp paths --json`.
-fn counts(p: &Path) -> BTreeMap<(u64, u64), u64> {
-    let v: Value = serde_json::from_slice(&ok(wpp().args(["paths", "--json", "--top", "0"]).arg(p))).unwrap();
-    v["paths"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x["count"].as_u64().unwrap()))
-        .collect()
 }
 
 fn select(p: &Path, out: &Path, how: &[&str]) -> Value {
@@ -47,7 +36,7 @@ fn all_executed_is_the_path_profile() {
     let d = scratch("ppp-all");
     let p = profile(&d);
     let set = select(&p, &d.join("set.json"), &["--all-executed"]);
-    assert_eq!(chosen(&set), counts(&p));
+    assert_eq!(chosen(&set), path_counts(&p, &[]));
     assert_eq!(set["module"], "p.wasm");
     assert!(set["module_bytes"].as_u64().unwrap() > 0);
     for x in set["paths"].as_array().unwrap() {
@@ -71,7 +60,7 @@ fn all_executed_is_the_path_profile() {
 fn hot_takes_the_fewest_hottest_paths() {
     let d = scratch("ppp-hot");
     let p = profile(&d);
-    let all = counts(&p);
+    let all = path_counts(&p, &[]);
     let total: u64 = all.values().sum();
     for percent in [1.0, 30.0, 50.0, 90.0, 100.0] {
         let set = chosen(&select(&p, &d.join("set.json"), &["--hot", &percent.to_string()]));
@@ -92,7 +81,7 @@ fn hot_takes_the_fewest_hottest_paths() {
 fn listed_paths_and_their_errors() {
     let d = scratch("ppp-list");
     let p = profile(&d);
-    let all = counts(&p);
+    let all = path_counts(&p, &[]);
     let (&(f, path), _) = all.iter().next().unwrap();
     let list = d.join("list.txt");
     std::fs::write(&list, format!("# chosen by hand\n{f}:{path}  # the first\n\n")).unwrap();
@@ -125,7 +114,7 @@ fn report_splits_the_profile_into_interesting_and_residual_paths() {
     let d = scratch("ppp-report");
     let p = profile(&d);
     let wasm = d.join("p.wasm");
-    let all = counts(&p);
+    let all = path_counts(&p, &[]);
     for (how, everywhere) in [(&["--hot", "60"][..], true), (&["--all-executed"], true), (&["--hot", "1"], true), (&["--hot", "60"], false)] {
         let set = select(&p, &d.join("set.json"), how);
         let chosen = chosen(&set);

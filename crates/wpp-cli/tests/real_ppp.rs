@@ -21,18 +21,9 @@ use wpp_test_support::workloads;
 use wpp_workloads::Manifest;
 
 mod common;
-use common::{json, wpp};
+use common::{json, path_counts, path_rows, wpp};
 
 type Counts = BTreeMap<(u64, u64), u64>;
-
-fn path_counts(profile: &std::path::Path) -> Counts {
-    let v = json(wpp().args(["paths", "--json", "--top", "0"]).arg(profile));
-    rows(&v["paths"])
-}
-
-fn rows(v: &Value) -> Counts {
-    v.as_array().unwrap().iter().map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x["count"].as_u64().unwrap())).collect()
-}
 
 /// Every program of the manifest.
 #[test]
@@ -48,7 +39,7 @@ fn check(m: &Manifest, name: &str) {
     common::record_run(m, p, train, &a, &["--mode", "paths"]);
     common::record_run(m, p, test, &b, &["--mode", "paths"]);
     common::ok(wpp().args(["ppp", "select"]).arg(&a).arg("--all-executed").arg("-o").arg(&set));
-    let (in_a, in_b) = (path_counts(&a), path_counts(&b));
+    let (in_a, in_b) = (path_counts(&a, &[]), path_counts(&b, &[]));
     for everywhere in [false, true] {
         let mut args = vec!["--mode", "ppp", "--interesting", set.to_str().unwrap()];
         if everywhere {
@@ -71,7 +62,7 @@ fn check_report(name: &str, report: &Value, in_a: &Counts, in_b: &Counts, everyw
         assert_eq!(x["count"].as_u64().unwrap(), in_b.get(&key).copied().unwrap_or(0), "{name}: count of interesting path {key:?}");
         per_func.entry(key.0).or_default().push(x["ppp_id"].as_u64().unwrap());
     }
-    let residual = rows(&report["residual"]);
+    let residual = path_rows(&report["residual"]);
     let want: Counts = in_b.iter().filter(|(k, _)| !in_a.contains_key(k)).map(|(&k, &v)| (k, v)).collect();
     assert_eq!(residual, want, "{name}: residual paths");
     // PPP ids are distinct per function, and rho is what they give.

@@ -28,6 +28,17 @@ pub fn ok(cmd: &mut Command) -> Vec<u8> {
     out.stdout
 }
 
+/// (function index, path id) → count: the rows of a list of paths in a report's JSON
+/// (`wpp paths`' `paths`, `wpp ppp report`'s `residual`).
+pub fn path_rows(v: &serde_json::Value) -> std::collections::BTreeMap<(u64, u64), u64> {
+    v.as_array().unwrap().iter().map(|x| ((x["function_index"].as_u64().unwrap(), x["path_id"].as_u64().unwrap()), x["count"].as_u64().unwrap())).collect()
+}
+
+/// Every path's count in `wpp paths --json --top 0 PROFILE ARGS`.
+pub fn path_counts(profile: &Path, args: &[&str]) -> std::collections::BTreeMap<(u64, u64), u64> {
+    path_rows(&json(wpp().args(["paths", "--json", "--top", "0"]).arg(profile).args(args))["paths"])
+}
+
 /// Runs with no input, expecting success and JSON on stdout.
 pub fn json(cmd: &mut Command) -> serde_json::Value {
     serde_json::from_slice(&ok(cmd)).unwrap()
