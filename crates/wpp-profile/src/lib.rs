@@ -80,8 +80,8 @@ mod write;
 pub use atomic::{remove_unfinished, write_atomically, AtomicFile};
 pub use build::{GrammarBuilder, GrammarOptions, Prediction, REPAIR_BLOCK, SEGMENT_TOKENS};
 pub use error::Error;
-pub use merge::{merge, Merged, RunRecord};
-pub use read::{Profile, TraceReader};
+pub use merge::{merge, Merged};
+pub use read::{Profile, RunRecord, TraceReader};
 pub use wpp_grammar::GrammarFull;
 pub use write::Writer;
 

@@ -22,39 +22,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::read::{self, run_prefix, RunRecord, COMMON};
 use crate::section::{COUNTS, MERGED_RUNS, META, MODULE, PPP, SOURCE};
-use crate::{read, Ending, Error, Meta, ModuleId, PathCount, PppRecord, Profile, RecordMode, TocEntry, Writer};
-
-/// The sections a run shares with the profile that holds it: they are not stored per run.
-pub(crate) const COMMON: [&str; 3] = [META, MODULE, SOURCE];
-
-/// The prefix of run `i`'s sections in a merged profile.
-pub(crate) fn run_prefix(i: usize) -> String {
-    format!("run.{i}/")
-}
-
-/// What a merged profile keeps of one run's `meta` (the rest is the module's, shared).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct RunRecord {
-    /// The profile the run was read from, as it was named to the merge.
-    pub file: String,
-    pub mode: RecordMode,
-    pub args: Vec<String>,
-    pub ending: Ending,
-    pub guest_nanos: u64,
-    pub events: u64,
-}
-
-impl RunRecord {
-    /// Makes the merged profile's `meta` that of this run.
-    pub(crate) fn apply(&self, meta: &mut Meta) {
-        meta.mode = self.mode;
-        meta.args = self.args.clone();
-        meta.ending = self.ending.clone();
-        meta.guest_nanos = self.guest_nanos;
-        meta.events = self.events;
-    }
-}
+use crate::{Ending, Error, Meta, ModuleId, PathCount, PppRecord, Profile, RecordMode, TocEntry, Writer};
 
 /// What [`merge`] wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use wpp_model::PathEvent;
 
-use crate::{section, Error, Meta, ModuleId, PathCount, RecordMode, TocEntry, HEADER_LEN, MAGIC, VERSION};
+use crate::section::{META, MODULE, SOURCE};
+use crate::{section, Ending, Error, Meta, ModuleId, PathCount, RecordMode, TocEntry, HEADER_LEN, MAGIC, VERSION};
 
 /// A profile read from a file. Small sections are loaded; the trace is streamed.
 #[derive(Debug)]
@@ -30,6 +31,37 @@ pub struct Profile {
     pub source: Option<wpp_model::SourceMap>,
     /// Preferential path profiling's record (a profile recorded with interesting paths).
     pub ppp: Option<crate::PppRecord>,
+}
+
+/// The sections a run shares with the profile that holds it: they are not stored per run.
+pub(crate) const COMMON: [&str; 3] = [META, MODULE, SOURCE];
+
+/// The prefix of run `i`'s sections in a merged profile.
+pub(crate) fn run_prefix(i: usize) -> String {
+    format!("run.{i}/")
+}
+
+/// What a merged profile keeps of one run's `meta` (the rest is the module's, shared).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RunRecord {
+    /// The profile the run was read from, as it was named to the merge.
+    pub file: String,
+    pub mode: RecordMode,
+    pub args: Vec<String>,
+    pub ending: Ending,
+    pub guest_nanos: u64,
+    pub events: u64,
+}
+
+impl RunRecord {
+    /// Makes the merged profile's `meta` that of this run.
+    pub(crate) fn apply(&self, meta: &mut Meta) {
+        meta.mode = self.mode;
+        meta.args = self.args.clone();
+        meta.ending = self.ending.clone();
+        meta.guest_nanos = self.guest_nanos;
+        meta.events = self.events;
+    }
 }
 
 pub(crate) fn corrupt(path: &Path, what: impl Into<String>) -> Error {
@@ -101,7 +133,7 @@ pub(crate) fn decode_section<T: serde::de::DeserializeOwned>(file: &mut File, pa
 
 impl Profile {
     /// Reads and checks the header, table of contents, `meta` and `counts`. A merged
-    /// profile ([`crate::merge`]) opens as the sum of its runs.
+    /// profile (written by `wpp merge`) opens as the sum of its runs.
     pub fn open(path: &Path) -> Result<Profile, Error> {
         let (file, toc) = read_toc(path)?;
         Profile::load(path, file, toc, None)
@@ -114,16 +146,16 @@ impl Profile {
         if !toc.iter().any(|e| e.name == section::MERGED_RUNS) {
             return Err(Error::NotMerged { path: path.to_owned(), run });
         }
-        let runs: Vec<crate::RunRecord> = decode_section(&mut file, path, &toc, section::MERGED_RUNS)?;
+        let runs: Vec<RunRecord> = decode_section(&mut file, path, &toc, section::MERGED_RUNS)?;
         let record = match run.checked_sub(1).and_then(|i| runs.get(i)) {
             Some(r) => r.clone(),
             None => return Err(Error::NoSuchRun { path: path.to_owned(), run, runs: runs.len() }),
         };
-        let prefix = crate::merge::run_prefix(run - 1);
+        let prefix = run_prefix(run - 1);
         let toc = toc
             .into_iter()
             .filter_map(|mut e| {
-                if crate::merge::COMMON.contains(&e.name.as_str()) {
+                if COMMON.contains(&e.name.as_str()) {
                     return Some(e);
                 }
                 let name = e.name.strip_prefix(&prefix)?.to_owned();
@@ -135,7 +167,7 @@ impl Profile {
     }
 
     /// Checks and loads the sections `toc` lists; with `run`, `meta` is that run's.
-    fn load(path: &Path, mut file: File, toc: Vec<TocEntry>, run: Option<&crate::RunRecord>) -> Result<Profile, Error> {
+    fn load(path: &Path, mut file: File, toc: Vec<TocEntry>, run: Option<&RunRecord>) -> Result<Profile, Error> {
         let mut meta: Meta = decode_section(&mut file, path, &toc, section::META)?;
         if let Some(r) = run {
             r.apply(&mut meta);
@@ -232,7 +264,7 @@ impl Profile {
     }
 
     /// A merged profile's runs, in the order merged; `None` for a profile of one run.
-    pub fn merged_runs(&self) -> Result<Option<Vec<crate::RunRecord>>, Error> {
+    pub fn merged_runs(&self) -> Result<Option<Vec<RunRecord>>, Error> {
         self.optional_value(section::MERGED_RUNS)
     }
 
