@@ -1,11 +1,11 @@
 //! `wpp annotate`: source lines with their executions and instructions, as `perf
 //! annotate` shows them.
 
-use std::io::Write as _;
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_report::annotate::{spans, Annotation, Selection};
+use wpp_report::annotate::{spans, Annotation, BlockCount, Selection};
 use wpp_report::format::{group, percent};
 
 /// Print source lines with how often they ran and the instructions they executed.
@@ -100,11 +100,7 @@ fn print_text(a: &Annotation, hottest: bool, source_map: &[(String, PathBuf)]) -
     let blank = format!("{:>14} {:>16} {:>7}", "", "", "");
     if !a.has_lines {
         writeln!(out, "no source lines in this profile (the module had no DWARF line information): its blocks by byte offset")?;
-        writeln!(out, "{:>14} {:>16} {:>7}  {:>6}  bytes", "executions", "instructions", "%", "block")?;
-        for b in &a.blocks {
-            writeln!(out, "{}  {:>6}  {:#x}-{:#x}", row(b.executions, b.instructions), b.block, b.start, b.end)?;
-        }
-        return Ok(());
+        return block_table(&mut out, a.blocks.iter(), &row);
     }
     // The lines of each file, in the annotation's order, with the file's text if it reads.
     let files = a.by_file();
@@ -159,13 +155,19 @@ fn print_text(a: &Annotation, hottest: bool, source_map: &[(String, PathBuf)]) -
     if without > 0 {
         let lineless = a.lineless_blocks();
         writeln!(out, "\nblocks without a source line")?;
-        writeln!(out, "{:>14} {:>16} {:>7}  {:>6}  bytes", "executions", "instructions", "%", "block")?;
-        for b in lineless.iter().take(LINELESS) {
-            writeln!(out, "{}  {:>6}  {:#x}-{:#x}", row(b.executions, b.instructions), b.block, b.start, b.end)?;
-        }
+        block_table(&mut out, lineless.iter().copied().take(LINELESS), &row)?;
         if lineless.len() > LINELESS {
             writeln!(out, "and {} more that ran (--json lists every block)", lineless.len() - LINELESS)?;
         }
+    }
+    Ok(())
+}
+
+/// Blocks by byte offset, under their header, each with its counts as `row` shows them.
+fn block_table<'a>(out: &mut impl Write, blocks: impl Iterator<Item = &'a BlockCount>, row: &dyn Fn(u64, u64) -> String) -> std::io::Result<()> {
+    writeln!(out, "{:>14} {:>16} {:>7}  {:>6}  bytes", "executions", "instructions", "%", "block")?;
+    for b in blocks {
+        writeln!(out, "{}  {:>6}  {:#x}-{:#x}", row(b.executions, b.instructions), b.block, b.start, b.end)?;
     }
     Ok(())
 }

@@ -82,13 +82,12 @@ fn build(o: BuildOpts) -> anyhow::Result<()> {
     let t = Instant::now();
     let profile = o.run.open(&o.profile)?;
     let (built, kept) = wpp_report::deps::build_twpp(&profile, &output, &mut crate::Bar::on_terminal())?;
-    let (invocations, traces) = built.index.functions.iter().fold((0, 0), |(i, t), e| (i + e.invocations, t + e.pairs as u64));
     eprintln!(
         "wpp: {} events, {} invocations of {} functions, {} distinct traces; function parts {} bytes, call graph {} bytes; {:.2} s -> {}",
         group(built.index.events),
-        group(invocations),
+        group(built.index.invocations()),
         built.index.functions.len(),
-        group(traces),
+        group(built.index.distinct_traces()),
         group(built.part_bytes),
         group(built.dcg_bytes),
         t.elapsed().as_secs_f64(),

@@ -62,14 +62,7 @@ pub fn twpp_view(t: &Twpp, p: &Profile) -> Result<TwppView, Error> {
         functions.push(TwppFunction { func: e.func, invocations: e.invocations, distinct_traces: e.pairs, bytes, top_traces });
     }
     let file_bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
-    Ok(TwppView {
-        file,
-        file_bytes,
-        events: t.index.events,
-        invocations: t.index.functions.iter().map(|e| e.invocations).sum(),
-        functions,
-        functions_total: t.index.functions.len(),
-    })
+    Ok(TwppView { file, file_bytes, events: t.index.events, invocations: t.index.invocations(), functions, functions_total: t.index.functions.len() })
 }
 
 /// What the page shows besides the profile's own analyses.

@@ -22,6 +22,8 @@
 
 use std::path::{Path, PathBuf};
 
+use wpp_model::PathEvent;
+
 use crate::read::{self, run_prefix, RunRecord, COMMON};
 use crate::section::{COUNTS, MERGED_RUNS, META, MODULE, PPP, SOURCE};
 use crate::{Ending, Error, Meta, ModuleId, PathCount, PppRecord, Profile, RecordMode, TocEntry, Writer};
@@ -36,35 +38,42 @@ pub struct Merged {
     pub executions: u64,
 }
 
-/// The sum of two lists of path counts, each sorted by function and path with no path
-/// twice (as section `counts` holds them); `None` if a count overflows.
-pub fn add_counts(a: &[PathCount], b: &[PathCount]) -> Option<Vec<PathCount>> {
+/// Two lists of path counts side by side, each sorted by function and path with no path
+/// twice (as section `counts` holds them): every path of either with its count in `a` and
+/// in `b` (0 where it is missing), in the same order.
+pub fn side_by_side(a: &[PathCount], b: &[PathCount]) -> Vec<(PathEvent, u64, u64)> {
+    let key = |c: &PathCount| (c.func, c.path);
+    let event = |c: &PathCount| PathEvent { func: c.func, path: c.path };
     let mut out = Vec::with_capacity(a.len().max(b.len()));
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
-        let key = |c: &PathCount| (c.func, c.path);
         match (a.get(i), b.get(j)) {
             (Some(x), Some(y)) if key(x) == key(y) => {
-                out.push(PathCount { count: x.count.checked_add(y.count)?, ..*x });
-                i += 1;
-                j += 1;
+                out.push((event(x), x.count, y.count));
+                (i, j) = (i + 1, j + 1);
             }
             (Some(x), Some(y)) if key(x) < key(y) => {
-                out.push(*x);
+                out.push((event(x), x.count, 0));
                 i += 1;
             }
             (Some(x), None) => {
-                out.push(*x);
+                out.push((event(x), x.count, 0));
                 i += 1;
             }
             (_, Some(y)) => {
-                out.push(*y);
+                out.push((event(y), 0, y.count));
                 j += 1;
             }
-            (None, None) => unreachable!("the loop runs while one list has counts left"),
+            (None, None) => unreachable!("the loop runs while a list has counts left"),
         }
     }
-    Some(out)
+    out
+}
+
+/// The sum of two lists of path counts, sorted as [`side_by_side`] takes them; `None` if
+/// a count overflows.
+pub fn add_counts(a: &[PathCount], b: &[PathCount]) -> Option<Vec<PathCount>> {
+    side_by_side(a, b).into_iter().map(|(e, x, y)| Some(PathCount { func: e.func, path: e.path, count: x.checked_add(y)? })).collect()
 }
 
 /// The first input, which every input is checked against.
@@ -138,7 +147,7 @@ fn read_input(path: &Path, f: &First) -> Result<Input, Error> {
         return Err(read::corrupt(path, format!("section `{COUNTS}` is not sorted by function and path")));
     }
     for c in &counts {
-        read::check_event(path, &f.meta, &f.numberings, wpp_model::PathEvent { func: c.func, path: c.path })?;
+        read::check_event(path, &f.meta, &f.numberings, PathEvent { func: c.func, path: c.path })?;
     }
     let ppp: Option<PppRecord> = match toc.iter().any(|e| e.name == PPP) {
         true => Some(read::decode_section(&mut file, path, &toc, PPP)?),
@@ -321,6 +330,15 @@ mod tests {
         bytes.extend(postcard::to_stdvec(&functions).unwrap());
         bytes.extend(postcard::to_stdvec(&(meta.args.clone(), meta.ending.clone(), meta.guest_nanos, meta.events)).unwrap());
         assert_eq!(postcard::to_stdvec(&meta).unwrap(), bytes);
+    }
+
+    #[test]
+    fn side_by_side_keeps_every_path_of_either() {
+        let c = |f, p, count| PathCount { func: FuncIdx(f), path: PathId(p), count };
+        let a = [c(0, 1, 5), c(1, 0, 2), c(2, 3, 1)];
+        let b = [c(0, 0, 7), c(1, 0, 4), c(3, 0, 9)];
+        let e = |f, p| PathEvent { func: FuncIdx(f), path: PathId(p) };
+        assert_eq!(side_by_side(&a, &b), vec![(e(0, 0), 0, 7), (e(0, 1), 5, 0), (e(1, 0), 2, 4), (e(2, 3), 1, 0), (e(3, 0), 0, 9)]);
     }
 
     #[test]

@@ -2,8 +2,7 @@
 //! and instructions, and the change from the first to the second.
 
 use serde::Serialize;
-use wpp_model::PathEvent;
-use wpp_profile::{PathCount, Profile};
+use wpp_profile::Profile;
 
 use crate::row::path_instructions;
 use crate::{Error, PathRow, Top, Truncation};
@@ -59,36 +58,6 @@ pub struct Diff {
     pub truncation: Truncation,
 }
 
-/// The counts of `a` and `b` side by side, path by path (both sorted, as profiles keep
-/// them): `(path, count in a, count in b)`.
-fn side_by_side(a: &[PathCount], b: &[PathCount]) -> Vec<(PathEvent, u64, u64)> {
-    let key = |c: &PathCount| PathEvent { func: c.func, path: c.path };
-    let mut out = Vec::with_capacity(a.len().max(b.len()));
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        match (a.get(i), b.get(j)) {
-            (Some(x), Some(y)) if key(x) == key(y) => {
-                out.push((key(x), x.count, y.count));
-                (i, j) = (i + 1, j + 1);
-            }
-            (Some(x), Some(y)) if (x.func, x.path) < (y.func, y.path) => {
-                out.push((key(x), x.count, 0));
-                i += 1;
-            }
-            (Some(x), None) => {
-                out.push((key(x), x.count, 0));
-                i += 1;
-            }
-            (_, Some(y)) => {
-                out.push((key(y), 0, y.count));
-                j += 1;
-            }
-            (None, None) => unreachable!("the loop runs while a list has counts left"),
-        }
-    }
-    out
-}
-
 /// The diff of `a` and `b`, two runs of one module (by the module's SHA-256), the first
 /// `top` paths and functions described.
 pub fn diff(a: &Profile, b: &Profile, top: Top) -> Result<Diff, Error> {
@@ -107,7 +76,7 @@ pub fn diff(a: &Profile, b: &Profile, top: Top) -> Result<Diff, Error> {
         };
         return Err(Error::Unsuitable { profile: b.path.clone(), what: format!("cannot be compared with {}: {why}", a.path.display()) });
     }
-    let rows = side_by_side(&a.counts, &b.counts);
+    let rows = wpp_profile::merge::side_by_side(&a.counts, &b.counts);
     let mut functions: Vec<FunctionDiff> = Vec::new();
     let mut paths: Vec<PathDiff> = Vec::with_capacity(rows.len());
     let (mut only_a, mut only_b) = (0, 0);
@@ -172,20 +141,4 @@ pub fn diff(a: &Profile, b: &Profile, top: Top) -> Result<Diff, Error> {
         paths,
         truncation,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use wpp_model::{FuncIdx, PathId};
-
-    use super::*;
-
-    #[test]
-    fn side_by_side_keeps_every_path_of_either() {
-        let c = |f, p, count| PathCount { func: FuncIdx(f), path: PathId(p), count };
-        let a = [c(0, 1, 5), c(1, 0, 2), c(2, 3, 1)];
-        let b = [c(0, 0, 7), c(1, 0, 4), c(3, 0, 9)];
-        let e = |f, p| PathEvent { func: FuncIdx(f), path: PathId(p) };
-        assert_eq!(side_by_side(&a, &b), vec![(e(0, 0), 0, 7), (e(0, 1), 5, 0), (e(1, 0), 2, 4), (e(2, 3), 1, 0), (e(3, 0), 0, 9)]);
-    }
 }

@@ -116,6 +116,16 @@ fn numbers(mut bytes: &[u8]) -> Option<Vec<u64>> {
 }
 
 impl Index {
+    /// Invocations of every function.
+    pub fn invocations(&self) -> u64 {
+        self.functions.iter().map(|e| e.invocations).sum()
+    }
+
+    /// Distinct block traces of every function.
+    pub fn distinct_traces(&self) -> u64 {
+        self.functions.iter().map(|e| e.pairs as u64).sum()
+    }
+
     fn encode(&self) -> Vec<u8> {
         let mut out = Vec::new();
         for v in [self.events, self.open_at_end, self.ambiguous, self.functions.len() as u64] {
