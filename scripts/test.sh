@@ -3,14 +3,19 @@
 # every test. WPP_FULL_SUITE=1 makes a missing workload or compiler a failure instead of a
 # skip, so no real-program test passes here without having run. (Plain `cargo test` is the
 # fast suite: it skips what is not built.) It installs Graphviz, Chromium and playwright-core
-# for the HTML report's browser tests.
+# for the HTML report's browser tests, and the readers of `wpp export`'s files (DuckDB and
+# Dask in a Python virtual environment, go tool pprof, lcov, speedscope's schema).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash workloads/build.sh
+# Lua with DWARF, for the source-line exports (lines, lcov) on a real program.
+bash workloads/build.sh -g lua
 # The HTML report's tests: Graphviz lays the drawings out; headless Chromium, driven by
 # playwright-core (crates/wpp-cli/tests/browser), loads the pages.
 need=()
-for p in graphviz chromium; do
+# The exports' readers: go tool pprof (golang-go), lcov and genhtml (lcov), and Python's
+# venv for DuckDB and Dask.
+for p in graphviz chromium golang-go lcov python3-venv; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
@@ -20,4 +25,10 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get install -y -qq "${need[@]}"
 fi
 npm ci --prefix crates/wpp-cli/tests/browser --no-audit --no-fund --loglevel=error
+# DuckDB, Dask's distributed scheduler and a JSON schema checker, for the export tests
+# (crates/wpp-cli/tests/exports.rs), in a virtual environment of their own.
+py="${WPP_PYENV:-$HOME/.cache/wpp-pyenv}"
+[ -x "$py/bin/python" ] || python3 -m venv "$py"
+"$py/bin/pip" install -q --disable-pip-version-check duckdb pyarrow "dask[distributed,dataframe]" jsonschema
+export WPP_PYTHON="$py/bin/python"
 WPP_FULL_SUITE=1 cargo test --release --workspace "$@"

@@ -1,37 +1,177 @@
-//! `wpp export`: a whole profile as JSON, for other tools.
+//! `wpp export`: a whole profile as JSON, or in the formats other tools read (Parquet
+//! tables, pprof, speedscope, lcov).
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use anyhow::Context as _;
 use clap::Args;
+use sha2::{Digest as _, Sha256};
+use wpp_export::tables::RunInfo;
+use wpp_export::Walk;
+use wpp_grammar::HotParams;
+use wpp_profile::Profile;
+use wpp_report::{Dag, MinCost, Top};
 
-/// Write a profile as one JSON document.
+/// Write a profile as one JSON document, or as files other tools read.
 ///
-/// Holds the run (module, arguments, how it ended), every function with its CFG, the path
-/// counts, a trace profile's trace, and a grammar profile's symbol table and rules. A
-/// symbol on a rule's right side is `{"t": TERMINAL}` or `{"r": RULE}`; rule 0 is the
-/// start rule and terminal `i` is the path `symbols[i]`. Tags are snake_case strings;
-/// integers past 2^53 - 1 (which JSON readers round) are decimal strings; "no limit" is
-/// null. The schema: docs/export.md.
+/// Without a file option: JSON on standard output, holding the run (module, arguments,
+/// how it ended), every function with its CFG, the path counts, a trace profile's trace,
+/// and a grammar profile's symbol table and rules. A symbol on a rule's right side is
+/// `{"t": TERMINAL}` or `{"r": RULE}`; rule 0 is the start rule and terminal `i` is the
+/// path `symbols[i]`. Tags are snake_case strings; integers past 2^53 - 1 (which JSON
+/// readers round) are decimal strings; "no limit" is null. The schema: docs/export.md.
+///
+/// --parquet DIR writes tables for SQL engines (DuckDB, Spark, Dask, ...): one file per
+/// table and run, `DIR/TABLE/RUN.parquet`, so that the exports of many runs share one
+/// directory (schema: docs/parquet.md). A merged profile writes each of its runs. The
+/// file options can be given together; the whole program path is read once.
 #[derive(Args)]
-#[command(after_help = "Example:\n  wpp export lua.wpp > lua.json")]
+#[command(
+    after_help = "Examples:\n  wpp export lua.wpp > lua.json\n  wpp export lua.wpp --parquet runs/ --label test\n  wpp export lua.wpp --pprof lua.pb.gz --speedscope lua.speedscope.json --lcov lua.info"
+)]
 pub struct Opts {
     /// A profile.
     profile: PathBuf,
     #[command(flatten)]
     run: crate::Run,
-    /// Write JSON (the only format, and the default).
-    #[arg(long)]
+    /// Write JSON to standard output (the default without a file option).
+    #[arg(long, conflicts_with_all = ["parquet", "pprof", "speedscope", "lcov"])]
     json: bool,
+    /// Write the Parquet tables under DIR (created if missing; this run's files replaced).
+    #[arg(long, value_name = "DIR")]
+    parquet: Option<PathBuf>,
+    /// With --parquet: what to call the run in the `runs` table (`test`, `field`, ...).
+    #[arg(long, value_name = "TEXT", requires = "parquet")]
+    label: Option<String>,
+    /// Write the calling context tree as a gzipped pprof profile (`go tool pprof`).
+    #[arg(long, value_name = "FILE")]
+    pprof: Option<PathBuf>,
+    /// Write the calling context tree and the call timeline for speedscope.
+    #[arg(long, value_name = "FILE")]
+    speedscope: Option<PathBuf>,
+    /// Write line, function and branch coverage as an lcov tracefile (`genhtml`).
+    #[arg(long, value_name = "FILE")]
+    lcov: Option<PathBuf>,
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
-    let _ = o.json;
+    if o.parquet.is_none() && o.pprof.is_none() && o.speedscope.is_none() && o.lcov.is_none() {
+        let p = o.run.open(&o.profile)?;
+        let e = wpp_report::export(&p)?;
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        serde_json::to_writer(&mut out, &e)?;
+        writeln!(out)?;
+        out.flush()?;
+        return Ok(());
+    }
+    let mut out = std::io::stdout().lock();
+    if let Some(dir) = &o.parquet {
+        let id = file_id(&o.profile)?;
+        let runs: Vec<Option<usize>> = match (o.run.run, Profile::open(&o.profile)?.merged_runs()?) {
+            (Some(n), _) => vec![Some(n)],
+            (None, Some(runs)) => (1..=runs.len()).map(Some).collect(),
+            (None, None) => vec![None],
+        };
+        for n in runs {
+            let p = match n {
+                Some(n) => Profile::open_run(&o.profile, n)?,
+                None => Profile::open(&o.profile)?,
+            };
+            let info = RunInfo {
+                id: n.map_or_else(|| id.clone(), |n| format!("{id}-r{n}")),
+                label: o.label.clone(),
+                profile: o.profile.display().to_string(),
+                index: n.map(|n| n as u32),
+            };
+            parquet(p, dir, &info, &mut out)?;
+        }
+    }
+    if o.pprof.is_none() && o.speedscope.is_none() && o.lcov.is_none() {
+        return Ok(());
+    }
     let p = o.run.open(&o.profile)?;
-    let e = wpp_report::export(&p)?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    serde_json::to_writer(&mut out, &e)?;
-    writeln!(out)?;
-    out.flush()?;
+    p.require_program("export")?;
+    let walk = wpp_export::walk(&p, o.speedscope.is_some())?;
+    if let Some(path) = &o.pprof {
+        let bytes = wpp_export::pprof::gzipped(&wpp_export::pprof::profile(&p, walk.as_ref()));
+        write_file(path, &bytes)?;
+        writeln!(out, "pprof       {}  {}", path.display(), wpp_report::format::bytes(bytes.len() as u64))?;
+    }
+    if let Some(path) = &o.speedscope {
+        wpp_profile::write_atomically(path, |w| wpp_export::speedscope::write(&p, walk.as_ref(), w)).with_context(|| format!("{}: writing", path.display()))?;
+        writeln!(out, "speedscope  {}  {}", path.display(), wpp_report::format::bytes(std::fs::metadata(path)?.len()))?;
+    }
+    if let Some(path) = &o.lcov {
+        let test = o.profile.file_stem().map_or("wpp".into(), |s| s.to_string_lossy().replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"));
+        let l = wpp_export::lcov::lcov(&p, &test, walk.as_ref());
+        write_file(path, l.text.as_bytes())?;
+        writeln!(out, "lcov        {}  {}", path.display(), wpp_report::format::bytes(l.text.len() as u64))?;
+        writeln!(
+            out,
+            "            lines {}/{}, functions {}/{}, branches {}/{} executed",
+            l.lines_hit, l.lines, l.functions_hit, l.functions, l.branches_hit, l.branches
+        )?;
+        if p.source.is_none() {
+            writeln!(out, "            the module has no DWARF source lines: the tracefile is empty")?;
+        }
+        if l.unknown_branches > 0 {
+            writeln!(
+                out,
+                "            {} branch blocks left out: an edge's count needs the whole program path (record with --mode grammar)",
+                l.unknown_branches
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The run ids' stem: the profile's file name (letters, digits, `.`, `_`, `-`) and the
+/// first 12 hex digits of its SHA-256, so that exports of different profiles into one
+/// directory never collide and the same profile's replace its own.
+fn file_id(path: &Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("{}: reading the profile", path.display()))?;
+    let hash = Sha256::digest(&bytes);
+    let stem: String = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect())
+        .unwrap_or_default();
+    let hex: String = hash.iter().take(6).map(|b| format!("{b:02x}")).collect();
+    Ok(format!("{stem}-{hex}"))
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    wpp_profile::write_atomically(path, |w| w.write_all(bytes)).with_context(|| format!("{}: writing", path.display()))
+}
+
+/// One run's tables under `dir`: the module's (once per module), then the run's.
+fn parquet(p: Profile, dir: &Path, info: &RunInfo, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+    p.require_program("export --parquet")?;
+    let Some(module) = p.module_id()?.map(|m| m.sha256_hex()) else {
+        anyhow::bail!("{}: the profile does not record its module's hash (recorded by an older wpp); record it again to export tables", p.path.display());
+    };
+    let mut written = Vec::new();
+    for t in wpp_export::tables::module_tables(&p, &module) {
+        if !wpp_export::parquet::file_of(dir, &t, &module).exists() {
+            written.push((t.spec.name, t.rows(), wpp_export::parquet::write(dir, &t, &module)?));
+        }
+    }
+    let walk: Option<Walk> = wpp_export::walk(&p, false)?;
+    let (p, hot) = if p.has_grammar() {
+        let dag = Dag::of(p)?;
+        let min_cost = MinCost::Percent(1.0).resolve(wpp_report::run_cost(&dag, wpp_report::Cost::Instructions));
+        let params = HotParams { max_len: 32, min_len: 1, min_cost };
+        let hot = wpp_report::hot_subpaths(&dag, wpp_report::Cost::Instructions, &params, Top::All);
+        (dag.profile, Some(hot))
+    } else {
+        (p, None)
+    };
+    for t in wpp_export::tables::run_tables(&p, &module, info, walk.as_ref(), hot.as_ref()) {
+        written.push((t.spec.name, t.rows(), wpp_export::parquet::write(dir, &t, &info.id)?));
+    }
+    writeln!(out, "run {}", info.id)?;
+    for (name, rows, (path, size)) in written {
+        writeln!(out, "  {name:<14} {rows:>9} rows  {:>10}  {}", wpp_report::format::bytes(size), path.display())?;
+    }
     Ok(())
 }

@@ -161,7 +161,8 @@ pub enum SymRow {
     R(u32),
 }
 
-fn kind(k: EdgeKind) -> &'static str {
+/// An edge kind's name in the exports (`forward`, `back`, `call`, `return`, `trap`).
+pub fn kind(k: EdgeKind) -> &'static str {
     match k {
         EdgeKind::Forward => "forward",
         EdgeKind::Back => "back",

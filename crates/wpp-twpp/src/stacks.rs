@@ -26,6 +26,8 @@ pub struct StackNode {
     pub calls: u64,
     /// The cost of the paths that ran with this stack innermost.
     pub own: u64,
+    /// The paths that ran with this stack innermost.
+    pub paths: u64,
 }
 
 /// Every call stack of a run, parents before children (the root is node 0).
@@ -80,7 +82,7 @@ impl<'a> CallTreeBuilder<'a> {
     pub fn new(functions: &[Function], numberings: &'a ProgramNumbering) -> CallTreeBuilder<'a> {
         CallTreeBuilder {
             calls: Calls::new(functions, numberings),
-            nodes: vec![StackNode { func: None, parent: None, calls: 0, own: 0 }],
+            nodes: vec![StackNode { func: None, parent: None, calls: 0, own: 0, paths: 0 }],
             children: FxHashMap::default(),
             open: Vec::new(),
         }
@@ -90,16 +92,17 @@ impl<'a> CallTreeBuilder<'a> {
         let parent = self.open.last().copied().unwrap_or(0);
         let nodes = &mut self.nodes;
         let child = *self.children.entry((parent, func)).or_insert_with(|| {
-            nodes.push(StackNode { func: Some(func), parent: Some(StackIdx(parent)), calls: 0, own: 0 });
+            nodes.push(StackNode { func: Some(func), parent: Some(StackIdx(parent)), calls: 0, own: 0, paths: 0 });
             nodes.len() as u32 - 1
         });
         self.nodes[child as usize].calls += 1;
         self.open.push(child);
     }
 
-    /// Reads the next event, which cost `cost`.
-    pub fn push(&mut self, e: PathEvent, cost: u64) -> Result<(), PartitionError> {
-        match self.calls.push(e)? {
+    /// Reads the next event, which cost `cost`; returns what it did to the stack.
+    pub fn push(&mut self, e: PathEvent, cost: u64) -> Result<Move, PartitionError> {
+        let m = self.calls.push(e)?;
+        match m {
             Move::Root | Move::Call { .. } => self.enter(e.func),
             Move::Continue => {}
             Move::Return { ended } => {
@@ -108,9 +111,10 @@ impl<'a> CallTreeBuilder<'a> {
             }
         }
         let top = *self.open.last().expect("an invocation is open after an event");
-        let own = &mut self.nodes[top as usize].own;
-        *own = own.saturating_add(cost);
-        Ok(())
+        let node = &mut self.nodes[top as usize];
+        node.own = node.own.saturating_add(cost);
+        node.paths += 1;
+        Ok(m)
     }
 
     pub fn finish(self) -> CallTree {

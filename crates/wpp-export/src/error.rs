@@ -1,0 +1,20 @@
+use std::path::PathBuf;
+
+/// Why an export failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Profile(#[from] wpp_profile::Error),
+    #[error(transparent)]
+    Report(#[from] wpp_report::Error),
+    /// The calls could not be read off the whole program path.
+    #[error("{profile}: the calls could not be read off the whole program path: {message}")]
+    Calls { profile: PathBuf, message: String },
+    /// The format needs the whole program path, which the profile does not hold.
+    #[error("{profile}: {what} needs the whole program path; the profile holds path counts only (record with --mode grammar or --mode trace)")]
+    NoWholePath { profile: PathBuf, what: &'static str },
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}: writing Parquet: {message}")]
+    Parquet { path: PathBuf, message: String },
+}

@@ -1,0 +1,89 @@
+//! Tables as Parquet files (Apache Arrow's writer): `DIR/TABLE/KEY.parquet`, one file per
+//! table and run (or module), each written atomically, with the schema's version in the
+//! file's key-value metadata (`wpp.schema`, and `wpp.table`).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::builder::{ListBuilder, StringBuilder, UInt32Builder};
+use arrow_array::{ArrayRef, BooleanArray, Float64Array, Int64Array, RecordBatch, StringArray, UInt32Array, UInt64Array};
+use arrow_schema::{Field, Schema};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+
+use crate::schema::SCHEMA_VERSION;
+use crate::tables::{Table, Values};
+use crate::Error;
+
+fn array(v: &Values) -> ArrayRef {
+    match v {
+        Values::U32(v) => Arc::new(UInt32Array::from(v.clone())),
+        Values::U64(v) => Arc::new(UInt64Array::from(v.clone())),
+        Values::I64(v) => Arc::new(Int64Array::from(v.clone())),
+        Values::F64(v) => Arc::new(Float64Array::from(v.clone())),
+        Values::Bool(v) => Arc::new(BooleanArray::from(v.clone())),
+        Values::Str(v) => Arc::new(v.iter().map(Option::as_deref).collect::<StringArray>()),
+        Values::ListU32(v) => {
+            let mut b = ListBuilder::new(UInt32Builder::new());
+            for list in v {
+                b.values().append_slice(list);
+                b.append(true);
+            }
+            Arc::new(b.finish())
+        }
+        Values::ListStr(v) => {
+            let mut b = ListBuilder::new(StringBuilder::new());
+            for list in v {
+                for s in list {
+                    b.values().append_value(s);
+                }
+                b.append(true);
+            }
+            Arc::new(b.finish())
+        }
+    }
+}
+
+/// The table as one Arrow record batch.
+pub fn record_batch(t: &Table) -> RecordBatch {
+    let arrays: Vec<ArrayRef> = t.columns.iter().map(array).collect();
+    let fields: Vec<Field> = t.spec.columns.iter().zip(&arrays).map(|(c, a)| Field::new(c.name, a.data_type().clone(), c.nullable)).collect();
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays).expect("columns of one length, typed by the schema")
+}
+
+/// Where table `t` of key `key` (a run's id or a module's hash) goes under `dir`.
+pub fn file_of(dir: &Path, t: &Table, key: &str) -> PathBuf {
+    dir.join(t.spec.name).join(format!("{key}.parquet"))
+}
+
+/// Writes `t` to `DIR/TABLE/KEY.parquet` (replacing it atomically); returns the path and
+/// the file's size.
+pub fn write(dir: &Path, t: &Table, key: &str) -> Result<(PathBuf, u64), Error> {
+    let path = file_of(dir, t, key);
+    let io = |p: &PathBuf| {
+        let path = p.clone();
+        move |source| Error::Io { path, source }
+    };
+    let pq = |p: &PathBuf| {
+        let path = p.clone();
+        move |e: parquet::errors::ParquetError| Error::Parquet { path, message: e.to_string() }
+    };
+    std::fs::create_dir_all(path.parent().expect("a table's directory")).map_err(io(&path))?;
+    let batch = record_batch(t);
+    let props = WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .set_key_value_metadata(Some(vec![
+            KeyValue::new("wpp.schema".to_owned(), SCHEMA_VERSION.to_string()),
+            KeyValue::new("wpp.table".to_owned(), t.spec.name.to_owned()),
+        ]))
+        .build();
+    let mut file = wpp_profile::AtomicFile::create(&path).map_err(io(&path))?;
+    let mut w = ArrowWriter::try_new(&mut file, batch.schema(), Some(props)).map_err(pq(&path))?;
+    w.write(&batch).map_err(pq(&path))?;
+    w.close().map_err(pq(&path))?;
+    file.commit().map_err(io(&path))?;
+    let size = std::fs::metadata(&path).map_err(io(&path))?.len();
+    Ok((path, size))
+}
