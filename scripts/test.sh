@@ -29,6 +29,6 @@ npm ci --prefix crates/wpp-cli/tests/browser --no-audit --no-fund --loglevel=err
 # (crates/wpp-cli/tests/exports.rs), in a virtual environment of their own.
 py="${WPP_PYENV:-$HOME/.cache/wpp-pyenv}"
 [ -x "$py/bin/python" ] || python3 -m venv "$py"
-"$py/bin/pip" install -q --disable-pip-version-check duckdb pyarrow "dask[distributed,dataframe]" jsonschema
+"$py/bin/pip" install -q --disable-pip-version-check duckdb pyarrow "dask[distributed,dataframe]" fastjsonschema
 export WPP_PYTHON="$py/bin/python"
 WPP_FULL_SUITE=1 cargo test --release --workspace "$@"

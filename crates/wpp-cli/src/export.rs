@@ -44,6 +44,9 @@ pub struct Opts {
     /// With --parquet: what to call the run in the `runs` table (`test`, `field`, ...).
     #[arg(long, value_name = "TEXT", requires = "parquet")]
     label: Option<String>,
+    /// With --parquet: only these tables (comma-separated; `runs` is always written).
+    #[arg(long, value_name = "TABLES", value_delimiter = ',', requires = "parquet", value_parser = table_name)]
+    tables: Vec<String>,
     /// Write the calling context tree as a gzipped pprof profile (`go tool pprof`).
     #[arg(long, value_name = "FILE")]
     pprof: Option<PathBuf>,
@@ -84,7 +87,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
                 profile: o.profile.display().to_string(),
                 index: n.map(|n| n as u32),
             };
-            parquet(p, dir, &info, &mut out)?;
+            parquet(p, dir, &info, &o.tables, &mut out)?;
         }
     }
     if o.pprof.is_none() && o.speedscope.is_none() && o.lcov.is_none() {
@@ -144,20 +147,32 @@ fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     wpp_profile::write_atomically(path, |w| w.write_all(bytes)).with_context(|| format!("{}: writing", path.display()))
 }
 
-/// One run's tables under `dir`: the module's (once per module), then the run's.
-fn parquet(p: Profile, dir: &Path, info: &RunInfo, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+/// A table of the schema.
+fn table_name(s: &str) -> Result<String, String> {
+    match wpp_export::schema::table(s) {
+        Some(t) => Ok(t.name.to_owned()),
+        None => Err(format!("no table `{s}`; the tables: {}", wpp_export::schema::SCHEMA.iter().map(|t| t.name).collect::<Vec<_>>().join(", "))),
+    }
+}
+
+/// One run's tables under `dir` (those of `tables`, or all): the module's (once per
+/// module), then the run's.
+fn parquet(p: Profile, dir: &Path, info: &RunInfo, tables: &[String], out: &mut dyn std::io::Write) -> anyhow::Result<()> {
+    let want = |t: &str| tables.is_empty() || t == "runs" || tables.iter().any(|x| x == t);
     p.require_program("export --parquet")?;
     let Some(module) = p.module_id()?.map(|m| m.sha256_hex()) else {
         anyhow::bail!("{}: the profile does not record its module's hash (recorded by an older wpp); record it again to export tables", p.path.display());
     };
     let mut written = Vec::new();
     for t in wpp_export::tables::module_tables(&p, &module) {
-        if !wpp_export::parquet::file_of(dir, &t, &module).exists() {
+        if want(t.spec.name) && !wpp_export::parquet::file_of(dir, &t, &module).exists() {
             written.push((t.spec.name, t.rows(), wpp_export::parquet::write(dir, &t, &module)?));
         }
     }
-    let walk: Option<Walk> = wpp_export::walk(&p, false)?;
-    let (p, hot) = if p.has_grammar() {
+    // Edges read the whole program path too, so that their counts do not depend on the
+    // selection.
+    let walk: Option<Walk> = if want("call_tree") || want("edges") { wpp_export::walk(&p, false)? } else { None };
+    let (p, hot) = if p.has_grammar() && want("hot_subpaths") {
         let dag = Dag::of(p)?;
         let min_cost = MinCost::Percent(1.0).resolve(wpp_report::run_cost(&dag, wpp_report::Cost::Instructions));
         let params = HotParams { max_len: 32, min_len: 1, min_cost };
@@ -166,7 +181,7 @@ fn parquet(p: Profile, dir: &Path, info: &RunInfo, out: &mut dyn std::io::Write)
     } else {
         (p, None)
     };
-    for t in wpp_export::tables::run_tables(&p, &module, info, walk.as_ref(), hot.as_ref()) {
+    for t in wpp_export::tables::run_tables(&p, &module, info, walk.as_ref(), hot.as_ref(), &want) {
         written.push((t.spec.name, t.rows(), wpp_export::parquet::write(dir, &t, &info.id)?));
     }
     writeln!(out, "run {}", info.id)?;

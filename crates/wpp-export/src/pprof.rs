@@ -137,8 +137,8 @@ impl Strings {
 pub fn profile(p: &Profile, walk: Option<&Walk>) -> proto::Profile {
     let mut s = Strings { table: vec![String::new()], index: FxHashMap::default() };
     s.index.insert(String::new(), 0);
-    let sample_type =
-        vec![proto::ValueType { r#type: s.get("instructions"), unit: s.get("count") }, proto::ValueType { r#type: s.get("paths"), unit: s.get("count") }];
+    let instructions = s.get("instructions");
+    let sample_type = vec![proto::ValueType { r#type: instructions, unit: s.get("count") }, proto::ValueType { r#type: s.get("paths"), unit: s.get("count") }];
     // One function and one location per wasm function, made when first used.
     let mut location_of: FxHashMap<FuncIdx, u64> = FxHashMap::default();
     let mut functions = Vec::new();
@@ -211,7 +211,7 @@ pub fn profile(p: &Profile, walk: Option<&Walk>) -> proto::Profile {
         duration_nanos: p.meta.guest_nanos as i64,
         period: 1,
         comment,
-        default_sample_type: 0,
+        default_sample_type: instructions,
     }
 }
 

@@ -1,5 +1,5 @@
 //! The Parquet tables' schema: the one place their columns are named, typed and described.
-//! The tables ([`crate::tables`]) are checked against it, and `docs/parquet.md` is made
+//! The tables (module `tables`) follow it, and `docs/parquet.md` is made
 //! from it ([`markdown`]).
 
 /// The schema's version, in every file's key-value metadata (`wpp.schema`) and in the
@@ -142,7 +142,7 @@ pub const SCHEMA: &[TableSpec] = &[
     TableSpec {
         name: "lines",
         key: Key::Run,
-        doc: "Every source line of the blocks of functions that ran, with its executions and instructions (the rule of `wpp annotate`).",
+        doc: "Every source line of the program's blocks (DWARF), with its executions and instructions by the rule of `wpp annotate`; lines that never ran have 0.",
         columns: &[
             RUN,
             col("file", Type::Str, "source file, as DWARF names it"),

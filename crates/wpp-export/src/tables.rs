@@ -1,5 +1,5 @@
 //! A profile as tables of plain values, column by column, following [`crate::schema`].
-//! Pure: the writers ([`crate::parquet`]) put them on disk.
+//! Pure: the writer (module `parquet`) puts them on disk.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use wpp_model::{BlockIdx, FuncIdx, PathEvent, Target};
@@ -206,10 +206,10 @@ pub fn module_tables(p: &Profile, module: &str) -> Vec<Table> {
     ]
 }
 
-/// A run's tables, in the schema's order, `runs` last: `paths`, `edges`, `lines`; with a
-/// whole program path (`walk`) `call_tree`; a grammar run's `hot_subpaths` (`hot`); a PPP
-/// run's `residual_paths`.
-pub fn run_tables(p: &Profile, module: &str, run: &RunInfo, walk: Option<&Walk>, hot: Option<&HotSubpaths>) -> Vec<Table> {
+/// A run's tables that `want` names, in the schema's order, `runs` (always) last: `paths`,
+/// `edges`, `lines`; with a whole program path (`walk`) `call_tree`; a grammar run's
+/// `hot_subpaths` (`hot`); a PPP run's `residual_paths`.
+pub fn run_tables(p: &Profile, module: &str, run: &RunInfo, walk: Option<&Walk>, hot: Option<&HotSubpaths>, want: &dyn Fn(&str) -> bool) -> Vec<Table> {
     let costs = path_costs(p);
     let interesting: Option<FxHashSet<PathEvent>> =
         p.ppp.as_ref().map(|r| r.functions.iter().flat_map(|f| f.paths.iter().map(move |x| PathEvent { func: f.func, path: x.path })).collect());
@@ -234,55 +234,70 @@ pub fn run_tables(p: &Profile, module: &str, run: &RunInfo, walk: Option<&Walk>,
         by_func.entry(c.func).or_default().push((bl, c.count));
     }
     let n = func.len();
-    out.push(Table::new(
-        "paths",
-        vec![
-            id(n),
-            Values::U32(some(func)),
-            Values::U64(some(path)),
-            Values::U64(some(count)),
-            Values::U64(some(instrs)),
-            Values::ListU32(blocks),
-            Values::Bool(is_int),
-        ],
-    ));
+
+    if want("paths") {
+        out.push(Table::new(
+            "paths",
+            vec![
+                id(n),
+                Values::U32(some(func)),
+                Values::U64(some(path)),
+                Values::U64(some(count)),
+                Values::U64(some(instrs)),
+                Values::ListU32(blocks),
+                Values::Bool(is_int),
+            ],
+        ));
+    }
 
     // edges
-    let (mut func, mut edge, mut from, mut to, mut kinds, mut count) = (vec![], vec![], vec![], vec![], vec![], vec![]);
-    for (f, h) in heats(p, &by_func, walk) {
-        let cfg = p.meta.functions[f.idx()].cfg.as_ref().expect("a function with paths has a CFG");
-        for (i, (e, c)) in cfg.edges.iter().zip(h.edges).enumerate() {
-            func.push(f.0);
-            edge.push(i as u32);
-            from.push(e.from.0);
-            to.push(match e.to {
-                Target::Block(b) => Some(b.0),
-                Target::Exit => None,
-            });
-            kinds.push(kind(e.kind).to_owned());
-            count.push(c);
+    if want("edges") {
+        let (mut func, mut edge, mut from, mut to, mut kinds, mut count) = (vec![], vec![], vec![], vec![], vec![], vec![]);
+        for (f, h) in heats(p, &by_func, walk) {
+            let cfg = p.meta.functions[f.idx()].cfg.as_ref().expect("a function with paths has a CFG");
+            for (i, (e, c)) in cfg.edges.iter().zip(h.edges).enumerate() {
+                func.push(f.0);
+                edge.push(i as u32);
+                from.push(e.from.0);
+                to.push(match e.to {
+                    Target::Block(b) => Some(b.0),
+                    Target::Exit => None,
+                });
+                kinds.push(kind(e.kind).to_owned());
+                count.push(c);
+            }
         }
+        let n = func.len();
+        out.push(Table::new(
+            "edges",
+            vec![
+                id(n),
+                Values::U32(some(func)),
+                Values::U32(some(edge)),
+                Values::U32(some(from)),
+                Values::U32(to),
+                Values::Str(some(kinds)),
+                Values::U64(count),
+            ],
+        ));
     }
-    let n = func.len();
-    out.push(Table::new(
-        "edges",
-        vec![id(n), Values::U32(some(func)), Values::U32(some(edge)), Values::U32(some(from)), Values::U32(to), Values::Str(some(kinds)), Values::U64(count)],
-    ));
 
     // lines
-    let files = p.source.as_ref().map_or(&[][..], |s| &s.files[..]);
-    let lines = wpp_report::annotate::program_lines(p);
-    let (mut file, mut line, mut execs, mut instrs) = (vec![], vec![], vec![], vec![]);
-    for ((f, l), c) in lines {
-        file.push(files.get(f as usize).cloned().unwrap_or_else(|| format!("file[{f}]")));
-        line.push(l);
-        execs.push(c.executions);
-        instrs.push(c.instructions);
+    if want("lines") {
+        let files = p.source.as_ref().map_or(&[][..], |s| &s.files[..]);
+        let lines = wpp_report::annotate::program_lines(p);
+        let (mut file, mut line, mut execs, mut instrs) = (vec![], vec![], vec![], vec![]);
+        for ((f, l), c) in lines {
+            file.push(files.get(f as usize).cloned().unwrap_or_else(|| format!("file[{f}]")));
+            line.push(l);
+            execs.push(c.executions);
+            instrs.push(c.instructions);
+        }
+        let n = file.len();
+        out.push(Table::new("lines", vec![id(n), Values::Str(some(file)), Values::U32(some(line)), Values::U64(some(execs)), Values::U64(some(instrs))]));
     }
-    let n = file.len();
-    out.push(Table::new("lines", vec![id(n), Values::Str(some(file)), Values::U32(some(line)), Values::U64(some(execs)), Values::U64(some(instrs))]));
 
-    if let Some(hot) = hot {
+    if let Some(hot) = hot.filter(|_| want("hot_subpaths")) {
         let (mut rank, mut freq, mut cost, mut share, mut pos, mut func, mut path) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
         for (i, s) in hot.subpaths.iter().enumerate() {
             for (j, r) in s.paths.iter().enumerate() {
@@ -311,7 +326,7 @@ pub fn run_tables(p: &Profile, module: &str, run: &RunInfo, walk: Option<&Walk>,
         ));
     }
 
-    if let Some(set) = &interesting {
+    if let Some(set) = interesting.as_ref().filter(|_| want("residual_paths")) {
         let residual: Vec<_> = p.counts.iter().filter(|c| c.count > 0 && !set.contains(&PathEvent { func: c.func, path: c.path })).collect();
         let n = residual.len();
         out.push(Table::new(
@@ -325,7 +340,7 @@ pub fn run_tables(p: &Profile, module: &str, run: &RunInfo, walk: Option<&Walk>,
         ));
     }
 
-    if let Some(w) = walk {
+    if let Some(w) = walk.filter(|_| want("call_tree")) {
         let t = &w.tree;
         let inclusive = t.inclusive();
         let mut depth = vec![0u32; t.nodes.len()];
