@@ -1,4 +1,4 @@
-//! `wpp diff`: two runs of one module side by side.
+//! `wpp diff`: two runs side by side, of one module or of two builds of a program.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -6,21 +6,29 @@ use std::path::PathBuf;
 use clap::Args;
 use wpp_report::format::{group, truncate};
 
-/// Compare two runs of one module: per function and per path, how often each ran and the
-/// instructions it executed in each run, and the change, largest first.
+/// Compare two runs: per function and per path, how often each ran and the instructions
+/// it executed in each run, and the change, largest first.
 ///
-/// The runs must have been recorded from the same module (by its SHA-256), in any mode:
-/// counts are compared, so a PPP or grammar profile compares with a counted one. Either
-/// may be a merged profile, as the sum of its runs or one run with --run-a / --run-b.
-/// Paths only one run executed are marked `only A` or `only B`. With --json: {"profile_a",
-/// "profile_b", "run_a", "run_b" (the run of a merged profile, or null), "executions_a", "executions_b", "instructions_a", "instructions_b",
-/// "only_a", "only_b" (distinct paths only one run executed), "functions": [{"function",
-/// "function_index", "executions_a", "executions_b", "instructions_a", "instructions_b",
-/// "change"}], "paths": [{"function", "function_index", "path_id", "instructions" (one
-/// run of the path), "blocks", "source", "count_a", "count_b", "instructions_a",
-/// "instructions_b", "change", "only" ("a", "b" or null)}], "truncated",
-/// "total_functions", "total_paths"}; a change is the second run's instructions less the
-/// first's.
+/// Runs of one module (by its SHA-256) are compared path by path, in any mode: counts are
+/// compared, so a PPP or grammar profile compares with a counted one. Runs of two builds
+/// of a program (before and after a change) are matched by function name (a name each
+/// build has once) and, for paths, by their blocks' source lines (DWARF); what could not
+/// be matched is listed: functions only one build has, and paths with a block without
+/// source lines (all of them, without DWARF). Either profile may be a merged one, as the
+/// sum of its runs or one run with --run-a / --run-b. Paths only one run executed are
+/// marked `only A` or `only B`. With --json: {"profile_a", "profile_b", "run_a", "run_b"
+/// (the run of a merged profile, or null), "matched_by" ("module" or "source lines"),
+/// "unmatched_a", "unmatched_b" (two builds: {"functions": [NAME], "function_executions",
+/// "function_instructions", "lineless_paths", "lineless_executions",
+/// "lineless_instructions"}), "executions_a", "executions_b", "instructions_a",
+/// "instructions_b", "only_a", "only_b" (distinct paths only one run executed),
+/// "functions": [{"function", "function_index", "function_index_b" (two builds),
+/// "executions_a", "executions_b", "instructions_a", "instructions_b", "change"}],
+/// "paths": [{"function", "function_index", "path_id", "path_id_b" (two builds: the second
+/// build's path with those lines, or null), "instructions" (one run of the path),
+/// "blocks", "source", "count_a", "count_b", "instructions_a", "instructions_b", "change",
+/// "only" ("a", "b" or null)}], "truncated", "total_functions", "total_paths"}; a change
+/// is the second run's instructions less the first's.
 #[derive(Args)]
 #[command(after_help = "Examples:\n  wpp diff before.wpp after.wpp\n  wpp diff tests.wpp field.wpp --top 10 --json")]
 pub struct Opts {
@@ -66,6 +74,30 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         d.only_a,
         d.only_b
     )?;
+    for (side, u) in [("A", &d.unmatched_a), ("B", &d.unmatched_b)] {
+        let Some(u) = u else { continue };
+        if side == "A" {
+            writeln!(out, "two builds: functions matched by name, paths by source lines")?;
+        }
+        if !u.functions.is_empty() {
+            let names = u.functions.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+            let more = if u.functions.len() > 5 { format!(" and {} more", u.functions.len() - 5) } else { String::new() };
+            writeln!(
+                out,
+                "not matched, only {side} has them: {} functions ({names}{more}), {} instructions",
+                u.functions.len(),
+                group(u.function_instructions)
+            )?;
+        }
+        if u.lineless_paths > 0 {
+            writeln!(
+                out,
+                "not matched in {side}: {} paths with a block without source lines, {} instructions",
+                u.lineless_paths,
+                group(u.lineless_instructions)
+            )?;
+        }
+    }
     writeln!(out)?;
     writeln!(out, "functions by change in instructions (B - A):")?;
     writeln!(out, "{:>16} {:>16} {:>16}  function", "change", "instrs A", "instrs B")?;
@@ -89,7 +121,13 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         "instrs",
         wpp_report::PathRow::places_header(source)
     )?;
+    let builds = d.unmatched_a.is_some();
     for p in &d.paths {
+        let id = match (builds, p.only) {
+            (false, _) => p.path.path_id.to_string(),
+            (true, Some("b")) => format!("-/{}", p.path.path_id),
+            (true, _) => format!("{}/{}", p.path.path_id, p.path_id_b.map_or("-".into(), |x| x.to_string())),
+        };
         let only = match p.only {
             Some("a") => "  [only A]",
             Some(_) => "  [only B]",
@@ -102,7 +140,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             group(p.count_a),
             group(p.count_b),
             truncate(&p.path.function, 32),
-            p.path.path_id,
+            id,
             p.path.instructions,
             p.path.places(source)
         )?;

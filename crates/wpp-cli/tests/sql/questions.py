@@ -20,9 +20,8 @@ def questions(d, function):
     con.execute(f"CREATE VIEW lines AS SELECT * FROM read_parquet('{d}/lines/*.parquet')")
     # 1. Paths executed in the field but never by the tests.
     q1 = con.execute("""
-        SELECT r.module, p.function, p.path FROM paths p JOIN runs r USING (run) WHERE r.label = 'field'
-        EXCEPT
-        SELECT r.module, p.function, p.path FROM paths p JOIN runs r USING (run) WHERE r.label = 'test'
+        SELECT r.module, p.function, p.path FROM paths p JOIN runs r USING (run)
+        GROUP BY ALL HAVING bool_or(r.label = 'field') AND NOT bool_or(r.label = 'test')
         ORDER BY 1, 2, 3""").fetchall()
     # 2. One function's path distribution across runs.
     q2 = con.execute("""
