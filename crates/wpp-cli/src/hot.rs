@@ -73,6 +73,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     let unit = cost.unit();
     let total = report.truncation.total("subpaths");
+    let of_the_run = if dag.boundary.is_some() { "of the runs" } else { "of the run" };
     writeln!(
         out,
         "{} of {} to {} costing at least {} {unit}",
@@ -86,7 +87,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         if r.disjoint == r.frequency {
             writeln!(
                 out,
-                "\n#{:<3} cost {} {unit} ({share:.1}% of the run), frequency {}, {}",
+                "\n#{:<3} cost {} {unit} ({share:.1}% {of_the_run}), frequency {}, {}",
                 i + 1,
                 group(r.cost),
                 group(r.frequency),
@@ -101,7 +102,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
                 group(r.frequency),
                 count(r.length as u64, "path", "paths")
             )?;
-            writeln!(out, "     side by side {} times: {} {unit} ({share:.1}% of the run)", group(r.disjoint), group(r.disjoint_cost))?;
+            writeln!(out, "     side by side {} times: {} {unit} ({share:.1}% {of_the_run})", group(r.disjoint), group(r.disjoint_cost))?;
         }
         // Runs of one path are shown once with a repeat count.
         let mut j = 0;

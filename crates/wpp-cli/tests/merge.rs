@@ -6,6 +6,11 @@
 //!   (`wpp paths --json`), whose run 2 reads as the grammar profile did (`paths`, `hot`
 //!   and `stats` give the same JSON), and merging three inputs as (A B) C or as A (B C)
 //!   gives the same bytes;
+//! * the runs' whole program paths read together: the test run merged with itself has the
+//!   same hot subpaths as alone, twice as frequent and costly; the test and train runs
+//!   (both grammars) merged: every subpath `wpp hot` finds is as frequent as `wpp query
+//!   freq` says of each run added up, hot, and minimal; a run of counts only is said to
+//!   have no whole program path;
 //! * `wpp diff` of the two lists every path either executed once, each side's counts
 //!   being that profile's `wpp paths`;
 //! * profiles of two modules are refused, naming both files, and leave no output.
@@ -109,6 +114,66 @@ fn check(m: &Manifest, name: &str) {
         }
         assert_eq!(merged, alone, "{name}: `wpp {}` of run 2 of the merge and of its profile", args.join(" "));
     }
+    // All runs' whole program paths as one, with no subpath across a run boundary: the
+    // test run merged with itself has the same minimal hot subpaths, each twice as
+    // frequent and costly; a query's frequency is the sum of the runs'. A run of counts
+    // only has no whole program path, which is said.
+    let bb = d.join("bb.wpp");
+    merge(&[&b, &b], &bb);
+    let (twice, once) = (answer(&["hot", "--top", "0"], &bb, None), answer(&["hot", "--top", "0"], &b, None));
+    let doubled: Vec<Value> = once["subpaths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let mut h = h.clone();
+            for k in ["frequency", "cost", "disjoint", "disjoint_cost"] {
+                h[k] = (h[k].as_u64().unwrap() * 2).into();
+            }
+            h
+        })
+        .collect();
+    assert_eq!(twice["subpaths"].as_array().unwrap(), &doubled, "{name}: hot subpaths of a run merged with itself");
+    assert_eq!(twice["run_cost"].as_u64().unwrap(), 2 * once["run_cost"].as_u64().unwrap(), "{name}");
+    // Two different runs: each subpath found is as frequent as in the two runs together
+    // (`query freq` of each run), hot, and minimal (no shorter prefix is hot).
+    let c = d.join("train-grammar.wpp");
+    common::record_run(m, p, train, &c, &[]);
+    let bc = d.join("bc.wpp");
+    merge(&[&b, &c], &bc);
+    let hot = answer(&["hot", "--top", "0"], &bc, None);
+    let least = (hot["run_cost"].as_u64().unwrap() as f64 / 100.0).ceil() as u64;
+    let instrs: BTreeMap<String, u64> = json(wpp().args(["paths", "--json", "--top", "0"]).arg(&bc))["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| (format!("{}:{}", x["function_index"], x["path_id"]), x["instructions"].as_u64().unwrap()))
+        .collect();
+    let freq = |seq: &[String], run: Option<&str>| -> u64 {
+        let mut cmd = wpp();
+        cmd.arg("query").arg(&bc).arg("--json");
+        if let Some(n) = run {
+            cmd.args(["--run", n]);
+        }
+        json(cmd.arg("freq").args(seq))["frequency"].as_u64().unwrap()
+    };
+    for h in hot["subpaths"].as_array().unwrap().iter().take(4) {
+        let seq: Vec<String> = h["paths"].as_array().unwrap().iter().map(|p| format!("{}:{}", p["function_index"], p["path_id"])).collect();
+        let f = h["frequency"].as_u64().unwrap();
+        assert_eq!(f, freq(&seq, Some("1")) + freq(&seq, Some("2")), "{name}: {seq:?}: the runs' frequencies add up");
+        assert_eq!(f, freq(&seq, None), "{name}: {seq:?}: `query freq` of all runs");
+        let cost = |seq: &[String], f: u64| f * seq.iter().map(|x| instrs[x]).sum::<u64>();
+        assert_eq!(h["cost"].as_u64().unwrap(), cost(&seq, f), "{name}: {seq:?}");
+        assert!(cost(&seq, f) >= least, "{name}: {seq:?} is hot");
+        for k in 1..seq.len() {
+            let pre = &seq[..k];
+            assert!(cost(pre, freq(pre, None)) < least, "{name}: {seq:?}: its prefix {pre:?} is hot already");
+        }
+    }
+    let refused = run(wpp().args(["hot", "--json"]).arg(&ab));
+    let msg = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && msg.contains("run 1 holds path counts only"), "{name}: {msg}");
+
     let stats = answer(&["stats"], &ab, None);
     let runs = stats["merged_runs"].as_array().unwrap();
     assert_eq!(runs.len(), 2, "{name}: {stats}");

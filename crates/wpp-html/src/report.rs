@@ -135,7 +135,7 @@ impl Input {
     /// grammar of foreign symbols (`wpp compress`) is refused here, as by every analysis
     /// of paths.
     pub fn of(profile: Profile, progress: &mut dyn Progress) -> Result<Input, Error> {
-        if profile.has_trace() || profile.has_grammar() {
+        if profile.has_trace() || profile.has_grammar() || profile.every_run_whole()? {
             progress.stage("decoding the grammar", None);
             Ok(Input::Run(Dag::of(profile)?))
         } else {
@@ -184,7 +184,9 @@ pub fn build(input: Input, opts: &Options, extras: crate::Extras, progress: &mut
     let mut flame = None;
     let mut no_flame = None;
     let mut pairs: Option<FxHashMap<(PathEvent, PathEvent), u64>> = None;
-    if let Some(dag) = dag {
+    if let Some(dag) = dag.filter(|d| d.boundary.is_some()) {
+        no_flame = Some(format!("{} runs merged: the calls are drawn for one run (`wpp report --run N`)", dag.profile.merged_runs()?.map_or(0, |r| r.len())));
+    } else if let Some(dag) = dag {
         let costs = dag.instruction_costs();
         progress.stage("reading the calls", Some(p.meta.events));
         let mut b = CallTreeBuilder::new(&p.meta.functions, &p.numberings);

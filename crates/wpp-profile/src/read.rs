@@ -263,6 +263,14 @@ impl Profile {
         Ok(())
     }
 
+    /// Whether this is a merged profile each of whose runs holds its whole program path (a
+    /// grammar or a trace).
+    pub fn every_run_whole(&self) -> Result<bool, Error> {
+        let Some(runs) = self.merged_runs()? else { return Ok(false) };
+        let has = |i: usize, s: &str| self.toc.iter().any(|e| e.name.strip_prefix(run_prefix(i).as_str()) == Some(s));
+        Ok(!runs.is_empty() && (0..runs.len()).all(|i| has(i, section::GRAMMAR) || has(i, section::RUNS) || has(i, section::TRACE)))
+    }
+
     /// A merged profile's runs, in the order merged; `None` for a profile of one run.
     pub fn merged_runs(&self) -> Result<Option<Vec<RunRecord>>, Error> {
         self.optional_value(section::MERGED_RUNS)

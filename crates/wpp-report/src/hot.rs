@@ -50,15 +50,18 @@ impl std::fmt::Display for MinCost {
     }
 }
 
+/// Each terminal's cost under `cost` (the run boundary's is 0).
+fn costs(dag: &Dag, cost: Cost) -> Vec<u64> {
+    match cost {
+        Cost::Instructions => dag.instruction_costs(),
+        Cost::Paths => (0..dag.paths.len() as u32).map(|t| u64::from(Some(t) != dag.boundary)).collect(),
+    }
+}
+
 /// The run's cost under `cost`: every path's executions times its cost.
 pub fn run_cost(dag: &Dag, cost: Cost) -> u64 {
-    match cost {
-        Cost::Instructions => {
-            let costs = dag.instruction_costs();
-            dag.grammar.rule_costs(|t| costs.get(t.idx()).copied().unwrap_or(0)).first().copied().unwrap_or(0)
-        }
-        Cost::Paths => dag.grammar.rule_lengths().first().copied().unwrap_or(0),
-    }
+    let costs = costs(dag, cost);
+    dag.grammar.rule_costs(|t| costs.get(t.idx()).copied().unwrap_or(0)).first().copied().unwrap_or(0)
 }
 
 /// What a path's one run costs.
@@ -121,11 +124,12 @@ pub struct HotSubpaths {
 /// The minimal hot subpaths the DAG search finds (see [`wpp_grammar::hot_subpaths`]), in
 /// its order, each with its exact frequency and cost, the first `top` described.
 pub fn hot_subpaths(dag: &Dag, cost: Cost, params: &HotParams, top: Top) -> HotSubpaths {
-    let costs = match cost {
-        Cost::Instructions => dag.instruction_costs(),
-        Cost::Paths => vec![1; dag.paths.len()],
-    };
+    let costs = costs(dag, cost);
     let mut found = wpp_grammar::hot_subpaths(&dag.grammar, &costs, params);
+    // Of several runs, a subpath across a run boundary never ran.
+    if let Some(b) = dag.boundary {
+        found.retain(|h| !h.symbols.iter().any(|t| t.0 == b));
+    }
     let run_cost = dag.grammar.rule_costs(|t| costs.get(t.idx()).copied().unwrap_or(0)).first().copied().unwrap_or(0);
     let mut truncation = Truncation::default();
     truncation.cut("subpaths", &mut found, top);

@@ -64,6 +64,7 @@ pub fn freq(dag: &Dag, specs: &[String]) -> Result<Freq, Error> {
 
 /// Whether path `p` ever ran before an execution of path `q`.
 pub fn before(dag: &Dag, p: &str, q: &str) -> Result<Before, Error> {
+    dag.one_run("`query before`")?;
     let (tp, tq) = (dag.parse_path(p)?.1, dag.parse_path(q)?.1);
     let first_p = tp.and_then(|t| wpp_grammar::first_and_last(&dag.grammar, wpp_grammar::Terminal(t))).map(|(f, _)| f);
     let last_q = tq.and_then(|t| wpp_grammar::first_and_last(&dag.grammar, wpp_grammar::Terminal(t))).map(|(_, l)| l);
@@ -73,6 +74,7 @@ pub fn before(dag: &Dag, p: &str, q: &str) -> Result<Before, Error> {
 /// The `k` paths before and after every execution of path `p`, aggregated, most frequent
 /// first; the first `top` contexts described.
 pub fn contexts(dag: &Dag, p: &str, k: usize, top: Top) -> Result<Contexts, Error> {
+    dag.one_run("`query context`")?;
     let t = dag.parse_path(p)?.1;
     let mut found = t.map(|t| wpp_grammar::contexts(&dag.grammar, wpp_grammar::Terminal(t), k)).unwrap_or_default();
     let executions = found.iter().map(|c| c.1).sum();

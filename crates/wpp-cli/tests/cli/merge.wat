@@ -2,9 +2,10 @@
 ;; in ppp.wat), recorded without arguments and with one, in paths, grammar and ppp modes;
 ;; the runs merged (also a merged profile with another run, and runs listed in a file);
 ;; the sum read as one profile and each run read alone (its whole program path included);
+;; the hot subpaths of a grammar run merged with itself, over both runs (twice as frequent);
 ;; and what cannot be merged or asked: PPP runs with runs without, a missing profile (no
-;; merged profile is left behind), a whole program path of the sum, a run that is not
-;; there, a run of a profile that is not merged, nothing to merge.
+;; merged profile is left behind), the runs' whole program paths when a run has counts
+;; only, a run that is not there, a run of a profile that is not merged, nothing to merge.
 ;;
 ;; RUN: record --mode paths -o %t.a.wpp %s
 ;; RUN: record --mode paths -o %t.b.wpp %s deployed
@@ -18,6 +19,8 @@
 ;; RUN: stats %t.abc.wpp
 ;; RUN: hot %t.abc.wpp --top 2
 ;; RUN: hot %t.abc.wpp --run 3 --top 2
+;; RUN: merge %t.c.wpp %t.c.wpp -o %t.cc.wpp
+;; RUN: hot %t.cc.wpp --top 2
 ;; RUN: report %t.abc.wpp -o %t.sum.html
 ;; RUN: report %t.abc.wpp --run 3 -o %t.run.html
 ;; RUN: twpp build %t.abc.wpp --run 3 -o %t.twpp

@@ -148,6 +148,7 @@ impl<'a> Dff<'a> {
     /// Reads the run off `dag` (its paths, their counts and consecutive pairs) for
     /// problems on `module`'s instructions.
     pub fn new(dag: &'a Dag, module: &'a Module) -> Result<Dff<'a>, Error> {
+        dag.one_run("data flow frequencies")?;
         Ok(Dff { dag, module, run: Run::of(dag)? })
     }
 
