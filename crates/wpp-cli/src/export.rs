@@ -6,12 +6,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use clap::Args;
-use sha2::{Digest as _, Sha256};
 use wpp_export::tables::RunInfo;
-use wpp_export::Walk;
-use wpp_grammar::HotParams;
 use wpp_profile::Profile;
-use wpp_report::{Dag, MinCost, Top};
 
 /// Write a profile as one JSON document, or as files other tools read.
 ///
@@ -70,7 +66,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     }
     let mut out = std::io::stdout().lock();
     if let Some(dir) = &o.parquet {
-        let id = file_id(&o.profile)?;
+        let id = wpp_export::parquet::run_id(&o.profile)?;
         let runs: Vec<Option<usize>> = match (o.run.run, Profile::open(&o.profile)?.merged_runs()?) {
             (Some(n), _) => vec![Some(n)],
             (None, Some(runs)) => (1..=runs.len()).map(Some).collect(),
@@ -129,20 +125,6 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The run ids' stem: the profile's file name (letters, digits, `.`, `_`, `-`) and the
-/// first 12 hex digits of its SHA-256, so that exports of different profiles into one
-/// directory never collide and the same profile's replace its own.
-fn file_id(path: &Path) -> anyhow::Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("{}: reading the profile", path.display()))?;
-    let hash = Sha256::digest(&bytes);
-    let stem: String = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect())
-        .unwrap_or_default();
-    let hex: String = hash.iter().take(6).map(|b| format!("{b:02x}")).collect();
-    Ok(format!("{stem}-{hex}"))
-}
-
 fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     wpp_profile::write_atomically(path, |w| w.write_all(bytes)).with_context(|| format!("{}: writing", path.display()))
 }
@@ -155,38 +137,13 @@ fn table_name(s: &str) -> Result<String, String> {
     }
 }
 
-/// One run's tables under `dir` (those of `tables`, or all): the module's (once per
-/// module), then the run's.
+/// One run's tables under `dir` (those of `tables`, or all), and what was written.
 fn parquet(p: Profile, dir: &Path, info: &RunInfo, tables: &[String], out: &mut dyn std::io::Write) -> anyhow::Result<()> {
-    let want = |t: &str| tables.is_empty() || t == "runs" || tables.iter().any(|x| x == t);
-    p.require_program("export --parquet")?;
-    let Some(module) = p.module_id()?.map(|m| m.sha256_hex()) else {
-        anyhow::bail!("{}: the profile does not record its module's hash (recorded by an older wpp); record it again to export tables", p.path.display());
-    };
-    let mut written = Vec::new();
-    for t in wpp_export::tables::module_tables(&p, &module) {
-        if want(t.spec.name) && !wpp_export::parquet::file_of(dir, &t, &module).exists() {
-            written.push((t.spec.name, t.rows(), wpp_export::parquet::write(dir, &t, &module)?));
-        }
-    }
-    // Edges read the whole program path too, so that their counts do not depend on the
-    // selection.
-    let walk: Option<Walk> = if want("call_tree") || want("edges") { wpp_export::walk(&p, false)? } else { None };
-    let (p, hot) = if p.has_grammar() && want("hot_subpaths") {
-        let dag = Dag::of(p)?;
-        let min_cost = MinCost::Percent(1.0).resolve(wpp_report::run_cost(&dag, wpp_report::Cost::Instructions));
-        let params = HotParams { max_len: 32, min_len: 1, min_cost };
-        let hot = wpp_report::hot_subpaths(&dag, wpp_report::Cost::Instructions, &params, Top::All);
-        (dag.profile, Some(hot))
-    } else {
-        (p, None)
-    };
-    for t in wpp_export::tables::run_tables(&p, &module, info, walk.as_ref(), hot.as_ref(), &want) {
-        written.push((t.spec.name, t.rows(), wpp_export::parquet::write(dir, &t, &info.id)?));
-    }
+    let want = |t: &str| tables.is_empty() || tables.iter().any(|x| x == t);
+    let written = wpp_export::parquet::export_run(p, dir, info, &want)?;
     writeln!(out, "run {}", info.id)?;
-    for (name, rows, (path, size)) in written {
-        writeln!(out, "  {name:<14} {rows:>9} rows  {:>10}  {}", wpp_report::format::bytes(size), path.display())?;
+    for w in written {
+        writeln!(out, "  {:<14} {:>9} rows  {:>10}  {}", w.table, w.rows, wpp_report::format::bytes(w.bytes), w.path.display())?;
     }
     Ok(())
 }

@@ -13,6 +13,8 @@ pub enum Error {
     /// The format needs the whole program path, which the profile does not hold.
     #[error("{profile}: {what} needs the whole program path; the profile holds path counts only (record with --mode grammar or --mode trace)")]
     NoWholePath { profile: PathBuf, what: &'static str },
+    #[error("{profile}: the profile does not record its module's hash (recorded by an older wpp); record it again to export tables")]
+    NoModuleHash { profile: PathBuf },
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: std::io::Error },
     #[error("{path}: writing Parquet: {message}")]

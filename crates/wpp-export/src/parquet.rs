@@ -1,6 +1,7 @@
 //! Tables as Parquet files (Apache Arrow's writer): `DIR/TABLE/KEY.parquet`, one file per
 //! table and run (or module), each written atomically, with the schema's version in the
-//! file's key-value metadata (`wpp.schema`, and `wpp.table`).
+//! file's key-value metadata (`wpp.schema`, and `wpp.table`); a run's tables computed and
+//! written ([`export_run`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -13,8 +14,13 @@ use parquet::basic::Compression;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 
+use sha2::{Digest as _, Sha256};
+use wpp_grammar::HotParams;
+use wpp_profile::Profile;
+use wpp_report::{Cost, Dag, MinCost, Top};
+
 use crate::schema::SCHEMA_VERSION;
-use crate::tables::{Table, Values};
+use crate::tables::{RunInfo, Table, Values};
 use crate::Error;
 
 fn array(v: &Values) -> ArrayRef {
@@ -86,4 +92,63 @@ pub fn write(dir: &Path, t: &Table, key: &str) -> Result<(PathBuf, u64), Error> 
     file.commit().map_err(io(&path))?;
     let size = std::fs::metadata(&path).map_err(io(&path))?.len();
     Ok((path, size))
+}
+
+/// A file written: its table, rows, path and size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    pub table: &'static str,
+    pub rows: usize,
+    pub path: PathBuf,
+    pub bytes: u64,
+}
+
+/// The id of the runs of the profile file at `path`: its file name (letters, digits, `.`,
+/// `_`, `-`) and the first 12 hex digits of its SHA-256, so that exports of different
+/// profiles into one directory never collide and the same profile's replace its own.
+pub fn run_id(path: &Path) -> Result<String, Error> {
+    let bytes = std::fs::read(path).map_err(|source| Error::Io { path: path.to_owned(), source })?;
+    let hash = Sha256::digest(&bytes);
+    let stem: String = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect())
+        .unwrap_or_default();
+    let hex: String = hash.iter().take(6).map(|b| format!("{b:02x}")).collect();
+    Ok(format!("{stem}-{hex}"))
+}
+
+/// Writes run `p`'s tables under `dir`, those `want` names (`runs` always, and last): the
+/// module's first, unless a file of that module is there already, then the run's. Hot
+/// subpaths are `wpp hot`'s by default (instructions, at least 1% of the run, 1 to 32
+/// paths long).
+pub fn export_run(p: Profile, dir: &Path, run: &RunInfo, want: &dyn Fn(&str) -> bool) -> Result<Vec<Written>, Error> {
+    p.require_program("export --parquet")?;
+    let Some(module) = p.module_id()?.map(|m| m.sha256_hex()) else { return Err(Error::NoModuleHash { profile: p.path.clone() }) };
+    let mut written = Vec::new();
+    let mut put = |t: &Table, key: &str| -> Result<(), Error> {
+        let (path, bytes) = write(dir, t, key)?;
+        written.push(Written { table: t.spec.name, rows: t.rows(), path, bytes });
+        Ok(())
+    };
+    for t in crate::tables::module_tables(&p, &module) {
+        if want(t.spec.name) && !file_of(dir, &t, &module).exists() {
+            put(&t, &module)?;
+        }
+    }
+    // Edges read the whole program path too, so that their counts do not depend on the
+    // tables asked for.
+    let walk = if want("call_tree") || want("edges") { crate::walk(&p, false)? } else { None };
+    let (p, hot) = if p.has_grammar() && want("hot_subpaths") {
+        let dag = Dag::of(p)?;
+        let min_cost = MinCost::Percent(1.0).resolve(wpp_report::run_cost(&dag, Cost::Instructions));
+        let params = HotParams { max_len: 32, min_len: 1, min_cost };
+        let hot = wpp_report::hot_subpaths(&dag, Cost::Instructions, &params, Top::All);
+        (dag.profile, Some(hot))
+    } else {
+        (p, None)
+    };
+    for t in crate::tables::run_tables(&p, &module, run, walk.as_ref(), hot.as_ref(), want) {
+        put(&t, &run.id)?;
+    }
+    Ok(written)
 }

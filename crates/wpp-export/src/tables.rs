@@ -210,6 +210,7 @@ pub fn module_tables(p: &Profile, module: &str) -> Vec<Table> {
 /// `edges`, `lines`; with a whole program path (`walk`) `call_tree`; a grammar run's
 /// `hot_subpaths` (`hot`); a PPP run's `residual_paths`.
 pub fn run_tables(p: &Profile, module: &str, run: &RunInfo, walk: Option<&Walk>, hot: Option<&HotSubpaths>, want: &dyn Fn(&str) -> bool) -> Vec<Table> {
+    let want = |t: &str| t == "runs" || want(t);
     let costs = path_costs(p);
     let interesting: Option<FxHashSet<PathEvent>> =
         p.ppp.as_ref().map(|r| r.functions.iter().flat_map(|f| f.paths.iter().map(move |x| PathEvent { func: f.func, path: x.path })).collect());
