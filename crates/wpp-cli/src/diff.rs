@@ -16,7 +16,8 @@ use wpp_report::format::{group, truncate};
 /// be matched is listed: functions only one build has, and paths with a block without
 /// source lines (all of them, without DWARF). Either profile may be a merged one, as the
 /// sum of its runs or one run with --run-a / --run-b. Paths only one run executed are
-/// marked `only A` or `only B`. With --json: {"profile_a", "profile_b", "run_a", "run_b"
+/// marked `only A` or `only B`. --html OUT.html also writes the comparison as a page
+/// (every row unless --top), with bars for the changes. With --json: {"profile_a", "profile_b", "run_a", "run_b"
 /// (the run of a merged profile, or null), "matched_by" ("module" or "source lines"),
 /// "unmatched_a", "unmatched_b" (two builds: {"functions": [NAME], "function_executions",
 /// "function_instructions", "lineless_paths", "lineless_executions",
@@ -42,6 +43,9 @@ pub struct Opts {
     /// Of a merged B, only its run N.
     #[arg(long, value_name = "N")]
     run_b: Option<usize>,
+    /// Also write the comparison as a page (every row unless --top).
+    #[arg(long, value_name = "OUT.html")]
+    html: Option<PathBuf>,
     #[command(flatten)]
     output: crate::Output,
 }
@@ -51,6 +55,12 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let b = crate::Run { run: o.run_b }.open(&o.b)?;
     let mut d = wpp_report::diff(&a, &b, o.output.top())?;
     (d.run_a, d.run_b) = (o.run_a, o.run_b);
+    if let Some(page) = &o.html {
+        let mut all = wpp_report::diff(&a, &b, wpp_report::Top::of(o.output.top, true))?;
+        (all.run_a, all.run_b) = (o.run_a, o.run_b);
+        wpp_html::diff::write(&all, page)?;
+        eprintln!("wpp: wrote {} ({} functions, {} paths)", page.display(), all.functions.len(), all.paths.len());
+    }
     if o.output.json {
         return crate::print_json(&d);
     }

@@ -4,7 +4,7 @@
 //! source lines (`wpp annotate --func`), and each run's paths (`wpp paths`): functions
 //! match by a name each build has once, paths by their source lines when every block
 //! has some; the diff's rows, its unmatched functions and paths, and its totals must be
-//! exactly those.
+//! exactly those, and its page (`--html`) has a row for each, in order.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -103,5 +103,18 @@ fn two_builds_match_by_name_and_source_lines() {
     // The text says what was matched and how.
     let text = String::from_utf8(ok(wpp().arg("diff").arg(&a).arg(&b).args(["--top", "3"]))).unwrap();
     assert!(text.contains("two builds: functions matched by name, paths by source lines"), "{text}");
+    // The page has a row for every function and path of the JSON, in its order.
+    let page = d.join("diff.html");
+    ok(wpp().arg("diff").arg(&a).arg(&b).arg("--html").arg(&page));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let rows = |class: &str| html.matches(&format!("<tr class=\"{class}\">")).count();
+    assert_eq!(rows("f"), diff["functions"].as_array().unwrap().len(), "the page's function rows");
+    assert_eq!(rows("p"), diff["paths"].as_array().unwrap().len(), "the page's path rows");
+    let mut at = 0;
+    for f in diff["functions"].as_array().unwrap() {
+        let name = format!("<td class=\"l\">{}</td></tr>", f["function"].as_str().unwrap());
+        at += html[at..].find(&name).unwrap_or_else(|| panic!("{name} after byte {at}"));
+    }
+    assert!(html.contains("Not matched in A"), "the page says what was not matched");
     std::fs::remove_dir_all(&d).unwrap();
 }

@@ -12,6 +12,8 @@
 //!   source files.
 //! * [`slice::render`] writes a dynamic slice (`wpp slice --html`) as a page: the source
 //!   with the slice's lines highlighted, each instruction linked to what it depends on.
+//! * [`diff::render`] writes two runs compared (`wpp diff --html`) as a page: functions
+//!   and paths by the change in instructions, with bars, and what could not be matched.
 //! * [`write_report`] ([`pipeline`]) is `wpp report` end to end, for the command line and
 //!   the benchmark: open, decode once, build, lay out, render, write.
 //!
@@ -33,6 +35,8 @@
 //! self-contained page, drawings inline, the flame graph as a data URL in a frame, source
 //! lines linked from every item, each with its executions and instructions; the function
 //! table is `wpp_report`'s),
+//! `diff` (`render`: two runs compared, functions and paths by the change with bars; no
+//! I/O but `write`),
 //! `slice` (`render`: a dynamic slice's page, source lines highlighted and linked to the
 //! instructions, each dependence linked to its source instruction; no I/O, sources come
 //! through a function), `text` (escaping, numbers), `views` (what the page shows of other analyses: a TWPP
@@ -43,6 +47,7 @@
 //! through a function); `pipeline` reads the profile, the TWPP file and the sources and
 //! writes the page.
 
+pub mod diff;
 pub mod drawing;
 pub mod flame;
 pub mod graphviz;
