@@ -26,7 +26,7 @@ fn signed(c: i128) -> String {
 }
 
 fn bar(change: i128, largest: u128) -> String {
-    let width = if largest == 0 { 0 } else { (change.unsigned_abs() * 120 / largest).max(u128::from(change != 0)) };
+    let width = (change.unsigned_abs() * 120).checked_div(largest).unwrap_or(0).max(u128::from(change != 0));
     let class = if change > 0 { "up" } else { "down" };
     format!("<span class=\"bar {class}\" style=\"width:{width}px\"></span>")
 }
