@@ -8,7 +8,9 @@
 //!   worker processes; the tables' columns as DuckDB reads them are the documented schema;
 //! * Lua built with DWARF, two runs: DuckDB's distribution of `luaV_execute`'s paths per
 //!   run equals `wpp paths`, and its hottest source lines over both runs equal
-//!   `wpp annotate` of the two runs merged;
+//!   `wpp annotate` of the two runs merged; a PPP run whose interesting paths are the test
+//!   run's: DuckDB's residual paths equal `wpp ppp report`'s; the two runs merged and
+//!   exported: each run's partition answers as the run exported alone;
 //! * the same runs' pprof (`go tool pprof`), speedscope (speedscope's JSON schema) and
 //!   lcov (`lcov --summary`, `genhtml`) files parse, and their totals equal
 //!   `wpp functions` (instructions, paths) and `wpp annotate` (lines).
@@ -168,6 +170,34 @@ fn lua_distribution_and_hottest_lines_by_duckdb() {
     let Some((test, train)) = lua_runs("exports-lines", &d, "test") else { return };
     let dir = d.join("tables");
     let ids = [export(&test, &dir, "test"), export(&train, &dir, "field")];
+    // The train run again with the test run's paths as the interesting set (PPP): what
+    // ran outside it are its residual paths.
+    let (set, ppp) = (d.join("set.json"), d.join("lua-ppp.wpp"));
+    ok(wpp().args(["ppp", "select", "--all-executed", "-o"]).arg(&set).arg(&test));
+    {
+        let (m, wasm) = debug_lua("exports-lines").unwrap();
+        let (p, r) = m.run("lua", "train").unwrap();
+        let mut p = p.clone();
+        p.wasm = wasm.display().to_string();
+        common::record_run(&m, &p, r, &ppp, &["--mode", "ppp", "--interesting", &set.display().to_string()]);
+    }
+    let ppp_dir = d.join("ppp-tables");
+    export(&ppp, &ppp_dir, "ppp");
+    let report = json(wpp().args(["ppp", "report", "--json"]).arg(&ppp));
+    let expected: BTreeSet<(u64, u64, u64)> = report["residual"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["function_index"].as_u64().unwrap(), r["path_id"].as_u64().unwrap(), r["count"].as_u64().unwrap()))
+        .collect();
+    let found: BTreeSet<(u64, u64, u64)> = questions(&py, &ppp_dir, "luaV_execute", false)["residual"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r[0].as_u64().unwrap(), r[1].as_u64().unwrap(), r[2].as_u64().unwrap()))
+        .collect();
+    assert_eq!(found, expected, "DuckDB's residual paths against `wpp ppp report`");
+    assert!(!expected.is_empty(), "the train run leaves the test run's paths");
     let answers = questions(&py, &dir, "luaV_execute", false);
 
     // One function's paths in each run: `wpp paths` of that run.
@@ -188,6 +218,21 @@ fn lua_distribution_and_hottest_lines_by_duckdb() {
     // The hottest lines over both runs: `wpp annotate` of the merged runs, file by file.
     let merged = d.join("both.wpp");
     ok(wpp().arg("merge").arg(&test).arg(&train).arg("-o").arg(&merged));
+    // A merged profile's export: each run its own partition, as exported alone.
+    let merged_dir = d.join("merged-tables");
+    let out = String::from_utf8(ok(wpp().arg("export").arg(&merged).arg("--parquet").arg(&merged_dir))).unwrap();
+    let merged_ids: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("run ")).collect();
+    assert_eq!(merged_ids.len(), 2, "{out}");
+    let per_run = |answers: &Value, id: &str| -> BTreeMap<u64, u64> {
+        answers["q2"].as_array().unwrap().iter().filter(|r| r[0] == id).map(|r| (r[1].as_u64().unwrap(), r[2].as_u64().unwrap())).collect()
+    };
+    let again = questions(&py, &merged_dir, "luaV_execute", false);
+    for (alone, merged_id) in ids.iter().zip(&merged_ids) {
+        assert!(merged_id.ends_with(&format!("-r{}", if alone == &ids[0] { 1 } else { 2 })), "{merged_id}");
+        assert_eq!(per_run(&again, merged_id), per_run(&answers, alone), "{merged_id}: as {alone} exported alone");
+    }
+    assert_eq!(again["q3"], answers["q3"], "the hottest lines of the merged export");
+
     let q3 = answers["q3"].as_array().unwrap();
     assert_eq!(q3.len(), 20, "{q3:?}");
     let files: BTreeSet<&str> = q3.iter().map(|r| r[0].as_str().unwrap()).collect();

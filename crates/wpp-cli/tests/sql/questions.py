@@ -7,6 +7,7 @@ with wpp's own.
 """
 
 import json
+import os
 import sys
 
 import duckdb
@@ -36,12 +37,16 @@ def questions(d, function):
         FROM lines GROUP BY file, line
         ORDER BY instructions DESC, file, line LIMIT 20""").fetchall()
     # The columns and types of every table present, as DuckDB reads them.
-    import os
     schema = {}
     for t in sorted(os.listdir(d)):
         rows = con.execute(f"DESCRIBE SELECT * FROM read_parquet('{d}/{t}/*.parquet')").fetchall()
         schema[t] = [[r[0], r[1]] for r in rows]
-    return {"q1": q1, "q2": q2, "q3": q3, "schema": schema}
+    # A PPP run's residual paths: what ran outside the interesting set.
+    residual = []
+    if os.path.isdir(f"{d}/residual_paths"):
+        residual = con.execute(f"""
+            SELECT function, path, count FROM read_parquet('{d}/residual_paths/*.parquet') ORDER BY 1, 2""").fetchall()
+    return {"q1": q1, "q2": q2, "q3": q3, "schema": schema, "residual": residual}
 
 
 def field_not_test_dask(d):
