@@ -6,6 +6,9 @@
 //!   "paths executed in the field but never by the tests" equals the difference of the two
 //!   runs' `wpp paths`, per module, and so does Dask's, on a local distributed cluster of
 //!   worker processes; the tables' columns as DuckDB reads them are the documented schema;
+//!   each test run's calling context tree adds up to `wpp functions`' instructions and
+//!   path executions; the edges out of a block add up to its executions (from the paths'
+//!   blocks) wherever all are known, but where a run stopped;
 //! * Lua built with DWARF, two runs: DuckDB's distribution of `luaV_execute`'s paths per
 //!   run equals `wpp paths`, and its hottest source lines over both runs equal
 //!   `wpp annotate` of the two runs merged; a PPP run whose interesting paths are the test
@@ -79,14 +82,17 @@ fn field_paths_the_tests_missed_by_duckdb_and_dask() {
     let dir = d.join("tables");
     // module -> (paths the tests ran, paths the field ran)
     let seen: Mutex<BTreeMap<String, (Paths, Paths)>> = Mutex::new(BTreeMap::new());
+    // run id of each test run -> (instructions, path executions) by `wpp functions`
+    let totals_of: Mutex<BTreeMap<String, (u64, u64)>> = Mutex::new(BTreeMap::new());
     workloads::for_each_program("exports", |m, _, p| {
         let (prog, train) = m.run(&p.name, "train").unwrap();
         let (_, test) = m.run(&p.name, "test").unwrap();
         let (a, b) = (d.join(format!("{}-test.wpp", p.name)), d.join(format!("{}-train.wpp", p.name)));
         common::record_run(m, prog, test, &a, &[]);
         common::record_run(m, prog, train, &b, &["--mode", "paths"]);
-        export(&a, &dir, "test");
+        let id = export(&a, &dir, "test");
         export(&b, &dir, "field");
+        totals_of.lock().unwrap().insert(id, totals(&a));
         let module = json(wpp().arg("stats").arg("--json").arg(&a))["module_sha256"].as_str().unwrap().to_owned();
         let mut s = seen.lock().unwrap();
         let e = s.entry(module).or_default();
@@ -106,6 +112,29 @@ fn field_paths_the_tests_missed_by_duckdb_and_dask() {
     assert_eq!(rows("q1"), expected, "DuckDB: paths the field ran and the tests did not, against `wpp paths` of each run");
     assert_eq!(rows("dask_q1"), expected, "Dask: paths the field ran and the tests did not, against `wpp paths` of each run");
     assert!(!expected.is_empty(), "the train runs reach paths the test runs do not");
+
+    // The calling context tree of each test run: its own instructions and paths add up to
+    // the run's (`wpp functions`), and the root's inclusive instructions are the run's.
+    let totals_of = totals_of.into_inner().unwrap();
+    let calls: BTreeMap<String, (u64, u64, u64)> = answers["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r[0].as_str().unwrap().to_owned(), (r[1].as_u64().unwrap(), r[2].as_u64().unwrap(), r[4].as_u64().unwrap())))
+        .collect();
+    assert_eq!(calls.len(), totals_of.len(), "a call tree for every test run: {calls:?}");
+    for (id, &(instructions, paths)) in &totals_of {
+        assert_eq!(calls[id], (instructions, paths, instructions), "{id}: the call tree's totals against `wpp functions`");
+    }
+    // Edges: out of every block whose edges are all known, as many as the block ran,
+    // but in the one block per run where the run stopped.
+    let mut stopped: BTreeMap<String, u64> = BTreeMap::new();
+    for r in answers["unbalanced"].as_array().unwrap() {
+        let (execs, out) = (r[3].as_u64().unwrap(), r[4].as_u64().unwrap());
+        assert_eq!(execs, out + 1, "edges out of a block against its executions: {r}");
+        *stopped.entry(r[0].as_str().unwrap().to_owned()).or_default() += 1;
+    }
+    assert!(stopped.values().all(|&n| n == 1), "{stopped:?}");
 
     // The files hold the documented schema.
     for t in wpp_export::schema::SCHEMA {

@@ -46,7 +46,23 @@ def questions(d, function):
     if os.path.isdir(f"{d}/residual_paths"):
         residual = con.execute(f"""
             SELECT function, path, count FROM read_parquet('{d}/residual_paths/*.parquet') ORDER BY 1, 2""").fetchall()
-    return {"q1": q1, "q2": q2, "q3": q3, "schema": schema, "residual": residual}
+    # Checks of the other tables. Edges: a block's executions leave it by its edges, so
+    # where every edge out of a block is known their counts add up to the block's
+    # executions (from the paths' blocks), but where a run stopped inside a block.
+    unbalanced = con.execute(f"""
+        WITH b AS (SELECT run, function, unnest(blocks) AS block, count FROM paths),
+             execs AS (SELECT run, function, block, sum(count) AS n FROM b GROUP BY ALL),
+             outs AS (SELECT run, function, from_block AS block, sum(count) AS n, bool_and(count IS NOT NULL) AS known
+                      FROM read_parquet('{d}/edges/*.parquet') GROUP BY ALL)
+        SELECT run, function, block, execs.n, outs.n FROM execs JOIN outs USING (run, function, block)
+        WHERE known AND execs.n <> outs.n ORDER BY 1, 2, 3""").fetchall()
+    # The calling context tree: per run, its own instructions, paths and calls in total.
+    calls = []
+    if os.path.isdir(f"{d}/call_tree"):
+        calls = con.execute(f"""
+            SELECT run, sum(own_instructions), sum(paths), sum(calls), max(instructions)
+            FROM read_parquet('{d}/call_tree/*.parquet') GROUP BY run ORDER BY run""").fetchall()
+    return {"q1": q1, "q2": q2, "q3": q3, "schema": schema, "residual": residual, "unbalanced": unbalanced, "calls": calls}
 
 
 def field_not_test_dask(d):
