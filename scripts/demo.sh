@@ -34,6 +34,9 @@ registry=$(dirname "$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/lua-src
 "$target/release/wpp" trace "$target/lua.twpp" --func luaH_getshortstr --top 2
 "$target/release/wpp" dataflow redundancy "$target/lua.twpp" --module workloads/build/debug/lua.wasm --func luaV_execute --top 3
 "$target/release/wpp" dff "$target/lua.wpp" --module workloads/build/debug/lua.wasm --func luaH_resize --top 2
+# The run for other tools: Parquet tables (SQL engines), pprof, speedscope, lcov.
+"$target/release/wpp" export "$target/lua.wpp" --parquet "$target/lua-tables" --label demo --tables paths,lines,call_tree \
+  --pprof "$target/lua.pb.gz" --speedscope "$target/lua.speedscope.json" --lcov "$target/lua.info"
 # The page shows the lines its paths link to, with their counts.
 "$target/release/wpp" report "$target/lua.wpp" -o "$target/lua.html" --source-map "/crates=$registry"
 echo "Open $target/lua.html in a browser."
