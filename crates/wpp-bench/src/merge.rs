@@ -138,7 +138,7 @@ d = sys.argv[1]
 con = duckdb.connect()
 t = time.perf_counter()
 rows = con.execute(f"""
-    SELECT r.module, p.function, p.path FROM '{d}/paths/*.parquet' p JOIN '{d}/runs/*.parquet' r USING (run)
+    SELECT r.module_key, p.function, p.path FROM '{d}/paths/*.parquet' p JOIN '{d}/runs/*.parquet' r USING (run)
     GROUP BY ALL HAVING bool_or(r.label = 'field') AND NOT bool_or(r.label = 'test')
 """).fetchall()
 print(time.perf_counter() - t, len(rows))

@@ -196,6 +196,7 @@ pub const SCHEMA: &[TableSpec] = &[
             RUN,
             opt("label", Type::Str, "what the exporter called it (`wpp export --label`), e.g. `test` or `field`"),
             MODULE,
+            col("module_key", Type::U64, "the first 8 bytes of the module's SHA-256 as a number: a compact key to group runs by module"),
             col("module_name", Type::Str, "the module's file name when recorded"),
             col("profile", Type::Str, "the profile file exported"),
             opt("run_index", Type::U32, "in a merged profile, the run's number (from 1); null for a single run"),

@@ -150,6 +150,11 @@ pub fn heats(p: &Profile, by_func: &FxHashMap<FuncIdx, Vec<(Vec<BlockIdx>, u64)>
     out
 }
 
+/// The first 8 bytes of a module's SHA-256 (`module`, in hex) as a number.
+pub fn module_key(module: &str) -> u64 {
+    module.get(..16).and_then(|h| u64::from_str_radix(h, 16).ok()).unwrap_or(0)
+}
+
 /// The module's tables, `functions` and `blocks`, for the module whose SHA-256 is `module`.
 pub fn module_tables(p: &Profile, module: &str) -> Vec<Table> {
     let (mut f_idx, mut names, mut imported, mut n_blocks, mut n_edges, mut n_paths) = (vec![], vec![], vec![], vec![], vec![], vec![]);
@@ -372,6 +377,7 @@ pub fn run_tables(p: &Profile, module: &str, run: &RunInfo, walk: Option<&Walk>,
             id(1),
             Values::Str(vec![run.label.clone()]),
             Values::Str(vec![Some(module.to_owned())]),
+            Values::U64(vec![Some(module_key(module))]),
             Values::Str(vec![Some(p.meta.module.clone())]),
             Values::Str(vec![Some(run.profile.clone())]),
             Values::U32(vec![run.index]),

@@ -21,7 +21,7 @@ def questions(d, function):
     con.execute(f"CREATE VIEW lines AS SELECT * FROM read_parquet('{d}/lines/*.parquet')")
     # 1. Paths executed in the field but never by the tests.
     q1 = con.execute("""
-        SELECT r.module, p.function, p.path FROM paths p JOIN runs r USING (run)
+        SELECT r.module_key, p.function, p.path FROM paths p JOIN runs r USING (run)
         GROUP BY ALL HAVING bool_or(r.label = 'field') AND NOT bool_or(r.label = 'test')
         ORDER BY 1, 2, 3""").fetchall()
     # 2. One function's path distribution across runs.
@@ -71,14 +71,14 @@ def field_not_test_dask(d):
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, Client(cluster):
         paths = dd.read_parquet(f"{d}/paths/*.parquet", columns=["run", "function", "path"])
-        runs = dd.read_parquet(f"{d}/runs/*.parquet", columns=["run", "label", "module"])
+        runs = dd.read_parquet(f"{d}/runs/*.parquet", columns=["run", "label", "module_key"])
         j = paths.merge(runs, on="run")
-        cols = ["module", "function", "path"]
+        cols = ["module_key", "function", "path"]
         field = j[j.label == "field"][cols].drop_duplicates()
         test = j[j.label == "test"][cols].drop_duplicates()
         m = field.merge(test, on=cols, how="left", indicator=True)
         only = m[m["_merge"] == "left_only"][cols].compute()
-        return sorted([str(a), int(b), int(c)] for a, b, c in only.itertuples(index=False))
+        return sorted([int(a), int(b), int(c)] for a, b, c in only.itertuples(index=False))
 
 
 def main():
