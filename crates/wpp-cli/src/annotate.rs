@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_report::annotate::{spans, Annotation, BlockCount, Selection};
+use wpp_report::annotate::{listing, Annotation, BlockCount, Listed, Selection};
 use wpp_report::format::{group, percent};
 
 /// Print source lines with how often they ran and the instructions they executed.
@@ -75,11 +75,7 @@ const LINELESS: usize = 10;
 
 fn print_text(a: &Annotation, hottest: bool, source_map: &[(String, PathBuf)]) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    let what = match (&a.function, a.function_index, &a.file) {
-        (Some(f), Some(i), _) => format!("{f} (function {i}{})", if hottest { ", the most instructions" } else { "" }),
-        (_, _, Some(file)) => file.clone(),
-        _ => String::new(),
-    };
+    let what = a.subject(hottest);
     writeln!(
         out,
         "{what}: {} instructions, {:.1}% of the run's {}{}; % is of these",
@@ -134,21 +130,13 @@ fn print_text(a: &Annotation, hottest: bool, source_map: &[(String, PathBuf)]) -
             }
             continue;
         }
-        let lines: Vec<u32> = rows.iter().map(|r| r.line).collect();
-        let mut next = rows.iter().peekable();
-        for (k, (first, last)) in spans(&lines, GAP).into_iter().enumerate() {
-            if k > 0 {
-                writeln!(out, "{blank}  {:>6}", "⋮")?;
-            }
-            for n in first..=last {
-                let counts = match next.peek() {
-                    Some(r) if r.line == n => {
-                        let r = next.next().expect("peeked");
-                        row(r.executions, r.instructions)
-                    }
-                    _ => blank.clone(),
-                };
-                writeln!(out, "{}", format!("{counts}  {n:>6}  {}", text_of(i, n).unwrap_or("")).trim_end())?;
+        for item in listing(rows, GAP) {
+            match item {
+                Listed::Gap => writeln!(out, "{blank}  {:>6}", "⋮")?,
+                Listed::Line(n, r) => {
+                    let counts = r.map_or_else(|| blank.clone(), |r| row(r.executions, r.instructions));
+                    writeln!(out, "{}", format!("{counts}  {n:>6}  {}", text_of(i, n).unwrap_or("")).trim_end())?;
+                }
             }
         }
     }

@@ -4,7 +4,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_report::format::{group, truncate};
+use wpp_report::format::{group, signed, truncate};
 
 /// Compare two runs: per function and per path, how often each ran and the instructions
 /// it executed in each run, and the change, largest first.
@@ -53,66 +53,41 @@ pub struct Opts {
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let a = crate::Run { run: o.run_a }.open(&o.a)?;
     let b = crate::Run { run: o.run_b }.open(&o.b)?;
-    let mut d = wpp_report::diff(&a, &b, o.output.top())?;
+    // The page has every row unless --top: the diff is made with the page's rows, and cut
+    // for the text after the page is written.
+    let top = if o.html.is_some() { wpp_report::Top::of(o.output.top, true) } else { o.output.top() };
+    let mut d = wpp_report::diff(&a, &b, top)?;
     (d.run_a, d.run_b) = (o.run_a, o.run_b);
     if let Some(page) = &o.html {
-        let mut all = wpp_report::diff(&a, &b, wpp_report::Top::of(o.output.top, true))?;
-        (all.run_a, all.run_b) = (o.run_a, o.run_b);
-        wpp_html::diff::write(&all, page)?;
-        eprintln!("wpp: wrote {} ({} functions, {} paths)", page.display(), all.functions.len(), all.paths.len());
+        wpp_html::diff::write(&d, page)?;
+        eprintln!("wpp: wrote {} ({} functions, {} paths)", page.display(), d.functions.len(), d.paths.len());
+        d.cut(o.output.top());
     }
     if o.output.json {
         return crate::print_json(&d);
     }
     let mut out = std::io::stdout().lock();
-    let change = |c: i128| {
-        if c > 0 {
-            format!("+{}", group(c as u64))
-        } else if c < 0 {
-            format!("-{}", group(c.unsigned_abs() as u64))
-        } else {
-            "0".into()
-        }
-    };
-    let name = |file: &str, run: Option<usize>| run.map_or(file.to_owned(), |n| format!("{file} (run {n})"));
-    writeln!(out, "A: {}: {} path executions, {} instructions", name(&d.profile_a, d.run_a), group(d.executions_a), group(d.instructions_a))?;
-    writeln!(out, "B: {}: {} path executions, {} instructions", name(&d.profile_b, d.run_b), group(d.executions_b), group(d.instructions_b))?;
+    let [name_a, name_b] = d.labels();
+    writeln!(out, "A: {name_a}: {} path executions, {} instructions", group(d.executions_a), group(d.instructions_a))?;
+    writeln!(out, "B: {name_b}: {} path executions, {} instructions", group(d.executions_b), group(d.instructions_b))?;
     writeln!(
         out,
         "change in instructions: {}; paths only A ran: {}, only B ran: {}",
-        change(d.instructions_b as i128 - d.instructions_a as i128),
+        signed(d.instructions_b as i128 - d.instructions_a as i128),
         d.only_a,
         d.only_b
     )?;
-    for (side, u) in [("A", &d.unmatched_a), ("B", &d.unmatched_b)] {
-        let Some(u) = u else { continue };
-        if side == "A" {
-            writeln!(out, "two builds: functions matched by name, paths by source lines")?;
-        }
-        if !u.functions.is_empty() {
-            let names = u.functions.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
-            let more = if u.functions.len() > 5 { format!(" and {} more", u.functions.len() - 5) } else { String::new() };
-            writeln!(
-                out,
-                "not matched, only {side} has them: {} functions ({names}{more}), {} instructions",
-                u.functions.len(),
-                group(u.function_instructions)
-            )?;
-        }
-        if u.lineless_paths > 0 {
-            writeln!(
-                out,
-                "not matched in {side}: {} paths with a block without source lines, {} instructions",
-                u.lineless_paths,
-                group(u.lineless_instructions)
-            )?;
-        }
+    if d.unmatched_a.is_some() {
+        writeln!(out, "two builds: functions matched by name, paths by source lines")?;
+    }
+    for line in d.unmatched() {
+        writeln!(out, "{line}")?;
     }
     writeln!(out)?;
     writeln!(out, "functions by change in instructions (B - A):")?;
     writeln!(out, "{:>16} {:>16} {:>16}  function", "change", "instrs A", "instrs B")?;
     for f in &d.functions {
-        writeln!(out, "{:>16} {:>16} {:>16}  {}", change(f.change), group(f.instructions_a), group(f.instructions_b), f.function)?;
+        writeln!(out, "{:>16} {:>16} {:>16}  {}", signed(f.change), group(f.instructions_a), group(f.instructions_b), f.function)?;
     }
     if let Some(note) = d.truncation.note("functions", "functions") {
         writeln!(out, "{note}")?;
@@ -146,7 +121,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         writeln!(
             out,
             "{:>16} {:>12} {:>12}  {:<32} {:>10} {:>7}  {}{only}",
-            change(p.change),
+            signed(p.change),
             group(p.count_a),
             group(p.count_b),
             truncate(&p.path.function, 32),

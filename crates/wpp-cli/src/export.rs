@@ -67,7 +67,13 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     if let Some(dir) = &o.parquet {
         let id = wpp_export::parquet::run_id(&o.profile)?;
-        let runs: Vec<Option<usize>> = match (o.run.run, Profile::open(&o.profile)?.merged_runs()?) {
+        // The profile is opened once: as its one run, or to list a merged profile's runs.
+        let mut whole = match o.run.run {
+            Some(_) => None,
+            None => Some(Profile::open(&o.profile)?),
+        };
+        let merged = whole.as_ref().map(Profile::merged_runs).transpose()?.flatten();
+        let runs: Vec<Option<usize>> = match (o.run.run, merged) {
             (Some(n), _) => vec![Some(n)],
             (None, Some(runs)) => (1..=runs.len()).map(Some).collect(),
             (None, None) => vec![None],
@@ -75,7 +81,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         for n in runs {
             let p = match n {
                 Some(n) => Profile::open_run(&o.profile, n)?,
-                None => Profile::open(&o.profile)?,
+                None => whole.take().expect("a profile of one run is exported once"),
             };
             let info = RunInfo {
                 id: n.map_or_else(|| id.clone(), |n| format!("{id}-r{n}")),

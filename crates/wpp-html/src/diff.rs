@@ -17,12 +17,9 @@ th{border-bottom:1px solid #bbb}td.l,th.l{text-align:left}td.src{text-align:left
 .bar{display:inline-block;height:.8em}.up{background:#d9534f}.down{background:#5cb85c}\
 .only{font-size:11px;padding:0 .3em;border-radius:3px;background:#eee}.note{color:#666}";
 
+/// A change with a true minus sign.
 fn signed(c: i128) -> String {
-    match c {
-        c if c > 0 => format!("+{}", group(c as u64)),
-        c if c < 0 => format!("−{}", group(c.unsigned_abs() as u64)),
-        _ => "0".into(),
-    }
+    wpp_report::format::signed(c).replacen('-', "−", 1)
 }
 
 fn bar(change: i128, largest: u128) -> String {
@@ -34,8 +31,7 @@ fn bar(change: i128, largest: u128) -> String {
 /// The page of `d`.
 pub fn render(d: &Diff) -> String {
     let mut o = String::new();
-    let name = |file: &str, run: Option<usize>| run.map_or(file.to_owned(), |n| format!("{file} (run {n})"));
-    let (a, b) = (name(&d.profile_a, d.run_a), name(&d.profile_b, d.run_b));
+    let [a, b] = d.labels();
     let _ = write!(
         o,
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>{} → {} — wpp diff</title><style>{STYLE}</style></head><body>",
@@ -55,28 +51,12 @@ pub fn render(d: &Diff) -> String {
         d.only_a,
         d.only_b
     );
-    for (side, u) in [("A", &d.unmatched_a), ("B", &d.unmatched_b)] {
-        let Some(u) = u else { continue };
-        if side == "A" {
-            o.push_str("<p class=\"note\">Two builds: functions matched by name, paths by their blocks' source lines.</p>");
-        }
-        if !u.functions.is_empty() {
-            let _ = write!(
-                o,
-                "<p class=\"note\">Not matched in {side}: {} functions whose name the other build lacks or a build has twice ({} instructions): {}</p>",
-                u.functions.len(),
-                group(u.function_instructions),
-                html(&u.functions.join(", "))
-            );
-        }
-        if u.lineless_paths > 0 {
-            let _ = write!(
-                o,
-                "<p class=\"note\">Not matched in {side}: {} paths with a block without source lines ({} instructions).</p>",
-                u.lineless_paths,
-                group(u.lineless_instructions)
-            );
-        }
+    if d.unmatched_a.is_some() {
+        o.push_str("<p class=\"note\">Two builds: functions matched by name, paths by their blocks' source lines.</p>");
+    }
+    for line in d.unmatched() {
+        // The sentence, capitalised.
+        let _ = write!(o, "<p class=\"note\">N{}.</p>", html(line.strip_prefix('n').unwrap_or(&line)));
     }
     let largest = d.functions.iter().map(|f| f.change.unsigned_abs()).max().unwrap_or(0);
     o.push_str("<h2>Functions</h2><table><tr><th>change</th><th></th><th>instructions A</th><th>instructions B</th><th>executions A</th><th>executions B</th><th class=\"l\">function</th></tr>");

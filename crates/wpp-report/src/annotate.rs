@@ -152,6 +152,16 @@ pub struct Annotation {
 }
 
 impl Annotation {
+    /// What is annotated, as the text's first line names it: `F (function N)` (`, the most
+    /// instructions` when it was chosen so), or the file.
+    pub fn subject(&self, hottest: bool) -> String {
+        match (&self.function, self.function_index, &self.file) {
+            (Some(f), Some(i), _) => format!("{f} (function {i}{})", if hottest { ", the most instructions" } else { "" }),
+            (_, _, Some(file)) => file.clone(),
+            _ => String::new(),
+        }
+    }
+
     /// Instructions of the annotated blocks that have no source line (their lines unknown).
     pub fn without_lines(&self) -> u64 {
         self.blocks.iter().filter(|b| b.source.is_none()).map(|b| b.instructions).sum()
@@ -311,6 +321,30 @@ pub fn spans(lines: &[u32], gap: u32) -> Vec<(u32, u32)> {
             Some(last) if l <= last.1.saturating_add(gap) => last.1 = last.1.max(l),
             _ => out.push((l, l)),
         }
+    }
+    out
+}
+
+/// One row of a file's listing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listed<'a> {
+    /// A line, with its counts when code counts on it.
+    Line(u32, Option<&'a LineRow>),
+    /// Lines left out between two spans.
+    Gap,
+}
+
+/// The listing of a file's counted lines `rows` (sorted by line): each span of [`spans`]
+/// line by line, a gap between spans.
+pub fn listing<'a>(rows: &[&'a LineRow], gap: u32) -> Vec<Listed<'a>> {
+    let lines: Vec<u32> = rows.iter().map(|r| r.line).collect();
+    let mut next = rows.iter().copied().peekable();
+    let mut out = Vec::new();
+    for (k, (first, last)) in spans(&lines, gap).into_iter().enumerate() {
+        if k > 0 {
+            out.push(Listed::Gap);
+        }
+        out.extend((first..=last).map(|n| Listed::Line(n, next.next_if(|r| r.line == n))));
     }
     out
 }

@@ -78,6 +78,30 @@ pub struct Diff {
     pub truncation: Truncation,
 }
 
+impl Diff {
+    /// Keeps the first `top` functions and paths (of those kept so far), and says so.
+    pub fn cut(&mut self, top: Top) {
+        self.truncation = Truncation::default();
+        self.truncation.cut("functions", &mut self.functions, top);
+        self.truncation.cut("paths", &mut self.paths, top);
+    }
+
+    /// The two runs as reports name them: `FILE`, or `FILE (run N)` of a merged profile.
+    pub fn labels(&self) -> [String; 2] {
+        let name = |file: &str, run: Option<usize>| run.map_or(file.to_owned(), |n| format!("{file} (run {n})"));
+        [name(&self.profile_a, self.run_a), name(&self.profile_b, self.run_b)]
+    }
+
+    /// Two builds: what could not be matched, a sentence each, side by side (`A`, `B`).
+    pub fn unmatched(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (side, u) in [("A", &self.unmatched_a), ("B", &self.unmatched_b)] {
+            out.extend(u.as_ref().into_iter().flat_map(|u| u.sentences(side)));
+        }
+        out
+    }
+}
+
 /// The diff of `a` and `b`, the first `top` paths and functions described: runs of one
 /// module (by the module's SHA-256, numbered alike) path by path; otherwise, as two builds
 /// of a program, by function name and source lines ([`builds`]).
@@ -155,12 +179,10 @@ fn sorted(a: &Profile, b: &Profile, mut functions: Vec<FunctionDiff>, mut paths:
     let executions_b = total(|f| f.executions_b) + lost(1, |u| u.function_executions);
     let instructions_a = total(|f| f.instructions_a).saturating_add(lost(0, |u| u.function_instructions));
     let instructions_b = total(|f| f.instructions_b).saturating_add(lost(1, |u| u.function_instructions));
-    let mut truncation = Truncation::default();
-    truncation.cut("functions", &mut functions, top);
-    truncation.cut("paths", &mut paths, top);
+
     let matched_by = if unmatched.is_some() { "source lines" } else { "module" };
     let [unmatched_a, unmatched_b] = unmatched.map_or([None, None], |[x, y]| [Some(x), Some(y)]);
-    Diff {
+    let mut d = Diff {
         profile_a: a.path.display().to_string(),
         profile_b: b.path.display().to_string(),
         run_a: None,
@@ -176,6 +198,8 @@ fn sorted(a: &Profile, b: &Profile, mut functions: Vec<FunctionDiff>, mut paths:
         only_b,
         functions,
         paths,
-        truncation,
-    }
+        truncation: Truncation::default(),
+    };
+    d.cut(top);
+    d
 }

@@ -2,6 +2,15 @@
 
 use std::collections::BTreeMap;
 
+/// A change, signed and grouped: `+1,234`, `-56`, `0`.
+pub fn signed(c: i128) -> String {
+    match c {
+        c if c > 0 => format!("+{}", group(c as u64)),
+        c if c < 0 => format!("-{}", group(c.unsigned_abs() as u64)),
+        _ => "0".into(),
+    }
+}
+
 /// `1234567` → `1,234,567`.
 pub fn group(n: u64) -> String {
     let s = n.to_string();

@@ -32,6 +32,30 @@ pub struct Unmatched {
     pub lineless_instructions: u64,
 }
 
+impl Unmatched {
+    /// What build `side` ran that could not be matched, a sentence each (none if nothing).
+    pub fn sentences(&self, side: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        if !self.functions.is_empty() {
+            let names = self.functions.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+            let more = if self.functions.len() > 5 { format!(" and {} more", self.functions.len() - 5) } else { String::new() };
+            out.push(format!(
+                "not matched in {side}: {} functions ({names}{more}) whose name the other build lacks or a build has twice, {} instructions",
+                self.functions.len(),
+                crate::format::group(self.function_instructions)
+            ));
+        }
+        if self.lineless_paths > 0 {
+            out.push(format!(
+                "not matched in {side}: {} paths with a block without source lines, {} instructions",
+                self.lineless_paths,
+                crate::format::group(self.lineless_instructions)
+            ));
+        }
+        out
+    }
+}
+
 /// The names of `p`'s functions with a body that no other function of `p` shares.
 fn unique_names(p: &Profile) -> HashMap<&str, FuncIdx> {
     let mut seen: HashMap<&str, Option<FuncIdx>> = HashMap::new();
