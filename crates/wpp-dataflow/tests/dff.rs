@@ -190,6 +190,10 @@ impl BlockSink for Walk {
         self.frames.pop();
     }
 
+    fn unwind(&mut self, func: u32) {
+        self.exit(func);
+    }
+
     fn leave(&mut self, _func: u32) {
         if let Some(top) = self.frames.last_mut() {
             top.in_call = true;

@@ -301,6 +301,10 @@ impl BlockSink for Walk {
 
     fn leave(&mut self, _func: u32) {}
 
+    fn unwind(&mut self, func: u32) {
+        panic!("function {func} unwound: the slicing oracle does not follow exceptions, and its programs throw none");
+    }
+
     fn access(&mut self, at: u32, addr: u64, len: u64, kind: u32) {
         if self.blocks_left == 0 || !self.memory {
             return;

@@ -34,6 +34,13 @@ pub enum EdgeKind {
     Return,
     /// To [`Target::Exit`]: `unreachable`, which always traps.
     Trap,
+    /// From a block whose last instruction may throw (a call or a `throw` inside a
+    /// `try_table`) to the target of one of the `try_table`'s catch clauses: the handler,
+    /// or [`Target::Exit`] for a clause that branches to the function's own label.
+    Catch,
+    /// To [`Target::Exit`]: a `throw` or `throw_ref` whose exception no catch clause of
+    /// the function is sure to catch leaves the function, unwinding it.
+    Throw,
 }
 
 impl EdgeKind {
@@ -142,11 +149,11 @@ impl Cfg {
                     }
                     match k {
                         EdgeKind::Forward if t.idx() <= from => return err(format!("forward edge {i} goes from block {from} back to {t}")),
-                        EdgeKind::Return | EdgeKind::Trap => return err(format!("edge {i} of kind {k:?} must go to the exit")),
+                        EdgeKind::Return | EdgeKind::Trap | EdgeKind::Throw => return err(format!("edge {i} of kind {k:?} must go to the exit")),
                         _ => {}
                     }
                 }
-                (Target::Exit, EdgeKind::Return | EdgeKind::Trap) => {}
+                (Target::Exit, EdgeKind::Return | EdgeKind::Trap | EdgeKind::Catch | EdgeKind::Throw) => {}
                 (Target::Exit, k) => return err(format!("edge {i} of kind {k:?} goes to the exit")),
             }
             if let Some((pf, pt)) = prev {

@@ -2,8 +2,9 @@
 //! and function exits into acyclic paths, using only the CFG.
 //!
 //! A path ends when the next block of the same activation is reached by a path-ending
-//! edge, when the function exits, or when the block's final call or `unreachable` is
-//! about to run ([`PathSplitter::leave`]). A path whose activation dies mid-path (a trap
+//! edge, when the function exits, or when the block's final call, `throw` or
+//! `unreachable` is about to run ([`PathSplitter::leave`]); an exception leaving an
+//! activation ends it ([`PathSplitter::unwind`]). A path whose activation dies mid-path (a trap
 //! in the middle of a block) is not a path and is dropped, as the instrumented program
 //! drops it.
 
@@ -170,6 +171,16 @@ impl PathSplitter {
         }
         let path = std::mem::take(path);
         self.emit(func, &path);
+    }
+
+    /// An exception leaves the running invocation of `func`: it ends, and a path it had
+    /// begun is dropped, as the instrumented program drops it (its paths end before every
+    /// instruction that throws, so normally there is none).
+    pub fn unwind(&mut self, func: u32) {
+        match self.stack.pop() {
+            Some((top, _)) if top == func => {}
+            other => self.fail(format!("unwind of function {func} while {:?} is running", other.map(|o| o.0))),
+        }
     }
 
     pub fn exit(&mut self, func: u32) {

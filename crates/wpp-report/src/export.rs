@@ -161,7 +161,8 @@ pub enum SymRow {
     R(u32),
 }
 
-/// An edge kind's name in the exports (`forward`, `back`, `call`, `return`, `trap`).
+/// An edge kind's name in the exports (`forward`, `back`, `call`, `return`, `trap`,
+/// `catch`, `throw`).
 pub fn kind(k: EdgeKind) -> &'static str {
     match k {
         EdgeKind::Forward => "forward",
@@ -169,6 +170,8 @@ pub fn kind(k: EdgeKind) -> &'static str {
         EdgeKind::Call => "call",
         EdgeKind::Return => "return",
         EdgeKind::Trap => "trap",
+        EdgeKind::Catch => "catch",
+        EdgeKind::Throw => "throw",
     }
 }
 

@@ -5,9 +5,11 @@
 //! Inside a path every edge is known, so the path counts give those exactly. Where a path
 //! ends (a loop's back edge, a cut point, a call, a return) the next path tells which
 //! edge was taken: with the whole program path at hand, the counts of consecutive pairs
-//! give the back edges exactly; a call edge runs once per path that ends in the call; a
-//! block's exits are what is left of the paths ending there. From counts alone, an edge
-//! only the next path could tell is unknown (`None`).
+//! give the back edges exactly, and the catch edges of a `throw` caught in its own
+//! invocation; a call edge runs once per path that ends in the call; a block's exits are
+//! what is left of the paths ending there. From counts alone, an edge only the next path
+//! could tell is unknown (`None`), and so are a call's edges where its callee's exception
+//! may be caught (the callee's paths lie between).
 
 use rustc_hash::FxHashMap;
 use wpp_model::{BlockIdx, Cfg, EdgeKind, PathEvent, Target};
@@ -55,8 +57,14 @@ pub fn heat(cfg: &Cfg, cut: &[BlockIdx], paths: &[(Vec<BlockIdx>, u64)], pairs: 
     // What leaves each block at a path's end, other than by a call or an exit.
     let mut left = vec![0u64; n];
     let mut path_end_edges_known = pairs.is_some();
-    // A path-ending edge inside the function: a back edge or a cut forward edge.
-    let resumes = |e: &wpp_model::Edge| matches!(e.kind, EdgeKind::Back | EdgeKind::Forward);
+    // A path-ending edge inside the function: a back edge, a cut forward edge, or a catch.
+    let resumes = |e: &wpp_model::Edge| matches!((e.kind, e.to), (EdgeKind::Back | EdgeKind::Forward, _) | (EdgeKind::Catch, Target::Block(_)));
+    // Blocks ending in a call whose callee's exception may be caught here.
+    let mut call_catches = vec![false; n];
+    for e in &cfg.edges {
+        call_catches[e.from.idx()] |= e.kind == EdgeKind::Call;
+    }
+    let call_catches: Vec<bool> = (0..n).map(|b| call_catches[b] && cfg.edges.iter().any(|e| e.from.idx() == b && e.kind == EdgeKind::Catch)).collect();
     if let Some(pairs) = pairs {
         for &(last, first, count) in pairs {
             if let Some(&e) = edge_of.get(&(last, Target::Block(first))) {
@@ -77,6 +85,7 @@ pub fn heat(cfg: &Cfg, cut: &[BlockIdx], paths: &[(Vec<BlockIdx>, u64)], pairs: 
                 (EdgeKind::Call, Target::Block(t)) => after_calls[t.idx()] += ends_at[e.from.idx()],
                 (EdgeKind::Back, Target::Block(t)) => into.entry(t).or_default().push(i),
                 (EdgeKind::Forward, Target::Block(t)) if cut.contains(&t) => into.entry(t).or_default().push(i),
+                (EdgeKind::Catch, _) => h.edges[i] = None,
                 _ => {}
             }
         }
@@ -106,14 +115,16 @@ pub fn heat(cfg: &Cfg, cut: &[BlockIdx], paths: &[(Vec<BlockIdx>, u64)], pairs: 
     for (i, e) in cfg.edges.iter().enumerate() {
         let from = e.from.idx();
         match e.kind {
+            _ if call_catches[from] => h.edges[i] = None,
             EdgeKind::Call => h.edges[i] = Some(ends_at[from]),
-            EdgeKind::Return | EdgeKind::Trap => {
+            EdgeKind::Catch if e.to != Target::Exit => {}
+            EdgeKind::Return | EdgeKind::Trap | EdgeKind::Throw | EdgeKind::Catch => {
                 // Exits are what is left, when every other way out of the block is known.
                 let others_known = cfg.edges.iter().filter(|o| o.from == e.from && resumes(o)).all(|o| {
                     let j = edge_of[&(o.from, o.to)];
                     path_end_edges_known || h.edges[j].is_some()
                 });
-                let exits = cfg.edges.iter().filter(|o| o.from == e.from && matches!(o.kind, EdgeKind::Return | EdgeKind::Trap)).count();
+                let exits = cfg.edges.iter().filter(|o| o.from == e.from && o.to == Target::Exit).count();
                 h.edges[i] = (others_known && exits == 1).then(|| ends_at[from].saturating_sub(left[from]));
             }
             _ => {}
@@ -170,7 +181,7 @@ pub fn function_pairs(p: &Profile, pairs: &FxHashMap<(PathEvent, PathEvent), u64
             continue;
         }
         if let (Some((_, last)), Some((first, _))) = (ends_of(a), ends_of(b)) {
-            if block_end.get(last.idx()).and_then(|end| link(end, func, func, first)) == Some(Link::Loop) {
+            if matches!(block_end.get(last.idx()).and_then(|end| link(end, func, func, first)), Some(Link::Loop | Link::Catch)) {
                 out.push((last, first, count));
             }
         }

@@ -34,7 +34,7 @@ mod run;
 mod stop;
 
 pub use error::{BoxError, Error, SinkError};
-pub use run::{run_block_log, run_paths, run_plain, PathCounts, PathsRun};
+pub use run::{run_block_log, run_paths, run_plain, PathCounts, PathsRun, UNCAUGHT};
 pub use stop::StopHandle;
 pub use wasmtime::Engine;
 pub use wpp_model::StopReason;
@@ -264,6 +264,9 @@ impl BlockSink for wpp_paths::split::PathSplitter {
     fn leave(&mut self, func: u32) {
         wpp_paths::split::PathSplitter::leave(self, func)
     }
+    fn unwind(&mut self, func: u32) {
+        wpp_paths::split::PathSplitter::unwind(self, func)
+    }
 }
 
 /// Receives the oracle rewrite's log.
@@ -272,6 +275,8 @@ pub trait BlockSink {
     fn block(&mut self, func: u32, block: u32);
     fn exit(&mut self, func: u32);
     fn leave(&mut self, func: u32);
+    /// An exception is leaving the running invocation of `func`, which ends.
+    fn unwind(&mut self, func: u32);
     /// The instruction at byte offset `at` is about to read or write (`kind`, see
     /// [`wpp_wasm::abi::ACCESS_READ`]) `len` bytes from `addr` (a module rewritten by
     /// [`wpp_wasm::instrument_access_log`]).

@@ -117,7 +117,11 @@ fn call_start<X: Send + 'static>(
                 Outcome::Stopped(StopReason::Fuel(fuel))
             } else if e.downcast_ref::<wasmtime::Trap>().is_some() || e.downcast_ref::<wasmtime::WasmBacktrace>().is_some() {
                 let backtrace = e.downcast_ref::<wasmtime::WasmBacktrace>().map(|bt| backtrace(bt, origins)).unwrap_or_default();
-                let trap = e.downcast_ref::<wasmtime::Trap>().map(|t| t.to_string()).unwrap_or_else(|| format!("{e:#}"));
+                let trap = match (e.downcast_ref::<wasmtime::Trap>(), e.downcast_ref::<wasmtime::ThrownException>()) {
+                    (Some(t), _) => t.to_string(),
+                    (None, Some(_)) => UNCAUGHT.to_string(),
+                    (None, None) => format!("{e:#}"),
+                };
                 Outcome::Trapped { trap, backtrace }
             } else {
                 return Err(Error::Guest(e.into()));
@@ -129,6 +133,9 @@ fn call_start<X: Send + 'static>(
 
 /// A trap's backtrace in the original module: the running module's frames mapped back
 /// through `origins` when it was rewritten.
+/// What a run that ended with an exception no handler caught says in place of a trap.
+pub const UNCAUGHT: &str = "uncaught exception";
+
 fn backtrace(bt: &wasmtime::WasmBacktrace, origins: Option<&Origins>) -> Vec<Frame> {
     bt.frames()
         .iter()
@@ -418,6 +425,9 @@ pub fn run_block_log<S: BlockSink + Send + 'static>(engine: &Engine, wasm: &[u8]
         .map_err(|e| Error::Wasi(e.into()))?;
     linker
         .func_wrap(abi::ORACLE_MODULE, "leave", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.leave(f as u32))
+        .map_err(|e| Error::Wasi(e.into()))?;
+    linker
+        .func_wrap(abi::ORACLE_MODULE, abi::ORACLE_UNWIND, |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.unwind(f as u32))
         .map_err(|e| Error::Wasi(e.into()))?;
     linker.func_wrap(abi::ORACLE_MODULE, "exit", |mut c: Caller<'_, State<S>>, f: i32| c.data_mut().extra.exit(f as u32)).map_err(|e| Error::Wasi(e.into()))?;
     linker

@@ -59,6 +59,7 @@ impl BlockSink for Checker {
     }
     fn exit(&mut self, _: u32) {}
     fn leave(&mut self, _: u32) {}
+    fn unwind(&mut self, _: u32) {}
     fn access(&mut self, at: u32, addr: u64, len: u64, kind: u32) {
         self.log.push(Access { at, addr, len, kind });
         // A copy's read comes first and is not an effect of its own.
@@ -160,6 +161,7 @@ impl BlockSink for HostCalls {
     fn block(&mut self, _: u32, _: u32) {}
     fn exit(&mut self, _: u32) {}
     fn leave(&mut self, _: u32) {}
+    fn unwind(&mut self, _: u32) {}
     fn host_call_begin(&mut self, _: &str, memory: &[u8]) {
         if self.calls < DIFFED {
             self.before.clear();

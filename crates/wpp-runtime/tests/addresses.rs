@@ -61,6 +61,7 @@ impl BlockSink for Logged {
     fn block(&mut self, _: u32, _: u32) {}
     fn exit(&mut self, _: u32) {}
     fn leave(&mut self, _: u32) {}
+    fn unwind(&mut self, _: u32) {}
     fn access(&mut self, at: u32, addr: u64, len: u64, kind: u32) {
         // The rewrite records a 32-bit address; an access past 4 GiB traps anyway.
         self.0.push(Seen { at, host: None, memory: kind >> 4, addr: addr & 0xffff_ffff, len, write: kind & 15 == ACCESS_WRITE });

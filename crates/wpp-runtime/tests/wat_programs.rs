@@ -97,3 +97,28 @@ fn trap_backtrace_in_the_original_module() {
         assert_eq!(run.result.outcome, plain, "{mode:?}");
     }
 }
+
+#[test]
+fn exceptions_thrown_and_caught() {
+    let a = run("exceptions");
+    assert_eq!(a.plain.outcome, Outcome::Exited(0));
+    assert!(!a.plain.stdout.is_empty());
+    assert!(a.n_events > 1000, "only {} events", a.n_events);
+}
+
+#[test]
+fn uncaught_exception_keeps_paths() {
+    let a = run("uncaught");
+    let Outcome::Trapped { trap, .. } = &a.plain.outcome else { panic!("{:?}", a.plain.outcome) };
+    assert!(trap.contains("exception"), "{trap}");
+    assert_eq!(a.plain.stdout, b"before\n");
+    // 40 iterations, each with paths in three functions, before the throw.
+    assert!(a.n_events >= 40 * 3, "only {} events", a.n_events);
+}
+
+#[test]
+fn setjmp_longjmp_lowered_to_exceptions() {
+    let a = run("setjmp");
+    assert_eq!(a.plain.outcome, Outcome::Exited(0));
+    assert!(a.n_events > 300, "only {} events", a.n_events);
+}

@@ -57,6 +57,9 @@ impl BlockSink for Splitters {
     fn leave(&mut self, func: u32) {
         self.0.iter_mut().for_each(|s| s.leave(func));
     }
+    fn unwind(&mut self, func: u32) {
+        self.0.iter_mut().for_each(|s| s.unwind(func));
+    }
 }
 
 /// The block-log oracle's splitter for the numbering `inst` was instrumented with.

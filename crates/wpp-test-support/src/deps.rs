@@ -153,6 +153,7 @@ impl BlockSink for DirectDeps {
     fn block(&mut self, _: u32, _: u32) {}
     fn exit(&mut self, _: u32) {}
     fn leave(&mut self, _: u32) {}
+    fn unwind(&mut self, _: u32) {}
     fn access(&mut self, at: u32, addr: u64, len: u64, kind: u32) {
         let memory = (kind >> 4) as usize;
         if kind & 15 == ACCESS_WRITE {

@@ -17,7 +17,19 @@
 //!   starting at the block after the call; a path that starts at an entry block instead is
 //!   a tail call (`return_call`), recorded as a call at the end of the returning
 //!   invocation, whose own caller the callee returns to.
-//! - nothing follows: the run ended (an exit, a trap, a stop); every open invocation ends.
+//! - the last block has a catch edge to the next path's first block, in the same function:
+//!   the invocation goes on in a handler (a `throw` caught in the function, or after a call
+//!   of an import that threw).
+//! - the last block ends in `throw` or `throw_ref` that may leave the function: the
+//!   exception unwinds invocations, innermost first, until one whose pending call has a
+//!   catch edge to the next path's first block (the handler), or one that resumes there
+//!   after its call (its callee caught the exception and returned). An unwound invocation
+//!   ends as at a return. Of several frames of one function that could catch, the
+//!   innermost is chosen, as an exception is caught by the innermost handler; two catch
+//!   clauses of different tags that land on one label in frames of one function cannot be
+//!   told apart, and the innermost is then wrong.
+//! - nothing follows: the run ended (an exit, a trap, an uncaught exception, a stop);
+//!   every open invocation ends.
 //!
 //! One case cannot be told apart from the next event alone: a block with both a back edge
 //! to a loop header H and a return (a `br_table` to a loop and out of the function), in a
@@ -112,6 +124,11 @@ pub struct BlockEnd {
     pub back: Vec<BlockIdx>,
     /// Whether it can return (or tail call).
     pub ret: bool,
+    /// The handlers its catch edges go to (after a call or a `throw`).
+    pub catch: Vec<BlockIdx>,
+    /// Whether an exception can leave the function from it (a `throw` no clause of the
+    /// function is sure to catch, or one caught by a clause that leaves the function).
+    pub unwinds: bool,
 }
 
 /// Every block's [`BlockEnd`], by block index, read off the CFG's edge kinds and the
@@ -126,6 +143,8 @@ pub fn block_ends(cfg: &wpp_model::Cfg, numbering: &wpp_paths::Numbering) -> Vec
             (EdgeKind::Back, Target::Block(t)) => end.back.push(t),
             (EdgeKind::Forward, Target::Block(t)) if cut.contains(&t) => end.back.push(t),
             (EdgeKind::Return, _) => end.ret = true,
+            (EdgeKind::Catch, Target::Block(t)) => end.catch.push(t),
+            (EdgeKind::Catch | EdgeKind::Throw, Target::Exit) => end.unwinds = true,
             _ => {}
         }
     }
@@ -151,6 +170,13 @@ pub enum Link {
     /// The first path's invocation returned by calling the second's function
     /// (`return_call`).
     TailCall,
+    /// The first path ended where an exception was thrown (or a call of an import that
+    /// threw) and the same invocation goes on in a handler.
+    Catch,
+    /// The first path ended in a `throw` that left its invocation: the second is the
+    /// handler (or resumption) of some invocation below, which only the stack of open
+    /// invocations can tell.
+    Unwind,
 }
 
 /// How a path ending at a block with ways out `end`, in function `from`, goes on to a
@@ -164,13 +190,19 @@ pub fn link(end: &BlockEnd, from: FuncIdx, to: FuncIdx, first: BlockIdx) -> Opti
             Some(Link::Call)
         } else if to == from && first == after_call {
             Some(Link::Import)
+        } else if to == from && end.catch.contains(&first) {
+            Some(Link::Catch)
         } else {
             None
         }
     } else if to == from && end.back.contains(&first) {
         Some(Link::Loop)
+    } else if to == from && end.catch.contains(&first) {
+        Some(Link::Catch)
     } else if end.ret {
         Some(if entry { Link::TailCall } else { Link::Return })
+    } else if end.unwinds && !entry {
+        Some(Link::Unwind)
     } else {
         None
     }
@@ -194,7 +226,8 @@ pub enum Move {
     /// The top invocation went on (a loop iteration, or after calling an import).
     Continue,
     /// The top invocation returned, and with it the `ended - 1` invocations below it that
-    /// were waiting on it after tail calls; the event is the next caller's.
+    /// were waiting on it after tail calls; the event is the next caller's. An exception
+    /// that unwinds invocations ends them so too: `ended` counts them all.
     Return { ended: u32 },
 }
 
@@ -272,7 +305,8 @@ impl<'a> Calls<'a> {
                 let end = &self.shapes.get(top.func).expect("a frame's function has a shape").ends[top.last.idx()];
                 match link(end, top.func, e.func, first) {
                     Some(Link::Call) => Move::Call { tail: false },
-                    Some(Link::Import) => Move::Continue,
+                    Some(Link::Import | Link::Catch) => Move::Continue,
+                    Some(Link::Unwind) => return self.unwind(e, first, last),
                     Some(Link::Loop) => {
                         // Returning to a caller of the same function that continues at
                         // this very header would look the same.
@@ -311,6 +345,27 @@ impl<'a> Calls<'a> {
         self.stack.last_mut().expect("a frame is open").last = last;
         self.events += 1;
         Ok(step)
+    }
+
+    /// An exception left the top invocation: ends invocations until one of `e`'s function
+    /// has a catch edge to `first` from its pending call or resumes there after it.
+    fn unwind(&mut self, e: PathEvent, first: BlockIdx, last: BlockIdx) -> Result<Move, PartitionError> {
+        let event = self.events;
+        let thrower = self.stack.last().map(|f| (f.func, f.last)).expect("a frame threw");
+        let mut ended = 0;
+        loop {
+            ended += self.leave();
+            let Some(frame) = self.stack.last() else {
+                return Err(PartitionError::CannotFollow { event, func: e.func, path: e.path, after_func: thrower.0, after: thrower.1 });
+            };
+            let end = &self.shapes.get(frame.func).expect("a frame's function has a shape").ends[frame.last.idx()];
+            if frame.func == e.func && (end.catch.contains(&first) || end.call == Some(first)) {
+                break;
+            }
+        }
+        self.stack.last_mut().expect("the catching frame").last = last;
+        self.events += 1;
+        Ok(Move::Return { ended })
     }
 
     /// Whether the frame below the top is of `func` and resumes at `block` after its call.

@@ -72,6 +72,12 @@ impl BlockSink for Invocations {
         self.exited = Some(top);
     }
     fn leave(&mut self, _func: u32) {}
+    /// An exception left the invocation: it ends, and with it those waiting on it after
+    /// tail calls, as at a return (an unwound frame is a return).
+    fn unwind(&mut self, func: u32) {
+        self.exit(func);
+        self.returned();
+    }
 }
 
 /// The partition's invocations, their traces decoded into blocks.

@@ -47,6 +47,10 @@ pub const ORACLE_MODULE: &str = "wpp_oracle";
 /// The access log's import in [`ORACLE_MODULE`]: `access(at: i32, address: i64, length:
 /// i64, kind: i32)`, called before an instruction reads or writes linear memory.
 pub const ORACLE_ACCESS: &str = "access";
+
+/// The oracle rewrite's import in [`ORACLE_MODULE`] that an exception is leaving a frame:
+/// `unwind(func: i32)`.
+pub const ORACLE_UNWIND: &str = "unwind";
 /// The access log's imports around a call of an imported function: `host_begin(import:
 /// i32)` before it, `host_end(import: i32, a0: i64, ..., a8: i64, result: i64)` after it
 /// (the arguments and the result zero-extended, absent ones 0).

@@ -10,6 +10,15 @@
 //! [`Target::Exit`]. The edge out of a block ending in a call is a [`EdgeKind::Call`]
 //! edge to the block after the call.
 //!
+//! Exceptions: an instruction that may throw (a call, `throw`, `throw_ref`) ends its
+//! block. Inside `try_table`s it has a [`EdgeKind::Catch`] edge to the target of every
+//! catch clause the exception could reach, innermost `try_table` first, up to the first
+//! clause sure to catch it (a `catch_all`, or for `throw` a clause of its own tag). A
+//! `throw` that none is sure to catch also has a [`EdgeKind::Throw`] edge to the exit; a
+//! call's exception that leaves the function is not an edge, as a trap in the callee is
+//! not: the caller's path already ended at the call. Blocks are leaders where a catch
+//! clause lands as where a branch does.
+//!
 //! [`build_layout`] works in two passes over the instructions: [`scan_control`] finds the
 //! control structure, [`block_starts`] the leaders, and [`blocks_and_edges`] cuts the body
 //! into blocks and connects them.
@@ -49,6 +58,28 @@ pub enum Term {
     /// `return`, `return_call*`.
     Return(EdgeIdx),
     Unreachable(EdgeIdx),
+    /// `throw` or `throw_ref`: its first edge (a catch, or the exit). Every way out of a
+    /// throwing block ends the path alike; the handler restarts it (see [`TryTable`]).
+    Throw(EdgeIdx),
+}
+
+/// A `try_table`'s catch clauses as the rewrite needs them: for each clause, in order, the
+/// types its target label takes and the [`EdgeKind::Catch`] edges that reach the target
+/// through it (whose path restarts where the clause lands).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TryTable {
+    /// The `try_table`'s parameters.
+    pub params: Vec<ValType>,
+    pub clauses: Vec<Clause>,
+}
+
+/// One catch clause of a [`TryTable`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clause {
+    /// The types of the values the clause passes to its label (the label's types).
+    pub label: Vec<ValType>,
+    /// The catch edges taken through this clause, from any block inside the `try_table`.
+    pub edges: Vec<EdgeIdx>,
 }
 
 /// Where a function's blocks sit in its instruction stream and how each ends (the CFG
@@ -63,6 +94,8 @@ pub struct FuncLayout {
     /// For each `br_table` whose labels carry values (by instruction index, so in code
     /// order), the values' types.
     pub br_table_types: BTreeMap<u32, Vec<ValType>>,
+    /// Each `try_table` with catch clauses, by instruction index.
+    pub try_tables: BTreeMap<u32, TryTable>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -71,6 +104,23 @@ enum FrameKind {
     Block,
     Loop,
     If,
+    TryTable,
+}
+
+/// A catch clause as the scan reads it: its label's frame, and whether it catches every
+/// exception (`catch_all*`) or those of one tag.
+#[derive(Clone, Copy, Debug)]
+struct ScanClause {
+    target: usize,
+    tag: Option<u32>,
+}
+
+/// A catch clause an exception may reach: the `try_table`'s frame, and the clause's place
+/// in it.
+#[derive(Clone, Copy, Debug)]
+struct Handler {
+    frame: usize,
+    clause: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -82,6 +132,10 @@ struct Frame {
     targeted: bool,
     /// Types of the values a branch to this frame carries.
     label: Vec<ValType>,
+    /// A `try_table`'s catch clauses.
+    clauses: Vec<ScanClause>,
+    /// A `try_table`'s parameters.
+    params: Vec<ValType>,
 }
 
 /// What an instruction does to control, by frame index.
@@ -93,9 +147,13 @@ enum Ctl {
     If(usize),
     Else(usize),
     End,
-    Call,
+    /// A call, with the catch clauses its callee's exceptions may reach.
+    Call(Vec<Handler>),
     Return,
     Unreachable,
+    /// `throw`/`throw_ref`, with the clauses it may reach and whether it may leave the
+    /// function.
+    Throw(Vec<Handler>, bool),
 }
 
 /// Builds the layout of `body`, a function of type `ty`; `types` is the module's types.
@@ -123,7 +181,16 @@ struct Control {
 /// carries), what each instruction does to control, and the instructions' offsets.
 fn scan_control(body: &FunctionBody<'_>, ty: &FuncType, types: &[Option<FuncType>]) -> Result<Control, Error> {
     let mut br_table_types = BTreeMap::new();
-    let mut frames: Vec<Frame> = vec![Frame { kind: FrameKind::Function, start: 0, else_at: None, end: 0, targeted: false, label: ty.results.clone() }];
+    let mut frames: Vec<Frame> = vec![Frame {
+        kind: FrameKind::Function,
+        start: 0,
+        else_at: None,
+        end: 0,
+        targeted: false,
+        label: ty.results.clone(),
+        clauses: Vec::new(),
+        params: Vec::new(),
+    }];
     let mut open: Vec<usize> = vec![0];
     let mut ctl: Vec<Ctl> = Vec::new();
     let mut offsets: Vec<u32> = Vec::new();
@@ -148,13 +215,30 @@ fn scan_control(body: &FunctionBody<'_>, ty: &FuncType, types: &[Option<FuncType
                 };
                 let (params, results) = block_signature(blockty, types);
                 let label = if kind == FrameKind::Loop { params } else { results };
-                frames.push(Frame { kind, start: i, else_at: None, end: 0, targeted: false, label });
+                frames.push(Frame { kind, start: i, else_at: None, end: 0, targeted: false, label, clauses: Vec::new(), params: Vec::new() });
                 open.push(frames.len() - 1);
                 if kind == FrameKind::If {
                     Ctl::If(frames.len() - 1)
                 } else {
                     Ctl::None
                 }
+            }
+            Operator::TryTable { ref try_table } => {
+                // Catch labels are named from outside the try_table.
+                let mut clauses = Vec::with_capacity(try_table.catches.len());
+                for c in &try_table.catches {
+                    let (label, tag) = match *c {
+                        wasmparser::Catch::One { tag, label } | wasmparser::Catch::OneRef { tag, label } => (label, Some(tag)),
+                        wasmparser::Catch::All { label } | wasmparser::Catch::AllRef { label } => (label, None),
+                    };
+                    let target = frame_at(&open, label)?;
+                    frames[target].targeted = true;
+                    clauses.push(ScanClause { target, tag });
+                }
+                let (params, results) = block_signature(try_table.ty, types);
+                frames.push(Frame { kind: FrameKind::TryTable, start: i, else_at: None, end: 0, targeted: false, label: results, clauses, params });
+                open.push(frames.len() - 1);
+                Ctl::None
             }
             Operator::Else => {
                 let f = *open.last().expect("validated");
@@ -191,7 +275,15 @@ fn scan_control(body: &FunctionBody<'_>, ty: &FuncType, types: &[Option<FuncType
                 }
                 Ctl::BrTable(fs)
             }
-            Operator::Call { .. } | Operator::CallIndirect { .. } => Ctl::Call,
+            Operator::Call { .. } | Operator::CallIndirect { .. } => Ctl::Call(handlers(&frames, &open, None).0),
+            Operator::Throw { tag_index } => {
+                let (h, escapes) = handlers(&frames, &open, Some(tag_index));
+                Ctl::Throw(h, escapes)
+            }
+            Operator::ThrowRef => {
+                let (h, escapes) = handlers(&frames, &open, None);
+                Ctl::Throw(h, escapes)
+            }
             Operator::Return | Operator::ReturnCall { .. } | Operator::ReturnCallIndirect { .. } => Ctl::Return,
             Operator::Unreachable => Ctl::Unreachable,
             _ => Ctl::None,
@@ -201,6 +293,22 @@ fn scan_control(body: &FunctionBody<'_>, ty: &FuncType, types: &[Option<FuncType
     let n_ops = offsets.len() as u32;
     offsets.push(body_end);
     Ok(Control { frames, ctl, offsets, n_ops, br_table_types })
+}
+
+/// The catch clauses an exception thrown inside the open frames `open` may reach,
+/// innermost first, up to the first sure to catch it (a `catch_all*`, or a clause of
+/// `tag`, the tag of a `throw`); and whether none is sure to (it may leave the function).
+fn handlers(frames: &[Frame], open: &[usize], tag: Option<u32>) -> (Vec<Handler>, bool) {
+    let mut out = Vec::new();
+    for &f in open.iter().rev() {
+        for (clause, c) in frames[f].clauses.iter().enumerate() {
+            out.push(Handler { frame: f, clause });
+            if c.tag.is_none() || (tag.is_some() && c.tag == tag) {
+                return (out, false);
+            }
+        }
+    }
+    (out, true)
 }
 
 /// The index of each block's first instruction (its leader, by the rules above), in code
@@ -217,7 +325,7 @@ fn block_starts(c: &Control) -> Vec<u32> {
     for f in &c.frames {
         match f.kind {
             FrameKind::Loop if f.targeted => leader[f.start as usize] = true,
-            FrameKind::Block if f.targeted => leader[f.end as usize + 1] = true,
+            FrameKind::Block | FrameKind::TryTable if f.targeted => leader[f.end as usize + 1] = true,
             FrameKind::If => leader[f.end as usize + 1] = true,
             _ => {}
         }
@@ -252,9 +360,17 @@ fn blocks_and_edges(c: Control, first_op: Vec<u32>) -> (Cfg, FuncLayout) {
         match fr.kind {
             FrameKind::Function => (Target::Exit, EdgeKind::Return),
             FrameKind::Loop => (block_of(fr.start), EdgeKind::Back),
-            FrameKind::Block | FrameKind::If => (block_of(fr.end + 1), EdgeKind::Forward),
+            FrameKind::Block | FrameKind::If | FrameKind::TryTable => (block_of(fr.end + 1), EdgeKind::Forward),
         }
     };
+    let mut try_tables: BTreeMap<u32, TryTable> = frames
+        .iter()
+        .filter(|f| f.kind == FrameKind::TryTable && !f.clauses.is_empty())
+        .map(|f| {
+            let clauses = f.clauses.iter().map(|c| Clause { label: frames[c.target].label.clone(), edges: Vec::new() }).collect();
+            (f.start, TryTable { params: f.params.clone(), clauses })
+        })
+        .collect();
 
     let mut blocks = Vec::with_capacity(first_op.len());
     let mut edges: Vec<Edge> = Vec::new();
@@ -298,7 +414,26 @@ fn blocks_and_edges(c: Control, first_op: Vec<u32>) -> (Cfg, FuncLayout) {
                 Term::If { then, other: edge(block_of(other), EdgeKind::Forward), else_op: fr.else_at, end_op: fr.end }
             }
             Ctl::Else(f) => Term::Else(edge(block_of(frames[*f].end + 1), EdgeKind::Forward)),
-            Ctl::Call => Term::Call(edge(block_of(last + 1), EdgeKind::Call)),
+            Ctl::Call(hs) => {
+                let term = Term::Call(edge(block_of(last + 1), EdgeKind::Call));
+                for h in hs {
+                    let e = edge(branch(frames[h.frame].clauses[h.clause].target).0, EdgeKind::Catch);
+                    try_tables.get_mut(&frames[h.frame].start).expect("a try_table with clauses").clauses[h.clause].edges.push(e);
+                }
+                term
+            }
+            Ctl::Throw(hs, escapes) => {
+                let mut first = None;
+                for h in hs {
+                    let e = edge(branch(frames[h.frame].clauses[h.clause].target).0, EdgeKind::Catch);
+                    try_tables.get_mut(&frames[h.frame].start).expect("a try_table with clauses").clauses[h.clause].edges.push(e);
+                    first.get_or_insert(e);
+                }
+                if *escapes {
+                    first.get_or_insert(edge(Target::Exit, EdgeKind::Throw));
+                }
+                Term::Throw(first.expect("a throw leaves by a catch or the exit"))
+            }
             Ctl::Return => Term::Return(edge(Target::Exit, EdgeKind::Return)),
             Ctl::Unreachable => Term::Unreachable(edge(Target::Exit, EdgeKind::Trap)),
             Ctl::None | Ctl::End => Term::Fall(edge(block_of(last + 1), fall_kind(last + 1))),
@@ -307,5 +442,5 @@ fn blocks_and_edges(c: Control, first_op: Vec<u32>) -> (Cfg, FuncLayout) {
     }
     let cfg = Cfg { blocks, edges };
     debug_assert_eq!(cfg.validate(), Ok(()));
-    (cfg, FuncLayout { first_op, terms, n_ops, br_table_types })
+    (cfg, FuncLayout { first_op, terms, n_ops, br_table_types, try_tables })
 }

@@ -21,6 +21,7 @@ pub(crate) fn supported_features() -> WasmFeatures {
         | WasmFeatures::MEMORY64
         | WasmFeatures::WIDE_ARITHMETIC
         | WasmFeatures::CUSTOM_PAGE_SIZES
+        | WasmFeatures::EXCEPTIONS
 }
 
 /// A decoded module: its functions with their CFGs, and the facts the rewrite needs.
@@ -35,6 +36,8 @@ pub struct Program {
     pub(crate) func_type: Vec<u32>,
     pub(crate) n_globals: u32,
     pub(crate) n_memories: u32,
+    /// Exception tags, imported and defined.
+    pub(crate) n_tags: u32,
     /// Whether a memory has 64-bit addresses (the memory64 proposal).
     pub(crate) memory64: bool,
     pub(crate) export_names: HashSet<String>,
@@ -61,6 +64,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
     let mut n_imported_funcs = 0u32;
     let mut n_globals = 0u32;
     let mut n_memories = 0u32;
+    let mut n_tags = 0u32;
     let mut memory64 = false;
     let mut names: HashMap<u32, String> = HashMap::new();
     let mut export_names = HashSet::new();
@@ -89,6 +93,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
                             n_imported_funcs += 1;
                         }
                         TypeRef::Global(_) => n_globals += 1,
+                        TypeRef::Tag(_) => n_tags += 1,
                         TypeRef::Memory(m) => {
                             n_memories += 1;
                             memory64 |= m.memory64;
@@ -103,6 +108,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
                 }
             }
             Payload::GlobalSection(r) => n_globals += r.count(),
+            Payload::TagSection(r) => n_tags += r.count(),
             Payload::MemorySection(r) => {
                 n_memories += r.count();
                 for m in r {
@@ -133,7 +139,7 @@ pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
         functions.push(Function { index: FuncIdx(index), name: name_of(index), cfg: Some(cfg) });
         layouts.push(layout);
     }
-    Ok(Program { functions, n_imported_funcs, layouts, types, func_type, n_globals, n_memories, memory64, export_names, has_section })
+    Ok(Program { functions, n_imported_funcs, layouts, types, func_type, n_globals, n_memories, n_tags, memory64, export_names, has_section })
 }
 
 /// Validates with the features wpp supports; when that fails but the module is valid

@@ -29,6 +29,9 @@ impl From<Link> for Between {
             Link::Loop => Between::default(),
             Link::Return => Between { returns: true, ..Between::default() },
             Link::TailCall => Between { returns: true, calls: true, ..Between::default() },
+            Link::Catch => Between::default(),
+            // Refused by `Run::of`: how many invocations ended needs the stack.
+            Link::Unwind => Between { returns: true, ..Between::default() },
         }
     }
 }
@@ -71,6 +74,12 @@ impl Run {
             let Some(l) = link(&end, e1.func, e2.func, first) else {
                 return Err(bad(format!("path {} of function {} cannot follow path {} of function {}", e2.path, e2.func, e1.path, e1.func)));
             };
+            if l == Link::Unwind {
+                return Err(bad(format!(
+                    "path {} of function {} follows an exception thrown at the end of path {} of function {}: data flow frequencies on the grammar do not follow exceptions across invocations",
+                    e2.path, e2.func, e1.path, e1.func
+                )));
+            }
             junctions.push((t1, t2, count, Between::from(l)));
         }
         junctions.sort_unstable_by_key(|j| (j.0, j.1));

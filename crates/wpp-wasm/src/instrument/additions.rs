@@ -1,7 +1,8 @@
 //! What the rewrite adds to the module — the `flush` import (and `host_call` when
 //! accesses are recorded), the memory, the event pointer
 //! and hash fill globals with their exports, the hash function, the PPP slots' data, and a
-//! block type for each list of values a `br_table` carries — and where each addition lands
+//! block type for each list of values a `br_table` carries and for each catch clause's
+//! landing pad — and where each addition lands
 //! in the rewritten module's index spaces ([`Env`](super::env::Env)).
 
 use wasm_encoder::reencode::Reencode;
@@ -16,18 +17,25 @@ use crate::rewrite::{Additions, Shift};
 use crate::wasm_idx::{GlobalIdx, MemIdx, OutFuncIdx};
 use crate::{abi, Error};
 
-/// Block types `[t*] -> [t*]` of the `br_table` dispatch blocks, one per list of carried
-/// value types.
+/// Block types of the blocks the rewrite adds around values: `[t*] -> [t*]` of the
+/// `br_table` dispatch blocks, one per list of carried value types, and `[params] ->
+/// [label]` of the landing pads of `try_table` catch clauses.
 pub(super) struct CarryTypes {
     /// Type index of the first.
     base: u32,
-    types: Vec<Vec<wasmparser::ValType>>,
+    types: Vec<(Vec<wasmparser::ValType>, Vec<wasmparser::ValType>)>,
 }
 
 impl CarryTypes {
     /// The dispatch block type for a `br_table` carrying values of types `t`.
     pub fn block_type(&self, t: &[wasmparser::ValType]) -> BlockType {
-        let i = self.types.iter().position(|c| c == t).expect("collected from every br_table");
+        self.func_type(t, t)
+    }
+
+    /// The block type `[params] -> [results]`, collected from every `br_table` and catch
+    /// clause.
+    pub fn func_type(&self, params: &[wasmparser::ValType], results: &[wasmparser::ValType]) -> BlockType {
+        let i = self.types.iter().position(|(p, r)| p == params && r == results).expect("collected from every br_table and catch clause");
         BlockType::FunctionType(self.base + i as u32)
     }
 }
@@ -125,24 +133,33 @@ pub(super) fn additions(
     }
     let carry = CarryTypes { base: program.types.len() as u32 + add.types.len() as u32, types: carried_types(program) };
     let mut conv = Shift::new(n_imported, n_added);
-    for t in &carry.types {
-        let t: Vec<ValType> = t
-            .iter()
-            .map(|&v| conv.val_type(v))
-            .collect::<Result<_, _>>()
-            .map_err(|e| Error::Rewrite { place: "block types".into(), message: e.to_string() })?;
-        add.types.push((t.clone(), t));
+    for (params, results) in &carry.types {
+        let mut conv_all = |ts: &[wasmparser::ValType]| -> Result<Vec<ValType>, Error> {
+            ts.iter().map(|&v| conv.val_type(v)).collect::<Result<_, _>>().map_err(|e| Error::Rewrite { place: "block types".into(), message: e.to_string() })
+        };
+        let params = conv_all(params)?;
+        add.types.push((params, conv_all(results)?));
     }
     Ok((add, env, carry))
 }
 
-/// Every distinct list of types that a `br_table`'s labels carry, in order of appearance.
-fn carried_types(program: &Program) -> Vec<Vec<wasmparser::ValType>> {
-    let mut types: Vec<Vec<wasmparser::ValType>> = Vec::new();
+/// Every distinct block type the rewrite adds: the lists of types that a `br_table`'s
+/// labels carry, and a catch clause's landing pad's (its `try_table`'s parameters to its
+/// label's types), in order of appearance.
+fn carried_types(program: &Program) -> Vec<(Vec<wasmparser::ValType>, Vec<wasmparser::ValType>)> {
+    let mut types = Vec::new();
+    let mut add = |t: (Vec<wasmparser::ValType>, Vec<wasmparser::ValType>)| {
+        if !types.contains(&t) {
+            types.push(t);
+        }
+    };
     for l in &program.layouts {
         for t in l.br_table_types.values() {
-            if !types.contains(t) {
-                types.push(t.clone());
+            add((t.clone(), t.clone()));
+        }
+        for tt in l.try_tables.values() {
+            for c in &tt.clauses {
+                add((tt.params.clone(), c.label.clone()));
             }
         }
     }

@@ -16,6 +16,7 @@ use wpp_paths::{EdgeAction, Numbering, PppAction, PppNumbering, ProgramNumbering
 use super::additions::CarryTypes;
 use super::env::Env;
 use super::layout::{CounterKind, Layout};
+use super::pads::Labels;
 use super::Mode;
 use crate::access::{bracketed_import, Access, HostArgs, MemOp, Scratch};
 use crate::cfg_build::{FuncLayout, Term};
@@ -205,6 +206,29 @@ impl FuncCtx<'_> {
                     f.instruction(&self.regs.q.set());
                 }
             }
+        }
+    }
+
+    /// Of the catch edges `edges` taken through one catch clause, one whose landing
+    /// restarts a path (they all restart alike: at the clause's target); `None` when the
+    /// landing needs no code (the clause leaves the function, or no edge can run).
+    fn landing(&self, edges: &[EdgeIdx]) -> Option<EdgeIdx> {
+        edges.iter().copied().find(|&e| {
+            let bl = matches!(self.num.action(e), EdgeAction::End { restart: Some(_), .. });
+            bl || matches!(self.ppp_action(e), PppAction::End { restart: Some(_), .. })
+        })
+    }
+
+    /// The code where catch edge `e` lands: the path registers restart at its target (the
+    /// path itself was recorded before the instruction that threw).
+    fn restart(&self, f: &mut Function, e: EdgeIdx) {
+        if let EdgeAction::End { restart: Some(v), .. } = self.num.action(e) {
+            f.instruction(&I::I64Const(v as i64));
+            f.instruction(&self.regs.r.set());
+        }
+        if let PppAction::End { restart: Some(v), .. } = self.ppp_action(e) {
+            f.instruction(&I::I64Const(v));
+            f.instruction(&self.regs.q.set());
         }
     }
 
@@ -408,7 +432,7 @@ fn plan(layout: &FuncLayout, ctx: &FuncCtx<'_>, is_end: &[bool]) -> Plan {
                     p.after[last].push(*e);
                 }
             }
-            Term::Br(e) | Term::Else(e) | Term::Call(e) | Term::Return(e) | Term::Unreachable(e) => p.before[last].push(*e),
+            Term::Br(e) | Term::Else(e) | Term::Call(e) | Term::Return(e) | Term::Unreachable(e) | Term::Throw(e) => p.before[last].push(*e),
             Term::BrIf { taken, fall } => p.br_if[last] = Some((*taken, *fall)),
             Term::BrTable(es) => p.br_table[last] = Some(es.clone()),
             Term::If { then, other, else_op, end_op } => {
@@ -459,6 +483,7 @@ fn rewrite_body(
     let ops: Vec<(Operator<'_>, usize)> = body.get_operators_reader()?.into_iter_with_offsets().collect::<Result<_, _>>()?;
     let is_end: Vec<bool> = ops.iter().map(|(op, _)| matches!(op, Operator::End)).collect();
     let plan = plan(layout, &ctx, &is_end);
+    let mut labels = Labels::default();
 
     if let Some(v) = ctx.num.start_value(BlockIdx::ENTRY).filter(|&v| v != 0) {
         f.instruction(&I::I64Const(v as i64));
@@ -482,13 +507,32 @@ fn rewrite_body(
         }
         if let Some((taken, fall)) = plan.br_if[i] {
             let Operator::BrIf { relative_depth } = op else { unreachable!("planned at a br_if") };
-            br_if(&mut f, &ctx, relative_depth, taken, fall);
+            br_if(&mut f, &ctx, labels.depth(relative_depth), taken, fall);
         } else if let Some(edges) = &plan.br_table[i] {
             let Operator::BrTable { targets } = &op else { unreachable!("planned at a br_table") };
-            let mut depths = targets.targets().collect::<Result<Vec<u32>, _>>()?;
-            depths.push(targets.default());
+            let mut depths = targets.targets().map(|d| d.map(|d| labels.depth(d))).collect::<Result<Vec<u32>, _>>()?;
+            depths.push(labels.depth(targets.default()));
             let bt = layout.br_table_types.get(&(i as u32)).map(|t| ctx.carry.block_type(t)).unwrap_or(BlockType::Empty);
             br_table_dispatch(&mut f, &ctx, &depths, edges, bt);
+        } else if let Some(structural) = Structural::of(&op) {
+            // Control structure: the frames the pads' depths are counted over.
+            shift.mark(&f, at);
+            match structural {
+                Structural::Open => {
+                    labels.open();
+                    f.instruction(&shift.translate(op)?);
+                }
+                Structural::Br(d) => {
+                    f.instruction(&I::Br(labels.depth(d)));
+                }
+                Structural::TryTable => {
+                    let I::TryTable(bt, catches) = shift.translate(op)? else { unreachable!("a try_table translates to one") };
+                    let tt = layout.try_tables.get(&(i as u32)).cloned().unwrap_or_default();
+                    let pad_type = |c: usize| ctx.carry.func_type(&tt.params, &tt.clauses[c].label);
+                    labels.open_try_table(&mut f, &tt, (bt, &catches), |edges| ctx.landing(edges), pad_type);
+                }
+                Structural::End => labels.close(&mut f, |f, e| ctx.restart(f, e)),
+            }
         } else if let Some(site) = ctx.next_site {
             // Recording accesses: the access events before the instruction, the host's
             // writes after a call of an import.
@@ -531,6 +575,27 @@ fn rewrite_body(
         }
     }
     Ok(f)
+}
+
+/// The instructions that open or close a frame or branch by depth, whose depths the
+/// landing pads of [`Labels`] shift (`br_if` and `br_table` go through their dispatch).
+enum Structural {
+    Open,
+    TryTable,
+    End,
+    Br(u32),
+}
+
+impl Structural {
+    fn of(op: &Operator<'_>) -> Option<Structural> {
+        Some(match op {
+            Operator::Block { .. } | Operator::Loop { .. } | Operator::If { .. } => Structural::Open,
+            Operator::TryTable { .. } => Structural::TryTable,
+            Operator::End => Structural::End,
+            Operator::Br { relative_depth } => Structural::Br(*relative_depth),
+            _ => return None,
+        })
+    }
 }
 
 /// `br_if` to `relative_depth` taking edge `taken` or `fall`: the taken edge's action before

@@ -44,6 +44,7 @@ mod env;
 mod ewpp;
 mod hash_fn;
 mod layout;
+mod pads;
 
 use std::collections::BTreeMap;
 

@@ -3,10 +3,13 @@
 //! the path rewrite but the CFG; the host splits its log into paths independently.
 //!
 //! Imports (module [`abi::ORACLE_MODULE`]): `enter(func)`, `block(func, block)`,
-//! `leave(func)` just before a block's final call or `unreachable` runs, and
-//! `exit(func)`. Each body is wrapped in a `block` of the function's result type, so
-//! that every way out of the function (`return` becomes a branch to it) passes one
-//! `exit` call; tail calls report `exit` just before they leave.
+//! `leave(func)` just before a block's final call, `throw`, `throw_ref` or `unreachable`
+//! runs, `exit(func)` and `unwind(func)`. Each body is wrapped in a `block` of the
+//! function's result type, so that every way out of the function (`return` becomes a
+//! branch to it) passes one `exit` call; tail calls report `exit` just before they leave.
+//! In a module with exception tags the wrapper is a `try_table` whose `catch_all_ref`
+//! reports `unwind(func)` and rethrows: an exception leaving a frame says so, frame by
+//! frame, so that the host knows which frame a handler runs in without reading the CFG.
 //!
 //! The access log ([`instrument_access_log`], `access`) adds a report of every memory
 //! access and brackets every import call, for the memory dependence oracles.
@@ -43,6 +46,7 @@ fn block_log(bytes: &[u8], program: &Program, accesses: bool) -> Result<Vec<u8>,
             (abi::ORACLE_MODULE.into(), "block".into(), 1),
             (abi::ORACLE_MODULE.into(), "exit".into(), 0),
             (abi::ORACLE_MODULE.into(), "leave".into(), 0),
+            (abi::ORACLE_MODULE.into(), abi::ORACLE_UNWIND.into(), 0),
         ],
         ..Additions::default()
     };
@@ -88,6 +92,8 @@ fn block_log(bytes: &[u8], program: &Program, accesses: bool) -> Result<Vec<u8>,
         block_types.push(bt);
     }
     let (enter, block, exit, leave) = (OutFuncIdx(n_imported), OutFuncIdx(n_imported + 1), OutFuncIdx(n_imported + 2), OutFuncIdx(n_imported + 3));
+    let unwind = OutFuncIdx(n_imported + 4);
+    let tags = program.n_tags > 0;
     rewrite(bytes, program, add, |shift, i, body: FunctionBody<'_>| {
         let func = (n_imported + i) as i32;
         let layout = &program.layouts[i as usize];
@@ -101,9 +107,9 @@ fn block_log(bytes: &[u8], program: &Program, accesses: bool) -> Result<Vec<u8>,
             n_locals += count;
         }
         let log = accesses.then(|| access::AccessLog {
-            import: OutFuncIdx(n_imported + 4),
-            host_begin: OutFuncIdx(n_imported + 5),
-            host_end: OutFuncIdx(n_imported + 6),
+            import: OutFuncIdx(n_imported + 5),
+            host_begin: OutFuncIdx(n_imported + 6),
+            host_end: OutFuncIdx(n_imported + 7),
             first: n_locals,
         });
         if log.is_some() {
@@ -124,7 +130,15 @@ fn block_log(bytes: &[u8], program: &Program, accesses: bool) -> Result<Vec<u8>,
         }
         f.instruction(&I::I32Const(func));
         f.instruction(&enter.call());
-        f.instruction(&I::Block(block_types[i as usize]));
+        let bt = block_types[i as usize];
+        if tags {
+            // block $ok; block $unwound (result exnref); try_table (catch_all_ref $unwound)
+            f.instruction(&I::Block(bt));
+            f.instruction(&I::Block(BlockType::Result(ValType::EXNREF)));
+            f.instruction(&I::TryTable(bt, vec![wasm_encoder::Catch::AllRef { label: 0 }].into()));
+        } else {
+            f.instruction(&I::Block(bt));
+        }
         let mut depth = 0u32; // open blocks between here and the wrapper
         let last = ops.len() - 1;
         for (k, (op, at)) in ops.into_iter().enumerate() {
@@ -136,7 +150,7 @@ fn block_log(bytes: &[u8], program: &Program, accesses: bool) -> Result<Vec<u8>,
             if let Some(log) = &log {
                 log.before(&mut f, &op, at as u32);
             }
-            if matches!(op, Operator::Call { .. } | Operator::CallIndirect { .. } | Operator::Unreachable) {
+            if matches!(op, Operator::Call { .. } | Operator::CallIndirect { .. } | Operator::Unreachable | Operator::Throw { .. } | Operator::ThrowRef) {
                 f.instruction(&I::I32Const(func));
                 f.instruction(&leave.call());
             }
@@ -150,11 +164,19 @@ fn block_log(bytes: &[u8], program: &Program, accesses: bool) -> Result<Vec<u8>,
                 // The function's own `end` closes the wrapper; the exit call follows it.
                 Operator::End if k == last => {
                     f.instruction(&I::End);
+                    if tags {
+                        f.instruction(&I::Br(1));
+                        f.instruction(&I::End);
+                        f.instruction(&I::I32Const(func));
+                        f.instruction(&unwind.call());
+                        f.instruction(&I::ThrowRef);
+                        f.instruction(&I::End);
+                    }
                     f.instruction(&I::I32Const(func));
                     f.instruction(&exit.call());
                     f.instruction(&I::End)
                 }
-                Operator::Block { .. } | Operator::Loop { .. } | Operator::If { .. } => {
+                Operator::Block { .. } | Operator::Loop { .. } | Operator::If { .. } | Operator::TryTable { .. } => {
                     depth += 1;
                     f.instruction(&shift.translate(op)?)
                 }

@@ -1,0 +1,32 @@
+;; An exception no handler catches, thrown three calls deep after some loop iterations
+;; and caught throws: the program ends with it; every path completed before is kept.
+(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fd_write (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 16) "before\n")
+  (tag $fatal (param i32))
+  (func $check (param $i i32)
+    (if (i32.eq (local.get $i) (i32.const 40)) (then (throw $fatal (local.get $i)))))
+  (func $step (param $i i32) (result i32)
+    (block $h (result i32)
+      (try_table (result i32) (catch $fatal $h)
+        ;; odd steps below 40 throw and are caught here
+        (if (i32.and (local.get $i) (i32.const 1))
+          (then (if (i32.lt_u (local.get $i) (i32.const 40)) (then (throw $fatal (local.get $i))))))
+        (i32.const 0))
+      (return))
+    (drop)
+    (call $check (local.get $i))
+    (i32.const 1))
+  (func $middle (param $i i32) (result i32)
+    (call $check (local.get $i))
+    (call $step (local.get $i)))
+  (func (export "_start")
+    (local $i i32) (local $n i32)
+    (i32.store (i32.const 0) (i32.const 16))
+    (i32.store (i32.const 4) (i32.const 7))
+    (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8)))
+    (loop $l
+      (local.set $n (i32.add (local.get $n) (call $middle (local.get $i))))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $l))))
