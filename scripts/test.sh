@@ -3,7 +3,7 @@
 # every test. WPP_FULL_SUITE=1 makes a missing workload or compiler a failure instead of a
 # skip, so no real-program test passes here without having run. (Plain `cargo test` is the
 # fast suite: it skips what is not built.) It installs Graphviz, Chromium and playwright-core
-# for the HTML report's browser tests, and the readers of `wpp export`'s files (DuckDB and
+# for the HTML report's browser tests, clang-22 for the C++ workload, and the readers of `wpp export`'s files (DuckDB and
 # Dask in a Python virtual environment, go tool pprof, lcov, speedscope's schema).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +15,9 @@ bash workloads/build.sh -g lua
 need=()
 # The exports' readers: go tool pprof (golang-go), lcov and genhtml (lcov), and Python's
 # venv for DuckDB and Dask.
-for p in graphviz chromium golang-go lcov python3-venv; do
+# The C++ workload (workloads/cxx/build.sh): clang-22 emits the standardized
+# exception-handling instructions; its runtime is compiled from sources pip downloads.
+for p in graphviz chromium golang-go lcov python3-venv clang-22 lld-22 libc++-22-dev-wasm32 libclang-rt-22-dev-wasm32 unzip; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
@@ -31,4 +33,6 @@ py="${WPP_PYENV:-$HOME/.cache/wpp-pyenv}"
 [ -x "$py/bin/python" ] || python3 -m venv "$py"
 "$py/bin/pip" install -q --disable-pip-version-check duckdb pyarrow "dask[distributed,dataframe]" fastjsonschema
 export WPP_PYTHON="$py/bin/python"
+# The C++ program that throws and catches, with its runtime (pip downloads the sources).
+bash workloads/cxx/build.sh
 WPP_FULL_SUITE=1 cargo test --release --workspace "$@"

@@ -4,6 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+/// The programs whose exceptions unwind invocations (a `throw` caught in a caller, or
+/// none catching it): analyses that follow calls on the grammar alone refuse them.
+pub const UNWINDING: &[&str] = &["exceptions", "setjmp", "uncaught"];
+
 /// The directory holding the programs.
 pub fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("wat")

@@ -61,7 +61,7 @@ pub fn smith_config(seed: u64, knobs: &mut Rng) -> wasm_smith::Config {
     c.min_types = 1;
     c.min_funcs = 1 + (knobs.next() % 6) as usize;
     c.max_funcs = 20;
-    c.exceptions_enabled = false;
+    c.exceptions_enabled = seed % 2 == 1;
     c.gc_enabled = false;
     c.threads_enabled = false;
     c.shared_everything_threads_enabled = false;
@@ -152,15 +152,19 @@ fn norm(v: &Val) -> V {
 enum Outcome {
     Ok(Vec<V>),
     Trap(Trap),
+    /// An exception no handler caught (its backtrace is the engine's, in each version's
+    /// own offsets, so it is not compared).
+    Uncaught,
     /// Anything else: an error of the harness or of the host function.
     Error(String),
 }
 
 impl Outcome {
     fn of_error(e: wasmtime::Error) -> Outcome {
-        match e.downcast_ref::<Trap>() {
-            Some(t) => Outcome::Trap(*t),
-            None => Outcome::Error(format!("{e:?}")),
+        match (e.downcast_ref::<Trap>(), e.downcast_ref::<wasmtime::ThrownException>()) {
+            (Some(t), _) => Outcome::Trap(*t),
+            (None, Some(_)) => Outcome::Uncaught,
+            (None, None) => Outcome::Error(format!("{e:?}")),
         }
     }
     fn is_stack_overflow(&self) -> bool {
@@ -285,6 +289,8 @@ fn linker(engine: &Engine) -> Linker<Rec> {
         .expect("define block");
     l.func_wrap(oracle, "leave", |mut c: Caller<'_, Rec>, f: i32| c.data_mut().splitters.iter_mut().for_each(|s| s.leave(f as u32))).expect("define leave");
     l.func_wrap(oracle, "exit", |mut c: Caller<'_, Rec>, f: i32| c.data_mut().splitters.iter_mut().for_each(|s| s.exit(f as u32))).expect("define exit");
+    l.func_wrap(oracle, wpp_wasm::abi::ORACLE_UNWIND, |mut c: Caller<'_, Rec>, f: i32| c.data_mut().splitters.iter_mut().for_each(|s| s.unwind(f as u32)))
+        .expect("define unwind");
     l
 }
 
@@ -662,7 +668,7 @@ fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut 
     match orig_out {
         Outcome::Ok(_) => {}
         Outcome::Trap(Trap::StackOverflow) => return Ok(Verdict::StackOverflow),
-        Outcome::Trap(_) => return Ok(Verdict::StartTrapped),
+        Outcome::Trap(_) | Outcome::Uncaught => return Ok(Verdict::StartTrapped),
         Outcome::Error(e) => return Err(format!("instantiation of the original failed: {e}")),
     }
     if runs.iter().chain(&others).chain([&oracle]).any(|r| r.instance.is_none()) {
@@ -693,6 +699,7 @@ fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut 
         match &want {
             Outcome::Ok(_) => stats.returned += 1,
             Outcome::Trap(t) => *stats.traps.entry(format!("{t:?}")).or_default() += 1,
+            Outcome::Uncaught => *stats.traps.entry("UncaughtException".into()).or_default() += 1,
             Outcome::Error(e) => return Err(format!("call of export `{name}` failed in the original: {e}")),
         }
     }

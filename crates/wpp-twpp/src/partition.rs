@@ -201,7 +201,8 @@ pub fn link(end: &BlockEnd, from: FuncIdx, to: FuncIdx, first: BlockIdx) -> Opti
         Some(Link::Catch)
     } else if end.ret {
         Some(if entry { Link::TailCall } else { Link::Return })
-    } else if end.unwinds && !entry {
+    } else if end.unwinds {
+        // Nothing is called after a throw: a path at an entry block is a handler there.
         Some(Link::Unwind)
     } else {
         None

@@ -24,6 +24,12 @@ pub(crate) fn supported_features() -> WasmFeatures {
         | WasmFeatures::EXCEPTIONS
 }
 
+/// What a module using the legacy exception-handling instructions is told.
+pub const LEGACY_EXCEPTIONS: &str =
+    "the legacy exception-handling instructions (try, catch, catch_all, delegate, rethrow), which the embedded engine does not run; \
+     wpp supports the standardized form (try_table, throw, throw_ref, exnref), which LLVM emits with `-fwasm-exceptions -mllvm -wasm-use-legacy-eh=false` \
+     and binaryen's `wasm-opt --translate-to-exnref` converts to";
+
 /// A decoded module: its functions with their CFGs, and the facts the rewrite needs.
 #[derive(Debug)]
 pub struct Program {
@@ -156,6 +162,7 @@ fn check_features(bytes: &[u8]) -> Result<(), Error> {
     if let Err(e) = Validator::new_with_features(WasmFeatures::all()).validate_all(bytes) {
         return Err(Error::Invalid(e));
     }
+    let legacy = Validator::new_with_features(WasmFeatures::all() - WasmFeatures::LEGACY_EXCEPTIONS).validate_all(bytes).is_err();
     let off = narrow.offset();
     let place = match function_at(bytes, off) {
         Some((i, name)) => format!("function {name} (index {i}), at byte offset {off:#x}"),
@@ -164,7 +171,8 @@ fn check_features(bytes: &[u8]) -> Result<(), Error> {
             None => format!("byte offset {off:#x}"),
         },
     };
-    Err(Error::Unsupported { feature: narrow.message().to_string(), place })
+    let feature = if legacy { LEGACY_EXCEPTIONS.to_string() } else { narrow.message().to_string() };
+    Err(Error::Unsupported { feature, place })
 }
 
 /// Adds the function names of a `name` section; a damaged one only costs us names.

@@ -53,7 +53,7 @@ mod variables;
 mod wasm_idx;
 
 pub use access::access_sites;
-pub use decode::{decode, Program};
+pub use decode::{decode, Program, LEGACY_EXCEPTIONS};
 pub use error::Error;
 pub use facts::effects;
 pub use flows::statement_uses;
