@@ -109,8 +109,9 @@ fn damaged_profile_is_a_clear_error() {
 fn unsupported_feature_is_refused() {
     let d = scratch("unsupported");
     for (src, place) in [
-        (r#"(module (func $catcher (export "_start") (block (try_table (catch_all 0)))))"#, "catcher"),
-        (r#"(module (tag $e) (func (export "_start") (throw $e)))"#, "tag section"),
+        // The legacy exception-handling instructions: named, with the supported form.
+        (r#"(module (tag $e) (func $catcher (export "_start") try throw $e catch $e end))"#, "catcher"),
+        (r#"(module (type (struct (field i32))) (func (export "_start")))"#, "type section"),
         (r#"(module (memory 1 1 shared) (func (export "_start")))"#, "memory section"),
     ] {
         let wasm = d.join("m.wasm");
@@ -120,6 +121,9 @@ fn unsupported_feature_is_refused() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("m.wasm") && stderr.contains("unsupported feature"), "{stderr}");
         assert!(stderr.contains(place), "{src}: {stderr}");
+        if place == "catcher" {
+            assert!(stderr.contains("legacy exception-handling instructions") && stderr.contains("try_table"), "{stderr}");
+        }
     }
 }
 

@@ -152,8 +152,9 @@ fn reach(cfg: &Cfg, fx: &FuncEffects, loc: &Location, store: Site, load: Site) -
     let successors = |b: u32, dirty: bool, stack: &mut Vec<(u32, bool)>| {
         for e in &cfg.edges[out[b as usize].clone()] {
             if let Target::Block(t) = e.to {
-                // The callee ran in between: it may have written anything.
-                stack.push((t.0, dirty || e.kind == EdgeKind::Call));
+                // The callee ran in between (also when its exception lands in a handler
+                // here): it may have written anything.
+                stack.push((t.0, dirty || matches!(e.kind, EdgeKind::Call | EdgeKind::Catch)));
             }
         }
     };

@@ -236,6 +236,7 @@ pub fn draw(r: &Request) -> Dot {
         match e.kind {
             wpp_model::EdgeKind::Back => attrs.push_str(", style=\"dashed\""),
             wpp_model::EdgeKind::Call => attrs.push_str(", arrowhead=\"dot\""),
+            wpp_model::EdgeKind::Catch | wpp_model::EdgeKind::Throw => attrs.push_str(", style=\"dotted\", arrowhead=\"vee\""),
             _ => {}
         }
         let _ = writeln!(s, "  {} -> {} [{attrs}];", node_name(from), node_name(to));

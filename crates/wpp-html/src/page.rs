@@ -174,7 +174,7 @@ pub fn render(r: &Report, svgs: Result<&[String], &str>, read: &dyn Fn(&str) -> 
         }
         s.push_str("</div>\n");
     };
-    let legend = "<div class=\"legend note\"><span><i class=\"sw\" style=\"background:#1f5fd6\"></i>the path's edges (blocks filled yellow)</span><span><i class=\"sw\" style=\"background:#d62728\"></i>hot edge</span><span><i class=\"sw\" style=\"background:#9aa0a6\"></i>cold edge</span><span>dashed: loop back edge; dot head: call; edge labels: times taken; <code>×N</code>: block executions</span></div>\n";
+    let legend = "<div class=\"legend note\"><span><i class=\"sw\" style=\"background:#1f5fd6\"></i>the path's edges (blocks filled yellow)</span><span><i class=\"sw\" style=\"background:#d62728\"></i>hot edge</span><span><i class=\"sw\" style=\"background:#9aa0a6\"></i>cold edge</span><span>dashed: loop back edge; dot head: call; dotted: exception (thrown, or caught by a handler); edge labels: times taken; <code>×N</code>: block executions</span></div>\n";
 
     // Hottest paths.
     let _ = write!(s, "<h2 id=\"paths\">Hottest paths</h2>\n<p class=\"note\">The {} paths that executed the most instructions (runs × instructions per run), each drawn on its function's control flow graph.</p>\n{legend}", r.hot_paths.len());

@@ -125,6 +125,8 @@ fn instrumentation_preserves_behaviour_of_random_modules() {
         hash_flushes,
         accesses_compared,
         accesses_refused,
+        catch_edges,
+        throw_edges,
     } = &stats;
     println!(
         "{total} seeds in {:.1?}: {exercised} exercised, {start_trapped} with a trapping start function, \
@@ -134,7 +136,8 @@ fn instrumentation_preserves_behaviour_of_random_modules() {
          {cut_dropped} modules too large for it); {calls} calls: {returned} returned, traps {traps:?}\n\
          {events} path events ({distinct_paths} distinct paths), {event_flushes} event buffer flushes, \
          {hash_flushes} hash table flushes; with memory accesses or the extended WPP's checks, \
-         {accesses_compared} versions compared, {accesses_refused} refused (64-bit memories)",
+         {accesses_compared} versions compared, {accesses_refused} refused (64-bit memories); \
+         exception handling: {catch_edges} catch edges, {throw_edges} throw edges",
         t0.elapsed(),
         failures.len()
     );
@@ -146,6 +149,8 @@ fn instrumentation_preserves_behaviour_of_random_modules() {
         panic!("{} of {total} seeds failed (rerun one with WPP_SMITH_SEED=N):\n{report}", failures.len());
     }
     assert!(*accesses_compared >= exercised, "only {accesses_compared} versions with memory accesses or checks compared");
+    // Every other seed enables exceptions: some of those modules catch and throw.
+    assert!(total < 20 || (*catch_edges > 0 && *throw_edges > 0), "no module caught or threw ({catch_edges} catch edges, {throw_edges} throw edges)");
     assert!(
         exercised * 100 >= total * 60,
         "only {exercised} of {total} modules were exercised (start trapped: {start_trapped}, \

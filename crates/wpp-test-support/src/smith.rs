@@ -452,6 +452,10 @@ pub struct Stats {
     /// compared, and those refused (memory64).
     pub accesses_compared: u64,
     pub accesses_refused: u64,
+    /// Catch edges (from a call or throw inside a `try_table` to a handler) and throw
+    /// edges (a `throw` leaving its function) in the modules' CFGs.
+    pub catch_edges: u64,
+    pub throw_edges: u64,
 }
 
 /// Compares the exported state of two instances: globals by value, memories byte for
@@ -665,6 +669,10 @@ fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut 
         return Err(format!("instantiation: original {orig_out:?}, the block-log oracle {out:?}"));
     }
     stats.functions += program.functions.len() as u64;
+    for e in program.functions.iter().filter_map(|f| f.cfg.as_ref()).flat_map(|c| &c.edges) {
+        stats.catch_edges += (e.kind == wpp_model::EdgeKind::Catch) as u64;
+        stats.throw_edges += (e.kind == wpp_model::EdgeKind::Throw) as u64;
+    }
     match orig_out {
         Outcome::Ok(_) => {}
         Outcome::Trap(Trap::StackOverflow) => return Ok(Verdict::StackOverflow),

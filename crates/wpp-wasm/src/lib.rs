@@ -22,7 +22,8 @@
 //! passes: control scan, then blocks and edges), `instrument/` (the path rewrite in phases:
 //! `mod` numbers the program and drives, `layout` the counter policy and added memory as a
 //! pure function, `additions` what the module gains and where, `emit` each function's code,
-//! `hash_fn` the generated hash function), `access` (what a memory instruction accesses,
+//! `pads` the landing pads of catch clauses and the branch depths they shift, `hash_fn` the
+//! generated hash function), `access` (what a memory instruction accesses,
 //! the scratch-local code around it that both access-reporting rewrites share, and the
 //! module's table of access sites), `wasm_idx` (typed local, global, memory and
 //! function indices of the rewritten module), `oracle/` (the naive oracle rewrite,

@@ -25,7 +25,17 @@ fn slots(range: std::ops::Range<u32>) -> impl Iterator<Item = Reg> {
 
 /// Every defined function's instructions, block by block (`program` decoded from
 /// `bytes`).
+///
+/// A module with exception tags is refused: the registers an instruction reads do not say
+/// which values a catch clause passes on (the operands of the `throw` that reached it), nor
+/// which frames an exception ends.
 pub fn statements(bytes: &[u8], program: &Program) -> Result<FuncMap<FuncStmts>, Error> {
+    if program.n_tags > 0 {
+        return Err(Error::Unsupported {
+            feature: "exception handling in dynamic slicing (which values a catch clause passes on, which frames an exception ends)".into(),
+            place: "the tag section".into(),
+        });
+    }
     let mut out = FuncMap::new(program.functions.len());
     let mut validator = Validator::new_with_features(supported_features());
     let mut defined = 0u32;

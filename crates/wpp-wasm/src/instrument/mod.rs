@@ -11,7 +11,9 @@
 //! * `br_table`: a dispatch of nested blocks, one per distinct target, each running its
 //!   edge's action and branching on to the original label;
 //! * `if`: at the start of the then arm, and at the start of the else arm (an `else` is
-//!   added when the `if` has none).
+//!   added when the `if` has none);
+//! * `throw`, `throw_ref`: before the instruction (every way out of it ends the path); a
+//!   catch clause's restart in a landing pad of its own around the `try_table` (`pads`).
 //!
 //! At a path end the path number (register plus the edge's constant) is recorded: appended
 //! to an event buffer in a memory the rewrite adds ([`Mode::Trace`]), or counted in a
@@ -34,7 +36,7 @@
 //! The rewrite runs in phases: numbering every function (here), `layout` (the counter
 //! policy and the added memory, a pure function of the numberings and the options),
 //! `additions` (what the module gains and at which indices), `emit` (each function's
-//! code) with `hash_fn` (the generated hash function); `crate::rewrite` copies the rest
+//! code, with `pads` for catch clauses) with `hash_fn` (the generated hash function); `crate::rewrite` copies the rest
 //! of the module.
 
 mod additions;
