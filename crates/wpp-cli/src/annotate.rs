@@ -5,8 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_report::annotate::{listing, Annotation, BlockCount, Listed, Selection};
+use wpp_report::annotate::{counts_columns, listing, Annotation, BlockCount, Listed, Selection};
 use wpp_report::format::{group, percent};
+use wpp_report::SourceText;
 
 /// Print source lines with how often they ran and the instructions they executed.
 ///
@@ -75,34 +76,18 @@ const LINELESS: usize = 10;
 
 fn print_text(a: &Annotation, hottest: bool, source_map: &[(String, PathBuf)]) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    let what = a.subject(hottest);
-    writeln!(
-        out,
-        "{what}: {} instructions, {:.1}% of the run's {}{}; % is of these",
-        group(a.instructions),
-        percent(a.instructions, a.run_instructions),
-        group(a.run_instructions),
-        if a.blocks.iter().all(|b| b.executions == 0) { " (its code did not run)" } else { "" }
-    )?;
+    writeln!(out, "{}", a.headline(hottest))?;
     let share = |instructions: u64| format!("{:>6.2}%", percent(instructions, a.instructions));
-    // Code that never ran shows its executions, 0, alone.
-    let row = |executions: u64, instructions: u64| {
-        if executions == 0 {
-            format!("{:>14} {:>16} {:>7}", 0, "", "")
-        } else {
-            format!("{:>14} {:>16} {}", group(executions), group(instructions), share(instructions))
-        }
-    };
-    let blank = format!("{:>14} {:>16} {:>7}", "", "", "");
+    let row = |executions: u64, instructions: u64| counts_columns(Some((executions, instructions)), a.instructions);
+    let blank = counts_columns(None, 0);
     if !a.has_lines {
         writeln!(out, "no source lines in this profile (the module had no DWARF line information): its blocks by byte offset")?;
         return block_table(&mut out, a.blocks.iter(), &row);
     }
     // The lines of each file, in the annotation's order, with the file's text if it reads.
     let files = a.by_file();
-    let sources: Vec<Option<(PathBuf, String)>> = files.iter().map(|(file, _)| wpp_report::read_source(file, source_map)).collect();
-    let texts: Vec<Option<Vec<&str>>> = sources.iter().map(|s| s.as_ref().map(|(_, t)| t.lines().collect())).collect();
-    let text_of = |i: usize, line: u32| -> Option<&str> { texts[i].as_ref()?.get(line.checked_sub(1)? as usize).copied() };
+    let sources: Vec<Option<SourceText>> = files.iter().map(|(file, _)| SourceText::read(file, source_map)).collect();
+    let text_of = |i: usize, line: u32| sources[i].as_ref()?.line(line);
     let without = a.without_lines();
     let hot = Annotation::hottest_lines(&files);
     if !hot.is_empty() {
@@ -119,7 +104,7 @@ fn print_text(a: &Annotation, hottest: bool, source_map: &[(String, PathBuf)]) -
     for (i, (file, rows)) in files.iter().enumerate() {
         writeln!(out)?;
         match &sources[i] {
-            Some((read, _)) if read.as_os_str() != *file => writeln!(out, "{file} (read from {})", read.display())?,
+            Some(s) if s.path.as_os_str() != *file => writeln!(out, "{file} (read from {})", s.path.display())?,
             Some(_) => writeln!(out, "{file}")?,
             None => writeln!(out, "{file}: not readable here, so the counts by line number (--source-map FROM=TO reads names starting with FROM under TO)")?,
         }

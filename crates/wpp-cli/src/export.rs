@@ -6,8 +6,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use clap::Args;
-use wpp_export::tables::RunInfo;
-use wpp_profile::Profile;
 
 /// Write a profile as one JSON document, or as files other tools read.
 ///
@@ -66,30 +64,12 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     }
     let mut out = std::io::stdout().lock();
     if let Some(dir) = &o.parquet {
-        let id = wpp_export::parquet::run_id(&o.profile)?;
-        // The profile is opened once: as its one run, or to list a merged profile's runs.
-        let mut whole = match o.run.run {
-            Some(_) => None,
-            None => Some(Profile::open(&o.profile)?),
-        };
-        let merged = whole.as_ref().map(Profile::merged_runs).transpose()?.flatten();
-        let runs: Vec<Option<usize>> = match (o.run.run, merged) {
-            (Some(n), _) => vec![Some(n)],
-            (None, Some(runs)) => (1..=runs.len()).map(Some).collect(),
-            (None, None) => vec![None],
-        };
-        for n in runs {
-            let p = match n {
-                Some(n) => Profile::open_run(&o.profile, n)?,
-                None => whole.take().expect("a profile of one run is exported once"),
-            };
-            let info = RunInfo {
-                id: n.map_or_else(|| id.clone(), |n| format!("{id}-r{n}")),
-                label: o.label.clone(),
-                profile: o.profile.display().to_string(),
-                index: n.map(|n| n as u32),
-            };
-            parquet(p, dir, &info, &o.tables, &mut out)?;
+        let want = |t: &str| o.tables.is_empty() || o.tables.iter().any(|x| x == t);
+        for (info, written) in wpp_export::parquet::export_profile(&o.profile, o.run.run, dir, o.label.as_deref(), &want)? {
+            writeln!(out, "run {}", info.id)?;
+            for w in written {
+                writeln!(out, "  {:<14} {:>9} rows  {:>10}  {}", w.table, w.rows, wpp_report::format::bytes(w.bytes), w.path.display())?;
+            }
         }
     }
     if o.pprof.is_none() && o.speedscope.is_none() && o.lcov.is_none() {
@@ -108,8 +88,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         writeln!(out, "speedscope  {}  {}", path.display(), wpp_report::format::bytes(std::fs::metadata(path)?.len()))?;
     }
     if let Some(path) = &o.lcov {
-        let test = o.profile.file_stem().map_or("wpp".into(), |s| s.to_string_lossy().replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"));
-        let l = wpp_export::lcov::lcov(&p, &test, walk.as_ref());
+        let l = wpp_export::lcov::lcov(&p, &wpp_export::lcov::test_name(&o.profile), walk.as_ref());
         write_file(path, l.text.as_bytes())?;
         writeln!(out, "lcov        {}  {}", path.display(), wpp_report::format::bytes(l.text.len() as u64))?;
         writeln!(
@@ -141,15 +120,4 @@ fn table_name(s: &str) -> Result<String, String> {
         Some(t) => Ok(t.name.to_owned()),
         None => Err(format!("no table `{s}`; the tables: {}", wpp_export::schema::SCHEMA.iter().map(|t| t.name).collect::<Vec<_>>().join(", "))),
     }
-}
-
-/// One run's tables under `dir` (those of `tables`, or all), and what was written.
-fn parquet(p: Profile, dir: &Path, info: &RunInfo, tables: &[String], out: &mut dyn std::io::Write) -> anyhow::Result<()> {
-    let want = |t: &str| tables.is_empty() || tables.iter().any(|x| x == t);
-    let written = wpp_export::parquet::export_run(p, dir, info, &want)?;
-    writeln!(out, "run {}", info.id)?;
-    for w in written {
-        writeln!(out, "  {:<14} {:>9} rows  {:>10}  {}", w.table, w.rows, wpp_report::format::bytes(w.bytes), w.path.display())?;
-    }
-    Ok(())
 }

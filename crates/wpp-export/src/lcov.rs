@@ -46,6 +46,12 @@ struct File {
     branches: BTreeMap<u32, Vec<Vec<Option<u64>>>>,
 }
 
+/// The test name of the profile at `path` in a tracefile: its file stem, every character
+/// but letters, digits and `_` made `_` (`wpp` without a stem).
+pub fn test_name(path: &std::path::Path) -> String {
+    path.file_stem().map_or("wpp".into(), |s| s.to_string_lossy().replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"))
+}
+
 /// The tracefile of `p` (test name `test`), with the calls of `walk` when it has a whole
 /// program path.
 pub fn lcov(p: &Profile, test: &str, walk: Option<&Walk>) -> Lcov {

@@ -117,6 +117,45 @@ pub fn run_id(path: &Path) -> Result<String, Error> {
     Ok(format!("{stem}-{hex}"))
 }
 
+/// Writes the tables of the profile at `path` under `dir`: of its run `run`, or of every
+/// run of a merged profile, or of its one run (opened once); each run with its
+/// [`RunInfo`] (`label` in the `runs` table) and what was written.
+pub fn export_profile(
+    path: &Path,
+    run: Option<usize>,
+    dir: &Path,
+    label: Option<&str>,
+    want: &dyn Fn(&str) -> bool,
+) -> Result<Vec<(RunInfo, Vec<Written>)>, Error> {
+    let id = run_id(path)?;
+    let mut whole = match run {
+        Some(_) => None,
+        None => Some(Profile::open(path)?),
+    };
+    let merged = whole.as_ref().map(Profile::merged_runs).transpose()?.flatten();
+    let runs: Vec<Option<usize>> = match (run, merged) {
+        (Some(n), _) => vec![Some(n)],
+        (None, Some(runs)) => (1..=runs.len()).map(Some).collect(),
+        (None, None) => vec![None],
+    };
+    let mut out = Vec::with_capacity(runs.len());
+    for n in runs {
+        let p = match n {
+            Some(n) => Profile::open_run(path, n)?,
+            None => whole.take().expect("a profile of one run is exported once"),
+        };
+        let info = RunInfo {
+            id: n.map_or_else(|| id.clone(), |n| format!("{id}-r{n}")),
+            label: label.map(str::to_owned),
+            profile: path.display().to_string(),
+            index: n.map(|n| n as u32),
+        };
+        let written = export_run(p, dir, &info, want)?;
+        out.push((info, written));
+    }
+    Ok(out)
+}
+
 /// Writes run `p`'s tables under `dir`, those `want` names (`runs` always, and last): the
 /// module's first, unless a file of that module is there already, then the run's. Hot
 /// subpaths are `wpp hot`'s by default (instructions, at least 1% of the run, 1 to 32

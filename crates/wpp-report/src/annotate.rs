@@ -106,6 +106,18 @@ pub struct LineRow {
     pub instructions: u64,
 }
 
+/// The counts columns of a line or block in `wpp annotate`'s text: its executions, its
+/// instructions and their share of `total`; code that never ran shows its executions, 0,
+/// alone, and `None` (a line without code) blank columns.
+pub fn counts_columns(counts: Option<(u64, u64)>, total: u64) -> String {
+    use crate::format::{group, percent};
+    match counts {
+        None => format!("{:>14} {:>16} {:>7}", "", "", ""),
+        Some((0, _)) => format!("{:>14} {:>16} {:>7}", 0, "", ""),
+        Some((executions, instructions)) => format!("{:>14} {:>16} {:>6.2}%", group(executions), group(instructions), percent(instructions, total)),
+    }
+}
+
 /// One basic block of an annotation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BlockCount {
@@ -160,6 +172,18 @@ impl Annotation {
             (_, _, Some(file)) => file.clone(),
             _ => String::new(),
         }
+    }
+
+    /// The text's first line: the subject, its instructions and share of the run's.
+    pub fn headline(&self, hottest: bool) -> String {
+        format!(
+            "{}: {} instructions, {:.1}% of the run's {}{}; % is of these",
+            self.subject(hottest),
+            crate::format::group(self.instructions),
+            crate::format::percent(self.instructions, self.run_instructions),
+            crate::format::group(self.run_instructions),
+            if self.blocks.iter().all(|b| b.executions == 0) { " (its code did not run)" } else { "" }
+        )
     }
 
     /// Instructions of the annotated blocks that have no source line (their lines unknown).

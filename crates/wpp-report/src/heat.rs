@@ -60,11 +60,12 @@ pub fn heat(cfg: &Cfg, cut: &[BlockIdx], paths: &[(Vec<BlockIdx>, u64)], pairs: 
     // A path-ending edge inside the function: a back edge, a cut forward edge, or a catch.
     let resumes = |e: &wpp_model::Edge| matches!((e.kind, e.to), (EdgeKind::Back | EdgeKind::Forward, _) | (EdgeKind::Catch, Target::Block(_)));
     // Blocks ending in a call whose callee's exception may be caught here.
-    let mut call_catches = vec![false; n];
+    let (mut calls, mut catches) = (vec![false; n], vec![false; n]);
     for e in &cfg.edges {
-        call_catches[e.from.idx()] |= e.kind == EdgeKind::Call;
+        calls[e.from.idx()] |= e.kind == EdgeKind::Call;
+        catches[e.from.idx()] |= e.kind == EdgeKind::Catch;
     }
-    let call_catches: Vec<bool> = (0..n).map(|b| call_catches[b] && cfg.edges.iter().any(|e| e.from.idx() == b && e.kind == EdgeKind::Catch)).collect();
+    let call_catches: Vec<bool> = calls.iter().zip(&catches).map(|(&a, &b)| a && b).collect();
     if let Some(pairs) = pairs {
         for &(last, first, count) in pairs {
             if let Some(&e) = edge_of.get(&(last, Target::Block(first))) {

@@ -80,7 +80,7 @@ pub use paths::{path_profile, PathProfile, PathSort};
 pub use ppp::ppp_report;
 pub use query::{before, contexts, freq};
 pub use row::{brief_paths, path_instructions, BlockRow, Brief, PathRow};
-pub use source::{block_source, read_source, source_of};
+pub use source::{block_source, read_source, source_of, SourceText};
 pub use stats::{stats, stats_of};
 pub use trace::traces;
 pub use truncation::{Top, Truncation};

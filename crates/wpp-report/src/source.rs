@@ -50,6 +50,33 @@ pub fn block_source(p: &Profile, func: FuncIdx, block: BlockIdx) -> String {
     })
 }
 
+/// A source file read on this machine ([`read_source`]), with where each line starts.
+pub struct SourceText {
+    /// The path read.
+    pub path: PathBuf,
+    text: String,
+    starts: Vec<usize>,
+}
+
+impl SourceText {
+    /// The file the DWARF names `name`, read as [`read_source`] reads it.
+    pub fn read(name: &str, map: &[(String, PathBuf)]) -> Option<SourceText> {
+        let (path, text) = read_source(name, map)?;
+        let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).filter(|&i| i < text.len()).collect();
+        Some(SourceText { path, text, starts })
+    }
+
+    /// Line `line` (from 1) without its line ending, if the file has it.
+    pub fn line(&self, line: u32) -> Option<&str> {
+        let i = line.checked_sub(1)? as usize;
+        let start = *self.starts.get(i)?;
+        let end = self.starts.get(i + 1).copied().unwrap_or(self.text.len());
+        let l = &self.text[start..end];
+        let l = l.strip_suffix('\n').unwrap_or(l);
+        Some(l.strip_suffix('\r').unwrap_or(l))
+    }
+}
+
 /// A source file as the DWARF names it (`name`), read on this machine: under TO for each
 /// `(FROM, TO)` of `map` whose FROM starts the name (the rest of the name taken under TO),
 /// in order, then at the name itself; the first that reads wins. The path read and its

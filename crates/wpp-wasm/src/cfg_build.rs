@@ -389,6 +389,12 @@ fn blocks_and_edges(c: Control, first_op: Vec<u32>) -> (Cfg, FuncLayout) {
             })
         };
         let fall_kind = |op: u32| if op >= n_ops { EdgeKind::Return } else { EdgeKind::Forward };
+        // The catch edge to handler `h`'s target, noted on its clause for the rewrite.
+        let mut catch_edge = |h: &Handler, edge: &mut dyn FnMut(Target, EdgeKind) -> EdgeIdx| -> EdgeIdx {
+            let e = edge(branch(frames[h.frame].clauses[h.clause].target).0, EdgeKind::Catch);
+            try_tables.get_mut(&frames[h.frame].start).expect("a try_table with clauses").clauses[h.clause].edges.push(e);
+            e
+        };
         let term = match &ctl[last as usize] {
             Ctl::Br(f) => {
                 let (to, k) = branch(*f);
@@ -417,17 +423,14 @@ fn blocks_and_edges(c: Control, first_op: Vec<u32>) -> (Cfg, FuncLayout) {
             Ctl::Call(hs) => {
                 let term = Term::Call(edge(block_of(last + 1), EdgeKind::Call));
                 for h in hs {
-                    let e = edge(branch(frames[h.frame].clauses[h.clause].target).0, EdgeKind::Catch);
-                    try_tables.get_mut(&frames[h.frame].start).expect("a try_table with clauses").clauses[h.clause].edges.push(e);
+                    catch_edge(h, &mut edge);
                 }
                 term
             }
             Ctl::Throw(hs, escapes) => {
                 let mut first = None;
                 for h in hs {
-                    let e = edge(branch(frames[h.frame].clauses[h.clause].target).0, EdgeKind::Catch);
-                    try_tables.get_mut(&frames[h.frame].start).expect("a try_table with clauses").clauses[h.clause].edges.push(e);
-                    first.get_or_insert(e);
+                    first.get_or_insert(catch_edge(h, &mut edge));
                 }
                 if *escapes {
                     first.get_or_insert(edge(Target::Exit, EdgeKind::Throw));
