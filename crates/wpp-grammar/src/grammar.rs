@@ -2,47 +2,21 @@
 //! and the invariant checks.
 
 use std::collections::HashMap;
-use std::fmt;
+use wpp_base::index;
 
-macro_rules! index {
-    ($(#[$doc:meta])* $name:ident) => {
-        $(#[$doc])*
-        ///
-        /// `Debug` and `Display` show the bare number.
-        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-        pub struct $name(pub u32);
-
-        impl $name {
-            /// The index as a `usize`, for indexing a slice.
-            #[inline]
-            pub fn idx(self) -> usize {
-                self.0 as usize
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                fmt::Display::fmt(&self.0, f)
-            }
-        }
-
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                fmt::Debug::fmt(&self.0, f)
-            }
-        }
-    };
-}
-
-index!(
+index! {
     /// A terminal of a grammar: one value of the sequence it derives. Terminals are dense
     /// numbers the caller gives meaning to (a path, a token, a phrase).
-    Terminal
-);
-index!(
+    ///
+    /// `Debug` and `Display` show the bare number.
+    pub struct Terminal(u32); bare_debug
+}
+index! {
     /// A rule of a grammar: its index in [`Grammar::rules`]; rule 0 is the start rule.
-    RuleId
-);
+    ///
+    /// `Debug` and `Display` show the bare number.
+    pub struct RuleId(u32); bare_debug
+}
 
 /// A symbol on the right side of a rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -107,28 +107,7 @@ pub struct FormatError {
     pub what: &'static str,
 }
 
-/// Appends `v` as LEB128.
-pub(crate) fn put(out: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let byte = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(byte);
-            return;
-        }
-        out.push(byte | 0x80);
-    }
-}
-
-/// A signed number as an unsigned one, small either side of zero.
-pub(crate) fn zigzag(v: i64) -> u64 {
-    ((v << 1) ^ (v >> 63)) as u64
-}
-
-/// The signed number [`zigzag`] made.
-pub(crate) fn unzigzag(v: u64) -> i64 {
-    ((v >> 1) as i64) ^ -((v & 1) as i64)
-}
+pub(crate) use wpp_base::leb128::{unzigzag, write as put, zigzag};
 
 /// Bodies of this many bytes or more are stored apart, each in a section of its own.
 pub const APART: usize = 64 * 1024;
@@ -200,15 +179,7 @@ pub fn encode(part: &FunctionPart, apart: usize) -> Encoded {
 
 /// The LEB128 number at the start of `bytes`, and its length in bytes.
 pub(crate) fn number_at(bytes: &[u8]) -> Result<(u64, usize), &'static str> {
-    let mut v = 0u64;
-    for (i, shift) in (0..64).step_by(7).enumerate() {
-        let &byte = bytes.get(i).ok_or("it ends inside a number")?;
-        v |= ((byte & 0x7f) as u64) << shift;
-        if byte & 0x80 == 0 {
-            return Ok((v, i + 1));
-        }
-    }
-    Err("a number longer than 64 bits")
+    wpp_base::leb128::read_at_start(bytes).map_err(|e| e.what())
 }
 
 /// LEB128 numbers read from bytes, each error at the offset where it happened.

@@ -143,21 +143,7 @@ impl<'a> Tokens<'a> {
 
     #[inline]
     fn varint(&mut self) -> Result<u64, TokenError> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let Some(&b) = self.bytes.get(self.pos) else {
-                return Err(TokenError { offset: self.pos, what: "it ends inside a number" });
-            };
-            self.pos += 1;
-            if shift == 63 && b > 1 {
-                return Err(TokenError { offset: self.pos - 1, what: "a number overflows 64 bits" });
-            }
-            v |= ((b & 0x7f) as u64) << shift;
-            if b < 0x80 {
-                return Ok(v);
-            }
-        }
-        Err(TokenError { offset: self.pos, what: "a number overflows 64 bits" })
+        wpp_base::leb128::read(self.bytes, &mut self.pos).map_err(|e| TokenError { offset: self.pos, what: e.what() })
     }
 }
 

@@ -252,28 +252,13 @@ pub(crate) fn check_explicit_numbering(num: &[u32]) -> Result<()> {
     Ok(())
 }
 
-pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
+pub(crate) use wpp_base::leb128::write as put_varint;
 
 pub(crate) fn get_varint(bytes: &[u8], pos: &mut usize) -> Result<u64> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let b = *bytes.get(*pos).ok_or(GrammarDecodeError::Truncated)?;
-        *pos += 1;
-        if shift == 63 && b > 1 {
-            return Err(GrammarDecodeError::Corrupt("a number overflows 64 bits"));
-        }
-        v |= ((b & 0x7f) as u64) << shift;
-        if b < 0x80 {
-            return Ok(v);
-        }
-    }
-    Err(GrammarDecodeError::Corrupt("a number overflows 64 bits"))
+    wpp_base::leb128::read(bytes, pos).map_err(|e| match e {
+        wpp_base::leb128::Error::Truncated => GrammarDecodeError::Truncated,
+        wpp_base::leb128::Error::Overflow => GrammarDecodeError::Corrupt("a number overflows 64 bits"),
+    })
 }
 
 /// Marks an unset rule or terminal number.

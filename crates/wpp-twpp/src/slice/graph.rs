@@ -235,22 +235,7 @@ pub(crate) fn decode(bytes: &[u8], invocations: u32) -> Result<Decoded, String> 
         return Err("its checksum does not match (the file is damaged)".into());
     }
     let mut at = 16usize;
-    let mut next = || -> Result<u64, String> {
-        let mut v = 0u64;
-        let mut shift = 0u32;
-        while let Some(&b) = body.get(at) {
-            at += 1;
-            v |= ((b & 0x7f) as u64) << shift;
-            if b < 0x80 {
-                return Ok(v);
-            }
-            shift += 7;
-            if shift > 63 {
-                return Err(format!("at byte {at}: a number longer than 64 bits"));
-            }
-        }
-        Err("it ends inside a number".into())
-    };
+    let mut next = || -> Result<u64, String> { wpp_base::leb128::read(body, &mut at).map_err(|e| format!("at byte {at}: {e}")) };
     let n = next()?;
     if n > invocations as u64 {
         return Err(format!("it numbers {n} invocations, the run has {invocations}"));

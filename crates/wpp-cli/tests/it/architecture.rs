@@ -31,6 +31,7 @@ const TEST_CRATES: &[&str] = &["wpp-test-support", "wpp-fuzz"];
 
 /// The layers, lowest first: a crate may depend only on crates of lower layers.
 const LAYERS: &[&[&str]] = &[
+    &["wpp-base"],
     &["wpp-model", "wpp-grammar", "wpp-workloads"],
     &["wpp-paths"],
     &["wpp-wasm", "wpp-profile"],
@@ -82,6 +83,7 @@ fn crates_know_only_what_they_may() {
     forbid("wpp-grammar", &["wpp-model", "wpp-paths"], "terminals are numbers, not paths");
     forbid("wpp-profile", &["wpp-wasm"], "a profile is decodable without the module");
     forbid("wpp-wasm", &["wasmtime", "wasmtime-wasi"], "it does not run code");
+    assert!(crates["wpp-base"].1.is_empty(), "wpp-base depends on {:?}: it is the base of every crate and needs nothing", crates["wpp-base"].1);
     for (name, (_, deps)) in &crates {
         if (deps.contains("wasmtime") || deps.contains("wasmtime-wasi")) && !TEST_CRATES.contains(&name.as_str()) {
             assert_eq!(name, "wpp-runtime", "{name} links wasmtime: only wpp-runtime (and the test crates) may");
