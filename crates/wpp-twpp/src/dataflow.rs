@@ -31,13 +31,12 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 use wpp_model::effects::{Access, Action, Base, FuncEffects, Var};
-use wpp_model::{BlockIdx, Cfg, FuncIdx, FuncMap, Function};
+use wpp_model::{BlockIdx, FuncIdx, FuncMap, Function};
 use wpp_paths::ProgramNumbering;
 
-use crate::dbb::Dictionary;
-use crate::format::FunctionPart;
-use crate::timestamps::untimestamp;
-use crate::{Dcg, Twpp};
+pub use crate::run::Error;
+use crate::run::{RunView, TraceView};
+use crate::Twpp;
 
 /// A data flow fact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -105,29 +104,6 @@ impl Answer {
     }
 }
 
-/// What a query needs that is wrong.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    #[error(transparent)]
-    File(#[from] crate::file::Error),
-    #[error("function {0} has no code")]
-    NoCode(FuncIdx),
-    #[error("function {func} has no block {block}")]
-    NoBlock { func: FuncIdx, block: BlockIdx },
-    #[error("function {func} has no instruction at {at:#x}")]
-    NoInstruction { func: FuncIdx, at: u32 },
-    #[error("the instruction at {at:#x} of function {func} did not run there")]
-    NotRun { func: FuncIdx, at: u32 },
-}
-
-impl Error {
-    /// Whether wpp failed rather than its input.
-    pub fn is_failure(&self) -> bool {
-        matches!(self, Error::File(e) if e.is_failure())
-    }
-}
-
 /// The effect of one action on `fact`, in the query's frame or another one.
 fn classify(fact: &Fact, action: &Action, same_frame: bool) -> Option<Resolution> {
     let at = Site::At(action.at());
@@ -166,83 +142,6 @@ enum Before {
     Call(u32),
     /// Nothing: the invocation's entry.
     Entry,
-}
-
-/// A call occurrence in a trace: the dynamic block's timestamp, the call block's position
-/// in its chain, and the index of the path the call ends.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct CallSite {
-    pub(crate) step: u32,
-    pub(crate) pos: u32,
-    pub(crate) path: u32,
-    pub(crate) head: BlockIdx,
-}
-
-/// One distinct trace of a function in timestamped form, with its call occurrences.
-pub(crate) struct TraceView {
-    /// Each block that ran: the head of its dynamic block and its position in the chain.
-    pub(crate) place: FxHashMap<BlockIdx, (BlockIdx, u32)>,
-    /// Each head's timestamps.
-    pub(crate) steps: FxHashMap<BlockIdx, Vec<u32>>,
-    pub(crate) calls: Vec<CallSite>,
-    /// Each dynamic block's blocks.
-    pub(crate) chains: FxHashMap<BlockIdx, Vec<BlockIdx>>,
-    /// Steps of the trace.
-    pub(crate) len: u32,
-    /// The dynamic block that ran at each step (from 1, at index `step - 1`).
-    pub(crate) heads: Vec<BlockIdx>,
-    /// Which blocks of the function end in a call.
-    pub(crate) call_blocks: Vec<bool>,
-}
-
-impl TraceView {
-    pub(crate) fn is_call(&self, b: BlockIdx) -> bool {
-        self.call_blocks.get(b.idx()).copied().unwrap_or(false)
-    }
-
-    pub(crate) fn head_at(&self, step: u32) -> BlockIdx {
-        self.heads[step as usize - 1]
-    }
-
-    pub(crate) fn new(part: &FunctionPart, pair: usize, cfg: &Cfg, numbering: &wpp_paths::Numbering) -> Option<TraceView> {
-        let pair = part.pairs.get(pair)?;
-        let ts = part.traces.get(pair.trace as usize)?;
-        let dict: &Dictionary = part.dictionaries.get(pair.dictionary as usize)?;
-        let heads = untimestamp(ts)?;
-        let mut chains = FxHashMap::default();
-        let mut place = FxHashMap::default();
-        let mut steps: FxHashMap<BlockIdx, Vec<u32>> = FxHashMap::default();
-        for (h, series) in &ts.blocks {
-            let chain = dict.chain(*h).map_or_else(|| vec![*h], <[BlockIdx]>::to_vec);
-            for (pos, &b) in chain.iter().enumerate() {
-                place.insert(b, (*h, pos as u32));
-            }
-            chains.insert(*h, chain);
-            steps.insert(*h, series.iter().flat_map(|s| s.steps()).collect());
-        }
-        // Walk the trace once to number its paths and find its calls.
-        let path_ends = crate::file::PathEnds::new(cfg, numbering);
-        let is_call = |b: BlockIdx| path_ends.is_call(b);
-        let ends_path = |from: BlockIdx, to: BlockIdx| path_ends.ends(from, to);
-        let mut calls = Vec::new();
-        let mut path = 0u32;
-        let mut prev: Option<BlockIdx> = None;
-        for (t, h) in heads.iter().enumerate() {
-            for (pos, &b) in chains.get(h)?.iter().enumerate() {
-                if let Some(p) = prev {
-                    if ends_path(p, b)? {
-                        path += 1;
-                    }
-                }
-                if is_call(b) {
-                    calls.push(CallSite { step: t as u32 + 1, pos: pos as u32, path, head: *h });
-                }
-                prev = Some(b);
-            }
-        }
-        let call_blocks = (0..cfg.n_blocks()).map(|b| is_call(BlockIdx(b as u32))).collect();
-        Some(TraceView { place, steps, calls, chains, len: heads.len() as u32, heads, call_blocks })
-    }
 }
 
 /// What a block of a dynamic block does to one fact: its last GEN or KILL action, and
@@ -366,17 +265,8 @@ pub struct Program<'a> {
 
 /// Answers queries on one TWPP, reading the function parts it needs once each.
 pub struct Engine<'a> {
-    twpp: &'a Twpp,
-    program: Program<'a>,
-    dcg: Dcg,
-    /// Each invocation's caller and the call (an index into `dcg.calls`).
-    parent: Vec<Option<(u32, u32)>>,
-    /// The first node of each node's subtree (post-order keeps a subtree together).
-    subtree_start: Vec<u32>,
-    /// Each function's invocations.
-    invocations: FuncMap<Vec<u32>>,
-    parts: FxHashMap<FuncIdx, FunctionPart>,
-    views: FxHashMap<(FuncIdx, u32), TraceView>,
+    run: RunView<'a>,
+    effects: &'a FuncMap<FuncEffects>,
 }
 
 /// The state of one query: its fact, and the answers found for invocations so far.
@@ -393,56 +283,22 @@ struct Query<'q> {
 
 impl<'a> Engine<'a> {
     pub fn new(twpp: &'a Twpp, program: Program<'a>) -> Result<Engine<'a>, Error> {
-        let dcg = twpp.dcg()?;
-        let n = dcg.nodes.len();
-        let mut parent = vec![None; n];
-        let mut subtree_start: Vec<u32> = (0..n as u32).collect();
-        let mut invocations = FuncMap::new(program.functions.len());
-        for f in program.functions {
-            invocations.insert(f.index, Vec::new());
-        }
-        for (i, node) in dcg.nodes.iter().enumerate() {
-            for c in node.calls.clone() {
-                let child = dcg.calls[c as usize].node;
-                parent[child as usize] = Some((i as u32, c));
-            }
-            if let Some(first) = node.calls.clone().next() {
-                subtree_start[i] = subtree_start[dcg.calls[first as usize].node as usize];
-            }
-            if let Some(v) = invocations.get_mut(node.func) {
-                v.push(i as u32);
-            }
-        }
-        Ok(Engine { twpp, program, dcg, parent, subtree_start, invocations, parts: FxHashMap::default(), views: FxHashMap::default() })
+        Ok(Engine { run: RunView::new(twpp, program.functions, program.numberings)?, effects: program.effects })
     }
 
     /// How many times each function was invoked.
     pub fn invocations(&self, f: FuncIdx) -> usize {
-        self.invocations.get(f).map_or(0, Vec::len)
-    }
-
-    fn view(&mut self, f: FuncIdx, pair: u32) -> Result<&TraceView, Error> {
-        if !self.views.contains_key(&(f, pair)) {
-            if !self.parts.contains_key(&f) {
-                self.parts.insert(f, self.twpp.function(f)?);
-            }
-            let cfg = self.program.functions.get(f.idx()).and_then(|fun| fun.cfg.as_ref()).ok_or(Error::NoCode(f))?;
-            let numbering = self.program.numberings.get(f).ok_or(Error::NoCode(f))?;
-            let view = TraceView::new(&self.parts[&f], pair as usize, cfg, numbering)
-                .ok_or_else(|| crate::file::Error::Damaged { path: self.twpp.profile.path.clone(), what: format!("function {f}: trace {pair}") })?;
-            self.views.insert((f, pair), view);
-        }
-        Ok(&self.views[&(f, pair)])
+        self.run.invocations(f).len()
     }
 
     fn effects_of(&self, f: FuncIdx) -> Result<&'a FuncEffects, Error> {
-        self.program.effects.get(f).ok_or(Error::NoCode(f))
+        self.effects.get(f).ok_or(Error::NoCode(f))
     }
 
     fn ensure_points(&mut self, q: &mut Query, f: FuncIdx, pair: u32, same_frame: bool) -> Result<(), Error> {
         if !q.points.contains_key(&(f, pair, same_frame)) {
             let effects = self.effects_of(f)?;
-            let view = self.view(f, pair)?;
+            let view = self.run.load(f, pair)?;
             q.points.insert((f, pair, same_frame), Points::of(view, effects, q.fact, same_frame));
         }
         Ok(())
@@ -450,12 +306,9 @@ impl<'a> Engine<'a> {
 
     /// The callee of call occurrence `k` of invocation `node`, `None` for an import.
     fn callee(&self, node: u32, k: u32) -> Option<u32> {
-        let n = &self.dcg.nodes[node as usize];
-        let view = &self.views[&(n.func, n.trace.0)];
-        let path = view.calls[k as usize].path;
-        let calls = &self.dcg.calls[n.calls.start as usize..n.calls.end as usize];
-        let i = calls.partition_point(|c| c.at < path + 1);
-        calls.get(i).filter(|c| c.at == path + 1 && !c.tail).map(|c| c.node)
+        let n = &self.run.dcg.nodes[node as usize];
+        let path = self.run.trace(n.func, n.trace.0).calls[k as usize].path;
+        self.run.callee_after_path(node, path)
     }
 
     /// The effect on the fact of a call to an import.
@@ -472,7 +325,7 @@ impl<'a> Engine<'a> {
             return Ok(e);
         }
         // A subtree is contiguous in post-order, children first.
-        for i in self.subtree_start[node as usize]..=node {
+        for i in self.run.subtree_start(node)..=node {
             if !q.effect.contains_key(&i) {
                 let e = self.effect_from_children(q, i)?;
                 q.effect.insert(i, e);
@@ -483,9 +336,9 @@ impl<'a> Engine<'a> {
 
     /// [`Engine::effect`] of a node whose callees' effects are known.
     fn effect_from_children(&mut self, q: &mut Query, node: u32) -> Result<Option<Resolution>, Error> {
-        let n = self.dcg.nodes[node as usize].clone();
+        let n = self.run.dcg.nodes[node as usize].clone();
         if let Some(last) = n.calls.clone().last() {
-            let c = self.dcg.calls[last as usize];
+            let c = self.run.dcg.calls[last as usize];
             if c.tail {
                 if let Some(e) = q.effect[&c.node] {
                     return Ok(Some(e));
@@ -493,7 +346,7 @@ impl<'a> Engine<'a> {
             }
         }
         self.ensure_points(q, n.func, n.trace.0, false)?;
-        let mut before = q.points[&(n.func, n.trace.0, false)].last(&self.views[&(n.func, n.trace.0)]);
+        let mut before = q.points[&(n.func, n.trace.0, false)].last(self.run.trace(n.func, n.trace.0));
         loop {
             match before {
                 Before::Resolved(r) => return Ok(Some(r)),
@@ -506,7 +359,7 @@ impl<'a> Engine<'a> {
                     if e.is_some() {
                         return Ok(e);
                     }
-                    before = q.points[&(n.func, n.trace.0, false)].before_call(&self.views[&(n.func, n.trace.0)], k);
+                    before = q.points[&(n.func, n.trace.0, false)].before_call(self.run.trace(n.func, n.trace.0), k);
                 }
             }
         }
@@ -517,7 +370,7 @@ impl<'a> Engine<'a> {
     /// once per invocation: what held after each is remembered.
     fn resolve_in(&mut self, q: &mut Query, node: u32, before: Before) -> Result<Before, Error> {
         let Before::Call(mut k) = before else { return Ok(before) };
-        let n = self.dcg.nodes[node as usize].clone();
+        let n = self.run.dcg.nodes[node as usize].clone();
         let mut passed = Vec::new();
         let answer = loop {
             if let Some(&a) = q.after_call.get(&(node, k)) {
@@ -533,7 +386,7 @@ impl<'a> Engine<'a> {
             if let Some(r) = e {
                 break Before::Resolved(r);
             }
-            match q.points[&(n.func, n.trace.0, true)].before_call(&self.views[&(n.func, n.trace.0)], k) {
+            match q.points[&(n.func, n.trace.0, true)].before_call(self.run.trace(n.func, n.trace.0), k) {
                 Before::Call(earlier) => k = earlier,
                 done => break done,
             }
@@ -564,18 +417,18 @@ impl<'a> Engine<'a> {
                 break r;
             }
             chain.push(cur);
-            let Some((caller, call)) = self.parent[cur as usize] else { break init };
-            let c = self.dcg.calls[call as usize];
-            let p = self.dcg.nodes[caller as usize].clone();
+            let Some((caller, call)) = self.run.parent(cur) else { break init };
+            let c = self.run.dcg.calls[call as usize];
+            let p = self.run.dcg.nodes[caller as usize].clone();
             self.ensure_points(q, p.func, p.trace.0, true)?;
             let before = if c.tail {
-                q.points[&(p.func, p.trace.0, true)].last(&self.views[&(p.func, p.trace.0)])
+                q.points[&(p.func, p.trace.0, true)].last(self.run.trace(p.func, p.trace.0))
             } else {
-                let view = &self.views[&(p.func, p.trace.0)];
+                let view = self.run.trace(p.func, p.trace.0);
                 let k = view.calls.partition_point(|s| s.path + 1 < c.at);
                 if view.calls.get(k).is_none_or(|s| s.path + 1 != c.at) {
                     return Err(Error::File(crate::file::Error::Damaged {
-                        path: self.twpp.profile.path.clone(),
+                        path: self.run.twpp.profile.path.clone(),
                         what: format!("the call graph: a call after path {} of function {}, which makes no call there", c.at, p.func),
                     }));
                 }
@@ -601,12 +454,12 @@ impl<'a> Engine<'a> {
         let local = block_effects.iter().filter(|a| a.at() < point.at).rev().find_map(|a| classify(fact, a, true));
         let mut q = Query { fact, points: FxHashMap::default(), effect: FxHashMap::default(), entry: FxHashMap::default(), after_call: FxHashMap::default() };
         let mut answer = Answer::default();
-        let n_nodes = self.invocations.get(point.func).map_or(0, Vec::len);
+        let n_nodes = self.run.invocations(point.func).len();
         // Each distinct trace's executions of the point, by what precedes them there.
         let mut per_trace: FxHashMap<u32, Vec<(Before, u64)>> = FxHashMap::default();
         for i in 0..n_nodes {
-            let node = self.invocations.get(point.func).expect("counted above")[i];
-            let pair = self.dcg.nodes[node as usize].trace.0;
+            let node = self.run.invocations(point.func)[i];
+            let pair = self.run.dcg.nodes[node as usize].trace.0;
             if let std::collections::hash_map::Entry::Vacant(slot) = per_trace.entry(pair) {
                 slot.insert(self.point_counts(&mut q, point, pair, local)?);
             }
@@ -627,11 +480,11 @@ impl<'a> Engine<'a> {
     /// them there (`local`: what the point's own block does before it, if anything).
     fn point_counts(&mut self, q: &mut Query, point: Point, pair: u32, local: Option<Resolution>) -> Result<Vec<(Before, u64)>, Error> {
         // Only the traces the point ran in need the fact's points.
-        let runs_there = self.view(point.func, pair)?.place.contains_key(&point.block);
+        let runs_there = self.run.load(point.func, pair)?.place.contains_key(&point.block);
         if runs_there && local.is_none() {
             self.ensure_points(q, point.func, pair, true)?;
         }
-        let view = &self.views[&(point.func, pair)];
+        let view = self.run.trace(point.func, pair);
         let mut counts: FxHashMap<Before, u64> = FxHashMap::default();
         if let Some(&(head, pos)) = view.place.get(&point.block) {
             let steps = &view.steps[&head];

@@ -31,8 +31,8 @@ use wpp_model::stmts::{Kind, Reg};
 use wpp_model::{BlockIdx, FuncIdx, Target};
 
 use super::{DepKind, Part, Slicer, Source};
-use crate::dataflow::Error;
 use crate::memory::Written;
+use crate::run::Error;
 
 /// Where a value of approach 1 comes from: an instruction (any execution), or a leaf.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -80,10 +80,10 @@ impl<'a> Slicer<'a> {
             let cfg = self.program.functions.get(f.idx()).and_then(|fun| fun.cfg.as_ref()).ok_or(Error::NoCode(f))?;
             let mut blocks = vec![false; cfg.n_blocks()];
             let mut pairs = FxHashSet::default();
-            for node in self.invocations.get(&f).cloned().unwrap_or_default() {
+            for node in self.run.invocations(f).to_vec() {
                 let (_, pair) = self.view_of(node)?;
                 if pairs.insert(pair) {
-                    for b in self.views[&(f, pair)].place.keys() {
+                    for b in self.run.trace(f, pair).place.keys() {
                         blocks[b.idx()] = true;
                     }
                 }
@@ -107,12 +107,12 @@ impl<'a> Slicer<'a> {
             return Ok(());
         }
         let mut calls = Calls::default();
-        for node in 0..self.dcg.nodes.len() as u32 {
-            let callee = self.dcg.nodes[node as usize].func;
-            let from = match self.parent[node as usize] {
+        for node in 0..self.run.dcg.nodes.len() as u32 {
+            let callee = self.run.dcg.nodes[node as usize].func;
+            let from = match self.run.parent(node) {
                 Some((caller, call)) => {
                     let inst = self.call_inst(caller, call)?;
-                    let f = self.dcg.nodes[caller as usize].func;
+                    let f = self.run.dcg.nodes[caller as usize].func;
                     let e = calls.callees.entry((f, inst.at)).or_default();
                     e.0.insert(callee);
                     e.1 += 1;
@@ -197,7 +197,7 @@ impl<'a> Slicer<'a> {
         }
         let reg = Reg::Global(g);
         let mut out = vec![StaticDep { kind: DepKind::Data(reg), from: Origin::Init }];
-        let funcs: Vec<FuncIdx> = self.invocations.keys().copied().collect();
+        let funcs: Vec<FuncIdx> = self.run.invoked().collect();
         for f in funcs {
             let stmts = self.stmts(f)?;
             self.executed(f)?;
