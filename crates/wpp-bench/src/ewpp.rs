@@ -111,13 +111,13 @@ fn measure(dir: &Path, p: &wpp_workloads::Program, run: &wpp_workloads::Run, tmp
     let at_zstd = crate::grammar::external_size("zstd", &["-19", "--long=27", "-c", "-q"], &at)? as u64;
     drop(at);
     let (mut linear, mut binary, mut n) = (0u64, 0u64, 0u64);
-    wpp_report::deps::from_addresses(&pa, |d| {
+    wpp_twpp::recover::from_addresses(&pa, |d| {
         let (b, l) = d.checks();
         binary += b;
         linear += l;
         n += 1;
     })?;
-    let (_, checks) = wpp_report::deps::from_ewpp(&pe, |_| {})?;
+    let (_, checks) = wpp_twpp::recover::from_ewpp(&pe, |_| {})?;
     let (deps, sites, _) = wpp_report::deps::stats(&Profile::open(&f("filter.wpp"))?)?;
     let wasm_path: PathBuf = dir.join(&p.wasm);
     let filter_profile = Profile::open(&f("filter.wpp"))?;

@@ -81,7 +81,7 @@ fn build(o: BuildOpts) -> anyhow::Result<()> {
     };
     let t = Instant::now();
     let profile = o.run.open(&o.profile)?;
-    let (built, kept) = wpp_report::deps::build_twpp(&profile, &output, &mut crate::Bar::on_terminal())?;
+    let (built, kept) = wpp_twpp::recover::build_twpp(&profile, &output, &mut crate::Bar::on_terminal())?;
     eprintln!(
         "wpp: {} events, {} invocations of {} functions, {} distinct traces; function parts {} bytes, call graph {} bytes; {:.2} s -> {}",
         group(built.index.events),

@@ -40,6 +40,18 @@ impl Error {
     }
 }
 
+/// Recovery's errors are this crate's, unchanged.
+impl From<wpp_twpp::recover::Error> for Error {
+    fn from(e: wpp_twpp::recover::Error) -> Error {
+        match e {
+            wpp_twpp::recover::Error::Profile(e) => Error::Profile(e),
+            wpp_twpp::recover::Error::Twpp(e) => Error::Twpp(e),
+            wpp_twpp::recover::Error::Unsuitable { profile, what } => Error::Unsuitable { profile, what },
+            e => Error::Unsuitable { profile: std::path::PathBuf::new(), what: e.to_string() },
+        }
+    }
+}
+
 fn similar_hint(similar: &[String]) -> String {
     if similar.is_empty() {
         String::new()

@@ -63,6 +63,8 @@ pub mod file;
 pub mod format;
 pub mod memory;
 pub mod partition;
+pub mod recover;
+pub mod run;
 pub mod slice;
 pub mod stacks;
 pub mod steps;

@@ -1,5 +1,5 @@
 //! Memory dependences end to end: recordings in addresses, filtering and extended WPP
-//! mode, and the dependences recovered from each profile (`wpp_report::deps`), against
+//! mode, and the dependences recovered from each profile (`wpp_twpp::recover`), against
 //! the direct log of a shadow memory kept by the host on the access-log oracle rewrite
 //! (`wpp_test_support::deps`); the addresses profile's whole program path against a
 //! grammar-mode recording's; chains of dependences and their frequencies recovered from
@@ -16,7 +16,7 @@ use wpp_runtime::{run_block_log, RunConfig};
 use wpp_test_support::deps::{compare_with_direct, import_names, ChainLog, DirectDeps, Writer};
 use wpp_test_support::{corpus, workloads};
 
-mod common;
+use crate::common;
 
 /// Checks the three profiles in `dir` (`grammar.wpp`, `addresses.wpp`, `filter.wpp`,
 /// recorded from `wasm` run as `cfg` says) against the direct log.
@@ -36,16 +36,16 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, plan: ChainPlan) 
 
     assert_eq!(common::fingerprint(&dir.join("addresses.wpp")), common::fingerprint(&dir.join("grammar.wpp")), "{name}: the addresses profile's path trace");
     let addresses = Profile::open(&dir.join("addresses.wpp")).unwrap();
-    let recovered = wpp_report::deps::from_addresses(&addresses, |_| {}).unwrap();
+    let recovered = wpp_twpp::recover::from_addresses(&addresses, |_| {}).unwrap();
     if let Err(e) = compare_with_direct(&recovered.deps, &recovered.sites, &imports, &direct) {
         panic!("{name}: recovered from the address trace: {e}");
     }
     let filter = Profile::open(&dir.join("filter.wpp")).unwrap();
-    let exercised = wpp_report::deps::exercised(&filter).unwrap().expect("a filtering run's dependences");
+    let exercised = wpp_twpp::recover::exercised(&filter).unwrap().expect("a filtering run's dependences");
     assert_eq!(exercised, recovered.deps, "{name}: the filtering run against the recovery");
     assert_eq!(filter.counts, addresses.counts, "{name}: the filtering run's path counts");
     let ewpp = Profile::open(&dir.join("ewpp.wpp")).unwrap();
-    let (from_ewpp, checks) = wpp_report::deps::from_ewpp(&ewpp, |_| {}).unwrap();
+    let (from_ewpp, checks) = wpp_twpp::recover::from_ewpp(&ewpp, |_| {}).unwrap();
     if let Err(e) = compare_with_direct(&from_ewpp.deps, &from_ewpp.sites, &imports, &direct) {
         panic!("{name}: recovered from the extended WPP: {e}");
     }

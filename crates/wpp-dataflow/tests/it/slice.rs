@@ -372,7 +372,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
     let mode = if memory { RecordMode::Addresses(Builder::Sequitur1) } else { RecordMode::Grammar(Builder::Sequitur1) };
     Recorder::from_bytes(name, wasm.to_vec()).unwrap().mode(mode).run_config(cfg.clone()).record(&profile_path).unwrap();
     let profile = Profile::open(&profile_path).unwrap();
-    let table = if memory { Some(wpp_report::deps::memory_table(&profile).unwrap().expect("an addresses recording keeps dependences")) } else { None };
+    let table = if memory { Some(wpp_twpp::recover::memory_table(&profile).unwrap().expect("an addresses recording keeps dependences")) } else { None };
     wpp_twpp::build_with(&profile, &twpp_path, table.as_ref(), &mut wpp_model::progress::Quiet).unwrap();
     let twpp = Twpp::open(&twpp_path).unwrap();
     let mem = twpp.memory().unwrap();
@@ -641,7 +641,7 @@ fn real_programs() {
 /// instructions by index, as the program's comments number them.
 #[test]
 fn fig10() {
-    let wasm = wat::parse_str(include_str!("../../wpp-cli/tests/cli/slice.wat")).unwrap();
+    let wasm = wat::parse_str(include_str!("../../../wpp-cli/tests/cli/slice.wat")).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let (profile_path, twpp_path) = (dir.path().join("fig10.wpp"), dir.path().join("fig10.twpp"));
     Recorder::from_bytes("fig10", wasm.clone()).unwrap().mode(RecordMode::Grammar(Builder::Sequitur1)).record(&profile_path).unwrap();
