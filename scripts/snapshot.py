@@ -103,7 +103,7 @@ def snapshot(wpp, name, wasm, run, out, reuse):
     report("trace-call", "trace", twpp, "--func", func, "--call", "1")
     report("redundancy", "dataflow", "redundancy", twpp, "--module", wasm, "--func", func)
     export = json.load(open(os.path.join(out, "export.json")))
-    start = next(f["cfg"]["blocks"][0]["start"] for f in export["functions"] if f["name"] == func)
+    start = next(f["blocks"][0]["start"] for f in export["functions"] if f["name"] == func)
     report("reaching", "dataflow", "reaching", twpp, "--module", wasm, "--at", hex(start), "--local", "0")
     report("dff-reaching", "dff", g, "--module", wasm, "--func", func)
     report("dff-available", "dff", g, "--module", wasm, "--func", func, "--problem", "available-loads")

@@ -35,4 +35,36 @@ py="${WPP_PYENV:-$HOME/.cache/wpp-pyenv}"
 export WPP_PYTHON="$py/bin/python"
 # The C++ program that throws and catches, with its runtime (pip downloads the sources).
 bash workloads/cxx/build.sh
-WPP_FULL_SUITE=1 cargo test --release --workspace "$@"
+# Build first, noting which package and target each test binary is; then run, and print
+# each test binary's time, slowest first (cargo prints "Running ... (BINARY)" before a
+# binary's tests and "finished in Ns" after them).
+log=$(mktemp)
+built=$(mktemp)
+trap 'rm -f "$log" "$built"' EXIT
+WPP_FULL_SUITE=1 cargo test --release --workspace --no-run --message-format=json-render-diagnostics "$@" >"$built"
+status=0
+WPP_FULL_SUITE=1 cargo test --release --workspace "$@" 2>&1 | tee "$log" || status=$?
+python3 - "$built" "$log" <<'PY'
+import json, re, sys
+names = {}
+for line in open(sys.argv[1]):
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+        pkg = m["package_id"].split("#")[0].rsplit("/", 1)[-1]
+        names[m["executable"].rsplit("/", 1)[-1]] = "%s %s %s" % (pkg, m["target"]["kind"][0], m["target"]["name"])
+times, current = [], None
+for line in open(sys.argv[2]):
+    r = re.match(r"\s*(?:Running .*\((.*)\)|Doc-tests (\S+))", line)
+    if r:
+        current = names.get((r.group(1) or "").rsplit("/", 1)[-1]) or ("doc-tests " + r.group(2) if r.group(2) else r.group(1))
+    t = re.search(r"^test result: .* finished in ([0-9.]+)s", line)
+    if t and current:
+        times.append((float(t.group(1)), current))
+print("\ntest binaries, slowest first (seconds; %d binaries, %.0f s in all):" % (len(times), sum(t for t, _ in times)))
+for t, n in sorted(times, reverse=True):
+    print("%9.1f  %s" % (t, n))
+PY
+exit "$status"

@@ -68,21 +68,26 @@
 //!
 //! `BLESS=1 cargo test --release -p wpp-cli --test blessed` rewrites every `.out` file
 //! from the current output (a skipped C program's is left as it is); review the change
-//! with `git diff`. `WPP_CLI_TESTS=branchy.wat,calls.wat` runs only those programs.
+//! with `git diff`.
+//!
+//! # Trials
+//!
+//! Each program is a test of its own, named by its file (libtest-mimic is the harness), so
+//! `cargo test -p wpp-cli --test blessed -- slice.wat` runs one and `-- .c` the C ones;
+//! `orphans` checks that every expected output has its program.
 
+#[path = "../it/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use common::{compile_c_reproducibly, run, scratch, wpp};
+use libtest_mimic::{Arguments, Failed, Trial};
 use wpp_test_support::line_diff::line_diff;
 
 /// The environment variable that rewrites the expected outputs.
 const BLESS: &str = "BLESS";
-
-/// The environment variable that restricts the test to a comma-separated list of programs.
-const ONLY: &str = "WPP_CLI_TESTS";
 
 /// The placeholder of a duration.
 const SECS: &str = "<secs>";
@@ -91,34 +96,38 @@ const SECS: &str = "<secs>";
 /// starts, what follows the number at its end).
 const TIMED_SIZES: [(&str, &str); 3] = [("  meta ", " bytes"), ("  merged-runs ", " bytes"), ("wpp: wrote ", " KiB)")];
 
-#[test]
-fn cli() {
-    let bless = std::env::var_os(BLESS).is_some_and(|v| v == "1");
+fn main() {
+    let args = Arguments::from_args();
     let programs = programs();
     assert!(!programs.is_empty(), "no programs in {}", cli_dir().display());
-    let mut failures = Vec::new();
-    for p in &programs {
-        let Some(actual) = run_program(p) else { continue };
-        let out = p.expected();
-        if bless {
-            std::fs::write(&out, &actual).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
-            continue;
-        }
-        let expected = match std::fs::read_to_string(&out) {
-            Ok(s) => s,
-            Err(e) => {
-                failures.push(format!("{}: cannot read the expected output ({e}); run with {BLESS}=1 to write it", out.display()));
-                continue;
-            }
-        };
-        if let Err(why) = compare(&out, &expected, &actual) {
-            failures.push(why);
-        }
+    let mut trials: Vec<Trial> = programs.into_iter().map(|p| Trial::test(p.file_name.clone(), move || check(&p))).collect();
+    trials.push(Trial::test("orphans", || match orphans() {
+        o if o.is_empty() => Ok(()),
+        o => Err(o.join("\n").into()),
+    }));
+    trials.push(Trial::test("a_wrong_expectation_is_a_mismatch", || {
+        a_wrong_expectation_is_a_mismatch();
+        Ok(())
+    }));
+    trials.push(Trial::test("normalisation_rules", || {
+        normalisation_rules();
+        Ok(())
+    }));
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// Runs one program's commands and compares (or, blessing, writes) the expected output.
+fn check(p: &Program) -> Result<(), Failed> {
+    let bless = std::env::var_os(BLESS).is_some_and(|v| v == "1");
+    let Some(actual) = run_program(p) else { return Ok(()) };
+    let out = p.expected();
+    if bless {
+        std::fs::write(&out, &actual).map_err(|e| format!("writing {}: {e}", out.display()))?;
+        return Ok(());
     }
-    failures.extend(orphans());
-    if !failures.is_empty() {
-        panic!("{}\n{} failures in {} ({} programs)", failures.join("\n"), failures.len(), cli_dir().display(), programs.len());
-    }
+    let expected =
+        std::fs::read_to_string(&out).map_err(|e| format!("{}: cannot read the expected output ({e}); run with {BLESS}=1 to write it", out.display()))?;
+    Ok(compare(&out, &expected, &actual)?)
 }
 
 /// A program of `tests/cli/`.
@@ -158,9 +167,8 @@ fn cli_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli")
 }
 
-/// The programs, sorted by file name, restricted to `WPP_CLI_TESTS` when it is set.
+/// The programs, sorted by file name.
 fn programs() -> Vec<Program> {
-    let only: Option<Vec<String>> = std::env::var(ONLY).ok().filter(|s| !s.is_empty()).map(|s| s.split(',').map(|n| n.trim().to_string()).collect());
     let mut v: Vec<Program> = std::fs::read_dir(cli_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -175,14 +183,8 @@ fn programs() -> Vec<Program> {
             let name = path.file_stem()?.to_str()?.to_string();
             Some(Program { path, file_name, name, is_c })
         })
-        .filter(|p| only.as_ref().is_none_or(|o| o.contains(&p.file_name)))
         .collect();
     v.sort_by(|a, b| a.file_name.cmp(&b.file_name));
-    if let Some(o) = &only {
-        for n in o {
-            assert!(v.iter().any(|p| &p.file_name == n), "{ONLY}: no program {n} in {}", cli_dir().display());
-        }
-    }
     v
 }
 
@@ -374,7 +376,7 @@ fn compare(path: &Path, expected: &str, actual: &str) -> Result<(), String> {
     let command = expected.lines().take(first + 1).filter(|l| l.starts_with("$ wpp")).last();
     let place = command.map(|c| format!(", first in the output of `{c}`")).unwrap_or_default();
     Err(format!(
-        "{} differs from the output{place} (- expected, + actual):\n{}if the change is intended, re-run with {BLESS}=1 to rewrite it: {BLESS}=1 cargo test --release -p wpp-cli --test blessed\n",
+        "{} differs from the output{place} (- expected, + actual):\n{}if the change is intended, re-run with {BLESS}=1 to rewrite it: {BLESS}=1 cargo test --release -p wpp-cli --test it blessed\n",
         path.display(),
         line_diff(expected, actual)
     ))
@@ -382,7 +384,6 @@ fn compare(path: &Path, expected: &str, actual: &str) -> Result<(), String> {
 
 /// The harness can fail: a wrong expectation is reported with the differing lines and the
 /// way to bless, and equal texts pass.
-#[test]
 fn a_wrong_expectation_is_a_mismatch() {
     let path = Path::new("tests/cli/x.wat.out");
     let expected = "$ wpp stats %t.wpp\nevents          12\n";
@@ -397,7 +398,6 @@ fn a_wrong_expectation_is_a_mismatch() {
 }
 
 /// Each rule of the normalisation, and what it leaves alone.
-#[test]
 fn normalisation_rules() {
     let places = Places { module: "/tmp/d/calls.wasm".into(), prefix: "/tmp/d/t".into(), dir: "/tmp/d".into() };
     let n = |s: &str| normalise(s, &places);

@@ -10,7 +10,7 @@ use wpp_test_support::corpus::wat_program;
 use wpp_test_support::operators::Operators;
 use wpp_test_support::workloads;
 
-mod common;
+use crate::common;
 use common::{json, ok, run, scratch, wpp};
 
 /// The paths (function, path id) before and after an execution.

@@ -13,7 +13,7 @@ use wpp_model::{BlockIdx, PathEvent};
 use wpp_profile::Profile;
 use wpp_test_support::workloads;
 
-mod common;
+use crate::common;
 use common::{compile_c, json, ok, run, scratch, wpp};
 
 /// Executions and instructions by (file, line).

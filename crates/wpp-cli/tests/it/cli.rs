@@ -6,7 +6,7 @@ use std::process::Stdio;
 use wpp_test_support::corpus::wat_program;
 use wpp_test_support::workloads;
 
-mod common;
+use crate::common;
 use common::{run, scratch, wpp};
 
 fn paths_json(profile: &Path) -> serde_json::Value {

@@ -18,7 +18,7 @@ use wpp_runtime::{run_block_log, BlockSink, RunConfig, Stdio};
 use wpp_test_support::agree::check_all_ways;
 use wpp_test_support::workloads;
 
-mod common;
+use crate::common;
 use common::{json, ok, run, scratch, wpp};
 
 /// The built module, or `None` (skipped, or failed under the full suite) when it is not.

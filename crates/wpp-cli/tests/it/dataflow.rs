@@ -2,7 +2,7 @@
 //! gives the paper's answer; a reaching-definitions query through calls; a module other
 //! than the recorded one is refused, naming both files.
 
-mod common;
+use crate::common;
 
 use common::{compile_c, json, run, scratch, wpp};
 use wpp_test_support::corpus::wat_program;

@@ -2,7 +2,7 @@
 //! gives the paper's frequencies; available loads agree with the TWPP's load redundancy;
 //! the JSON is complete unless cut, and says so; another module is refused.
 
-mod common;
+use crate::common;
 
 use common::{compile_c, json, run, scratch, wpp};
 use serde_json::Value;

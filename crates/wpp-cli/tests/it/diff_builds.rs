@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{compile_c, json, ok, scratch, wpp};
 
 /// Names of the functions with a body that the module has exactly once.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use wpp_test_support::corpus::wat_program;
 
-mod common;
+use crate::common;
 use common::{run, scratch, wpp};
 
 /// The bad inputs of the test, and two good profiles of the `recursion` program.

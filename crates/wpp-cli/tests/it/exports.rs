@@ -29,7 +29,7 @@ use std::sync::Mutex;
 use serde_json::Value;
 use wpp_test_support::workloads;
 
-mod common;
+use crate::common;
 use common::{json, ok, path_counts, scratch, wpp};
 
 /// The Python that has DuckDB and Dask, or `None` after a skip note.

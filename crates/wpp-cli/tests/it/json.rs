@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{json, ok, scratch, wpp};
 
 /// A loop whose body branches on six bits of a pseudo-random number (a linear

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{ok, path_counts, run, scratch, wpp};
 
 /// A profile of a .wat program with several functions and many paths.

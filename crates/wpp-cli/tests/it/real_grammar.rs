@@ -19,7 +19,7 @@ use wpp_profile::REPAIR_BLOCK;
 use wpp_test_support::workloads;
 use wpp_workloads::Manifest;
 
-mod common;
+use crate::common;
 
 /// A reported subpath: its paths (function, path id), frequency and cost.
 type Subpath = (Vec<(u32, u64)>, u64, u64);

@@ -20,7 +20,7 @@ use serde_json::Value;
 use wpp_test_support::workloads;
 use wpp_workloads::Manifest;
 
-mod common;
+use crate::common;
 use common::{json, path_counts, path_rows, wpp};
 
 type Counts = BTreeMap<(u64, u64), u64>;

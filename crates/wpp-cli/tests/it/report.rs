@@ -17,7 +17,7 @@ use std::process::Command;
 use serde_json::Value;
 use wpp_test_support::workloads;
 
-mod common;
+use crate::common;
 use common::{compile_c, json, ok, run, scratch, wpp};
 
 /// What `tests/browser/check.mjs` saw of `page`, or `None` (after a skip note, or a

@@ -8,7 +8,7 @@
 //! reach) keeps 3 too, as J = 0 reaches statement 13 when the loop does not run. Without
 //! the memory dependences the slice stops at the first load and says so.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -13,7 +13,7 @@ use std::time::Duration;
 use wpp_profile::Profile;
 use wpp_test_support::workloads;
 
-mod common;
+use crate::common;
 use common::{json, scratch, wpp};
 
 /// A deterministic Lua program of `iterations` loop iterations (about 120 path events

@@ -2,7 +2,7 @@
 //! with the profile's, and a function's invocations equal the executions of its paths that
 //! start at its entry block (each invocation starts with exactly one).
 
-mod common;
+use crate::common;
 use common::{json, run, scratch, wpp};
 use wpp_test_support::corpus::wat_program;
 

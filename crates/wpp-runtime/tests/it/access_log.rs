@@ -240,7 +240,7 @@ fn host_writes_cover_what_wasi_changed() {
 #[test]
 fn direct_dependences_of_fig9() {
     use wpp_test_support::deps::{DirectDeps, Exercised, Writer};
-    let wasm = wat::parse_str(include_str!("../../wpp-cli/tests/cli/dataflow.wat")).unwrap();
+    let wasm = wat::parse_str(include_str!("../../../wpp-cli/tests/cli/dataflow.wat")).unwrap();
     let program = wpp_wasm::decode(&wasm).unwrap();
     let logged = wpp_wasm::instrument_access_log(&wasm, &program).unwrap();
     let cfg = RunConfig { program_name: "dataflow".into(), stdio: Stdio::Capture { stdin: Vec::new() }, ..Default::default() };

@@ -10,7 +10,7 @@
 //! of every function with at least two paths, counted with the limits of [`ppp_options`],
 //! small enough that one module mixes Ball-Larus arrays, PPP slots and residual paths.
 //!
-//! `BLESS=1 cargo test --release -p wpp-wasm --test golden` rewrites the expectations.
+//! `BLESS=1 cargo test --release -p wpp-wasm --test it golden` rewrites the expectations.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
