@@ -95,6 +95,11 @@ impl<I: Idx, T> IndexVec<I, T> {
         self.raw.len()
     }
 
+    /// Grows or shrinks to `n` values, new ones made by `f`.
+    pub fn resize_with(&mut self, n: usize, f: impl FnMut() -> T) {
+        self.raw.resize_with(n, f)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.raw.is_empty()
     }

@@ -1,5 +1,7 @@
 //! Values kept per function, indexed by [`FuncIdx`] rather than by a bare position.
 
+use wpp_base::IndexVec;
+
 use crate::FuncIdx;
 
 /// A value for some functions of a program, by function index: typically one for every
@@ -7,12 +9,12 @@ use crate::FuncIdx;
 /// [`FuncMap::get`] asks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FuncMap<T> {
-    slots: Vec<Option<T>>,
+    slots: IndexVec<FuncIdx, Option<T>>,
 }
 
 impl<T> Default for FuncMap<T> {
     fn default() -> Self {
-        FuncMap { slots: Vec::new() }
+        FuncMap { slots: IndexVec::new() }
     }
 }
 
@@ -29,12 +31,12 @@ impl<T> FuncMap<T> {
 
     /// The value of `f`, if it has one.
     pub fn get(&self, f: FuncIdx) -> Option<&T> {
-        self.slots.get(f.idx())?.as_ref()
+        self.slots.get(f)?.as_ref()
     }
 
     /// The value of `f`, mutably, if it has one.
     pub fn get_mut(&mut self, f: FuncIdx) -> Option<&mut T> {
-        self.slots.get_mut(f.idx())?.as_mut()
+        self.slots.get_mut(f)?.as_mut()
     }
 
     /// Whether `f` has a value.
@@ -47,12 +49,12 @@ impl<T> FuncMap<T> {
         if f.idx() >= self.slots.len() {
             self.slots.resize_with(f.idx() + 1, || None);
         }
-        self.slots[f.idx()] = Some(value);
+        self.slots[f] = Some(value);
     }
 
     /// The functions with a value, in index order.
     pub fn iter(&self) -> impl Iterator<Item = (FuncIdx, &T)> {
-        self.slots.iter().enumerate().filter_map(|(i, v)| Some((FuncIdx(i as u32), v.as_ref()?)))
+        self.slots.iter_enumerated().filter_map(|(f, v)| Some((f, v.as_ref()?)))
     }
 
     /// The values, in function order.
