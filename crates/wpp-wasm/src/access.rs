@@ -5,10 +5,11 @@
 //! access events name and every reader of them rebuilds from the module.
 
 use wasm_encoder::{Function, Instruction as I, ValType};
-use wasmparser::{MemArg, Operator, Parser, Payload};
+use wasmparser::{MemArg, Operator};
 use wpp_model::access_event::{AccessSite, SiteKind};
 use wpp_model::{BlockIdx, FuncIdx};
 
+use crate::body;
 use crate::decode::Program;
 use crate::facts::{load_width, store_width};
 use crate::Error;
@@ -247,29 +248,30 @@ fn store_value(op: &Operator) -> u32 {
 /// function and offset (a `memory.copy` gives its read, then its write), then the one
 /// [`SiteKind::HostWrite`] site. Site numbers are indices into this.
 pub fn access_sites(bytes: &[u8], program: &Program) -> Result<Vec<AccessSite>, Error> {
-    let mut sites = Vec::new();
-    let mut defined = 0u32;
-    for payload in Parser::new(0).parse_all(bytes) {
-        let Payload::CodeSectionEntry(body) = payload? else { continue };
-        let func = FuncIdx(program.n_imported_funcs + defined);
-        let layout = &program.layouts[defined as usize];
-        defined += 1;
-        let mut block = 0usize;
-        for (i, op) in body.get_operators_reader()?.into_iter_with_offsets().enumerate() {
-            let (op, at) = op?;
-            while block + 1 < layout.first_op.len() && i as u32 >= layout.first_op[block + 1] {
-                block += 1;
-            }
-            let site = |memory, kind| AccessSite { func, at: at as u32, block: BlockIdx(block as u32), memory, kind };
-            if let Some(mem_op) = MemOp::of(&op) {
-                sites.extend(mem_op.sites().map(|(memory, kind)| site(memory, kind)));
-            } else if let Some((import, _)) = bracketed_import(program, &op) {
-                sites.push(site(0, SiteKind::HostCall { import: FuncIdx(import) }));
-            }
-        }
-    }
+    let mut walk = Sites { program, sites: Vec::new() };
+    body::walk(bytes, program, &mut walk)?;
+    let mut sites = walk.sites;
     sites.push(AccessSite { func: FuncIdx(0), at: 0, block: BlockIdx(0), memory: 0, kind: SiteKind::HostWrite });
     Ok(sites)
+}
+
+/// The walk of [`access_sites`]: every instruction's sites, reachable or not (the rewrite
+/// numbers them all).
+struct Sites<'p> {
+    program: &'p Program,
+    sites: Vec<AccessSite>,
+}
+
+impl body::Visitor for Sites<'_> {
+    fn instruction(&mut self, i: &body::Instr) -> Result<(), Error> {
+        let site = |memory, kind| AccessSite { func: i.func, at: i.at, block: BlockIdx(i.block as u32), memory, kind };
+        if let Some(mem_op) = MemOp::of(i.op) {
+            self.sites.extend(mem_op.sites().map(|(memory, kind)| site(memory, kind)));
+        } else if let Some((import, _)) = bracketed_import(self.program, i.op) {
+            self.sites.push(site(0, SiteKind::HostCall { import: FuncIdx(import) }));
+        }
+        Ok(())
+    }
 }
 
 /// A `call` of an imported function whose calls are bracketed: its index and type.

@@ -10,15 +10,15 @@
 //! before unknown, so an expression always names the variable's current value. Values
 //! that join from several branches (block results, loop parameters) are unknown. How
 //! many operands each instruction takes and gives comes from wasmparser's validator
-//! (`operator_arity`), so every instruction of every supported proposal is handled; the
-//! validator's stack height is the check (in unreachable code, where the stack is
-//! polymorphic, everything is unknown).
+//! (`operator_arity`, through [`crate::body`]'s walk), so every instruction of every
+//! supported proposal is handled; the validator's stack height is the check, and in
+//! unreachable code, where the stack is polymorphic, everything is unknown.
 
-use wasmparser::{MemArg, Operator, Parser, ValidPayload, Validator};
+use wasmparser::{FuncValidator, MemArg, Operator, ValidatorResources};
 use wpp_model::effects::{Access, Action, Base, FuncEffects, Var};
-use wpp_model::FuncMap;
+use wpp_model::{FuncIdx, FuncMap};
 
-use crate::decode::supported_features;
+use crate::body::{self, Instr, Visitor};
 use crate::{Error, Program};
 
 /// A value on the operand stack, as far as it is known.
@@ -88,106 +88,114 @@ fn clobbered(op: &Operator) -> Option<u32> {
 
 /// Every defined function's effects, block by block (`program` decoded from `bytes`).
 pub fn effects(bytes: &[u8], program: &Program) -> Result<FuncMap<FuncEffects>, Error> {
-    let mut out = FuncMap::new(program.functions.len());
-    let mut validator = Validator::new_with_features(supported_features());
-    let mut defined = 0u32;
-    for payload in Parser::new(0).parse_all(bytes) {
-        let payload = payload?;
-        let ValidPayload::Func(to_validate, body) = validator.payload(&payload)? else { continue };
-        let index = wpp_model::FuncIdx(program.n_imported_funcs + defined);
-        defined += 1;
-        let Some(cfg) = program.cfg(index) else { continue };
-        let mut v = to_validate.into_validator(Default::default());
+    let mut walk = Effects { program, out: FuncMap::new(program.functions.len()), fx: FuncEffects::default(), stack: Vec::new() };
+    body::walk(bytes, program, &mut walk)?;
+    Ok(walk.out)
+}
+
+/// The walk of [`effects`]: the function's effects so far and its symbolic stack.
+struct Effects<'p> {
+    program: &'p Program,
+    out: FuncMap<FuncEffects>,
+    fx: FuncEffects,
+    stack: Vec<Sym>,
+}
+
+impl Visitor for Effects<'_> {
+    fn enter(&mut self, func: FuncIdx, v: &FuncValidator<ValidatorResources>) {
+        let program = self.program;
         let params =
-            program.func_type.get(index.idx()).and_then(|&t| program.types.get(t as usize)).and_then(|t| t.as_ref()).map_or(0, |t| t.params.len() as u32);
-        for local in body.get_locals_reader()? {
-            let offset = body.range().start;
-            let (count, ty) = local?;
-            v.define_locals(offset, count, ty)?;
-        }
-        let mut fx = FuncEffects { blocks: vec![Vec::new(); cfg.n_blocks()], params, locals: v.len_locals() };
-        let mut stack: Vec<Sym> = Vec::new();
-        let mut block = 0usize;
-        let mut ops = body.get_operators_reader()?;
-        while !ops.eof() {
-            let at = ops.original_position();
-            let op = ops.read()?;
-            while block + 1 < cfg.blocks.len() && at as u32 >= cfg.blocks[block].end {
-                block += 1;
-            }
-            let (pops, pushes) = op.operator_arity(&v).unwrap_or((0, 0));
-            let at32 = at as u32;
-            let arg = |depth: usize| stack.len().checked_sub(depth + 1).map_or(Sym::Unknown, |i| stack[i]);
-            let actions = &mut fx.blocks[block];
-            let mut result = None;
-            if let Some((memarg, width)) = load_width(&op) {
-                let (base, k) = arg(0).base();
-                actions.push(Action::Load { access: Access { memory: memarg.memory, base, offset: k.wrapping_add(memarg.offset), width }, at: at32 });
-            } else if let Some((memarg, width)) = store_width(&op) {
-                let (base, k) = arg(1).base();
-                actions.push(Action::Store { access: Access { memory: memarg.memory, base, offset: k.wrapping_add(memarg.offset), width }, at: at32 });
-            } else if let Some(memory) = clobbered(&op) {
-                actions.push(Action::Clobber { memory, at: at32 });
-            }
-            let forget = |stack: &mut Vec<Sym>, var: Option<Var>| {
-                for s in stack.iter_mut() {
-                    if let Sym::VarPlus(v, _) = *s {
-                        if var.is_none_or(|var| var == v) && (var.is_some() || matches!(v, Var::Global(_))) {
-                            *s = Sym::Unknown;
-                        }
-                    }
-                }
-            };
-            match op {
-                Operator::I32Const { value } => result = Some(Sym::Const(value as u32 as u64)),
-                Operator::I64Const { value } => result = Some(Sym::Const(value as u64)),
-                Operator::LocalGet { local_index } => result = Some(Sym::VarPlus(Var::Local(local_index), 0)),
-                Operator::GlobalGet { global_index } => result = Some(Sym::VarPlus(Var::Global(global_index), 0)),
-                Operator::LocalSet { local_index } | Operator::LocalTee { local_index } => {
-                    let var = Var::Local(local_index);
-                    actions.push(Action::Def { var, at: at32 });
-                    forget(&mut stack, Some(var));
-                    if matches!(op, Operator::LocalTee { .. }) {
-                        result = Some(Sym::VarPlus(var, 0));
-                    }
-                }
-                Operator::GlobalSet { global_index } => {
-                    let var = Var::Global(global_index);
-                    actions.push(Action::Def { var, at: at32 });
-                    forget(&mut stack, Some(var));
-                }
-                Operator::I32Add | Operator::I64Add | Operator::I32Sub | Operator::I64Sub => {
-                    let mask = if matches!(op, Operator::I32Add | Operator::I32Sub) { u32::MAX as u64 } else { u64::MAX };
-                    let sub = matches!(op, Operator::I32Sub | Operator::I64Sub);
-                    let (a, b) = (arg(1), arg(0));
-                    let k = |c: u64| if sub { c.wrapping_neg() } else { c };
-                    result = Some(match (a, b) {
-                        (Sym::Const(x), Sym::Const(y)) => Sym::Const(x.wrapping_add(k(y)) & mask),
-                        (Sym::VarPlus(v, x), Sym::Const(y)) => Sym::VarPlus(v, x.wrapping_add(k(y)) & mask),
-                        (Sym::Const(x), Sym::VarPlus(v, y)) if !sub => Sym::VarPlus(v, x.wrapping_add(y) & mask),
-                        _ => Sym::Unknown,
-                    });
-                }
-                Operator::Call { .. }
-                | Operator::CallIndirect { .. }
-                | Operator::CallRef { .. }
-                | Operator::ReturnCall { .. }
-                | Operator::ReturnCallIndirect { .. }
-                | Operator::ReturnCallRef { .. } => forget(&mut stack, None),
-                _ => {}
-            }
-            // The stack as the instruction leaves it.
-            stack.truncate(stack.len().saturating_sub(pops as usize));
-            for i in 0..pushes {
-                stack.push(if i + 1 == pushes { result.unwrap_or(Sym::Unknown) } else { Sym::Unknown });
-            }
-            v.op(at, &op)?;
-            let height = v.operand_stack_height() as usize;
-            if stack.len() != height {
-                stack = vec![Sym::Unknown; height];
-            }
-        }
-        out.insert(index, fx);
+            program.func_type.get(func.idx()).and_then(|&t| program.types.get(t as usize)).and_then(|t| t.as_ref()).map_or(0, |t| t.params.len() as u32);
+        let n_blocks = program.cfg(func).map_or(0, |cfg| cfg.n_blocks());
+        self.fx = FuncEffects { blocks: vec![Vec::new(); n_blocks], params, locals: v.len_locals() };
+        self.stack.clear();
     }
-    Ok(out)
+
+    fn instruction(&mut self, i: &Instr) -> Result<(), Error> {
+        let (op, at32, stack) = (i.op, i.at, &mut self.stack);
+        // In unreachable code the stack is polymorphic: every value is unknown.
+        if !i.reachable() {
+            stack.iter_mut().for_each(|s| *s = Sym::Unknown);
+        }
+        let (pops, pushes) = i.arity();
+        let arg = |depth: usize| stack.len().checked_sub(depth + 1).map_or(Sym::Unknown, |i| stack[i]);
+        let actions = &mut self.fx.blocks[i.block];
+        let mut result = None;
+        if let Some((memarg, width)) = load_width(op) {
+            let (base, k) = arg(0).base();
+            actions.push(Action::Load { access: Access { memory: memarg.memory, base, offset: k.wrapping_add(memarg.offset), width }, at: at32 });
+        } else if let Some((memarg, width)) = store_width(op) {
+            let (base, k) = arg(1).base();
+            actions.push(Action::Store { access: Access { memory: memarg.memory, base, offset: k.wrapping_add(memarg.offset), width }, at: at32 });
+        } else if let Some(memory) = clobbered(op) {
+            actions.push(Action::Clobber { memory, at: at32 });
+        }
+        let forget = |stack: &mut Vec<Sym>, var: Option<Var>| {
+            for s in stack.iter_mut() {
+                if let Sym::VarPlus(v, _) = *s {
+                    if var.is_none_or(|var| var == v) && (var.is_some() || matches!(v, Var::Global(_))) {
+                        *s = Sym::Unknown;
+                    }
+                }
+            }
+        };
+        match *op {
+            Operator::I32Const { value } => result = Some(Sym::Const(value as u32 as u64)),
+            Operator::I64Const { value } => result = Some(Sym::Const(value as u64)),
+            Operator::LocalGet { local_index } => result = Some(Sym::VarPlus(Var::Local(local_index), 0)),
+            Operator::GlobalGet { global_index } => result = Some(Sym::VarPlus(Var::Global(global_index), 0)),
+            Operator::LocalSet { local_index } | Operator::LocalTee { local_index } => {
+                let var = Var::Local(local_index);
+                actions.push(Action::Def { var, at: at32 });
+                forget(stack, Some(var));
+                if matches!(op, Operator::LocalTee { .. }) {
+                    result = Some(Sym::VarPlus(var, 0));
+                }
+            }
+            Operator::GlobalSet { global_index } => {
+                let var = Var::Global(global_index);
+                actions.push(Action::Def { var, at: at32 });
+                forget(stack, Some(var));
+            }
+            Operator::I32Add | Operator::I64Add | Operator::I32Sub | Operator::I64Sub => {
+                let mask = if matches!(op, Operator::I32Add | Operator::I32Sub) { u32::MAX as u64 } else { u64::MAX };
+                let sub = matches!(op, Operator::I32Sub | Operator::I64Sub);
+                let (a, b) = (arg(1), arg(0));
+                let k = |c: u64| if sub { c.wrapping_neg() } else { c };
+                result = Some(match (a, b) {
+                    (Sym::Const(x), Sym::Const(y)) => Sym::Const(x.wrapping_add(k(y)) & mask),
+                    (Sym::VarPlus(v, x), Sym::Const(y)) => Sym::VarPlus(v, x.wrapping_add(k(y)) & mask),
+                    (Sym::Const(x), Sym::VarPlus(v, y)) if !sub => Sym::VarPlus(v, x.wrapping_add(y) & mask),
+                    _ => Sym::Unknown,
+                });
+            }
+            Operator::Call { .. }
+            | Operator::CallIndirect { .. }
+            | Operator::CallRef { .. }
+            | Operator::ReturnCall { .. }
+            | Operator::ReturnCallIndirect { .. }
+            | Operator::ReturnCallRef { .. } => forget(stack, None),
+            _ => {}
+        }
+        if !i.reachable() {
+            result = None;
+        }
+        // The stack as the instruction leaves it.
+        stack.truncate(stack.len().saturating_sub(pops as usize));
+        for i in 0..pushes {
+            stack.push(if i + 1 == pushes { result.unwrap_or(Sym::Unknown) } else { Sym::Unknown });
+        }
+        Ok(())
+    }
+
+    fn after(&mut self, height: u32) {
+        // Values the interpretation does not follow (a branch's, a frame's end) are unknown.
+        if self.stack.len() != height as usize {
+            self.stack = vec![Sym::Unknown; height as usize];
+        }
+    }
+
+    fn exit(&mut self, func: FuncIdx) {
+        self.out.insert(func, std::mem::take(&mut self.fx));
+    }
 }

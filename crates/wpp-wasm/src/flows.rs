@@ -10,16 +10,17 @@
 //! a write instance to the load instances at it. A host call's uses are unknown (what the
 //! host read is not seen) and empty here; a `memory.copy` writes what its own read read.
 //!
-//! Like `facts`, a small symbolic interpretation of each body with wasmparser's
-//! validator giving every instruction's arity and the stack height (in unreachable code
-//! everything is forgotten).
+//! Like `facts`, a small symbolic interpretation of each body over [`crate::body`]'s walk,
+//! wasmparser's validator giving every instruction's arity and the stack height (in
+//! unreachable code everything is forgotten).
 
 use std::collections::HashMap;
 
-use wasmparser::{Operator, Parser, ValidPayload, Validator};
+use wasmparser::{FuncValidator, Operator, ValidatorResources};
+use wpp_model::FuncIdx;
 
 use crate::access::{bracketed_import, MemOp};
-use crate::decode::supported_features;
+use crate::body::{self, Instr, Visitor};
 use crate::{Error, Program};
 
 /// The set of load sites a value came from, sorted.
@@ -38,88 +39,89 @@ fn union(into: &mut Origins, from: &[u32]) {
 /// (store, bulk write, host call), the read sites of its block whose values flowed into
 /// its operands; empty for read sites and the final host-write site.
 pub fn statement_uses(bytes: &[u8], program: &Program) -> Result<Vec<Vec<u32>>, Error> {
-    let mut uses: Vec<Vec<u32>> = Vec::new();
-    let mut validator = Validator::new_with_features(supported_features());
-    let mut defined = 0usize;
-    for payload in Parser::new(0).parse_all(bytes) {
-        let payload = payload?;
-        let ValidPayload::Func(to_validate, body) = validator.payload(&payload)? else { continue };
-        let layout = &program.layouts[defined];
-        defined += 1;
-        let mut v = to_validate.into_validator(Default::default());
-        for local in body.get_locals_reader()? {
-            let (count, ty) = local?;
-            v.define_locals(body.range().start, count, ty)?;
-        }
-        let mut stack: Vec<Origins> = Vec::new();
-        let mut vars: HashMap<(bool, u32), Origins> = HashMap::new();
-        let mut block = 0usize;
-        let mut ops = body.get_operators_reader()?;
-        let mut i = 0u32;
-        while !ops.eof() {
-            let at = ops.original_position();
-            let op = ops.read()?;
-            let mut new_block = false;
-            while block + 1 < layout.first_op.len() && i >= layout.first_op[block + 1] {
-                block += 1;
-                new_block = true;
-            }
-            i += 1;
-            if new_block {
-                // Values from earlier blocks are not followed.
-                stack.iter_mut().for_each(Vec::clear);
-                vars.clear();
-            }
-            let (pops, pushes) = op.operator_arity(&v).unwrap_or((0, 0));
-            let mut operands: Origins = Vec::new();
-            for s in stack.iter().rev().take(pops as usize) {
-                union(&mut operands, s);
-            }
-            let mut result = operands.clone();
-            if let Some(mem_op) = MemOp::of(&op) {
-                let mut read = None;
-                for (_, kind) in mem_op.sites() {
-                    let site = uses.len() as u32;
-                    match kind {
-                        wpp_model::access_event::SiteKind::Read { .. } => {
-                            read = Some(site);
-                            uses.push(Vec::new());
-                            union(&mut result, &[site]);
-                        }
-                        _ => {
-                            let mut u = operands.clone();
-                            union(&mut u, read.as_slice());
-                            uses.push(u);
-                        }
-                    }
-                }
-            } else if bracketed_import(program, &op).is_some() {
-                uses.push(Vec::new());
-            }
-            match op {
-                Operator::LocalGet { local_index } => result = vars.get(&(false, local_index)).cloned().unwrap_or_default(),
-                Operator::GlobalGet { global_index } => result = vars.get(&(true, global_index)).cloned().unwrap_or_default(),
-                Operator::LocalSet { local_index } | Operator::LocalTee { local_index } => {
-                    vars.insert((false, local_index), operands.clone());
-                }
-                Operator::GlobalSet { global_index } => {
-                    vars.insert((true, global_index), operands.clone());
-                }
-                _ => {}
-            }
-            stack.truncate(stack.len().saturating_sub(pops as usize));
-            for _ in 0..pushes {
-                stack.push(result.clone());
-            }
-            v.op(at, &op)?;
-            let height = v.operand_stack_height() as usize;
-            if stack.len() != height {
-                stack = vec![Vec::new(); height];
-            }
-        }
-    }
+    let mut walk = Uses { program, uses: Vec::new(), stack: Vec::new(), vars: HashMap::new() };
+    body::walk(bytes, program, &mut walk)?;
+    let mut uses = walk.uses;
     uses.push(Vec::new()); // the host-write site
     Ok(uses)
+}
+
+/// The walk of [`statement_uses`]: the uses so far, and the origins of the values on the
+/// stack and in the variables set in the current block.
+struct Uses<'p> {
+    program: &'p Program,
+    uses: Vec<Vec<u32>>,
+    stack: Vec<Origins>,
+    vars: HashMap<(bool, u32), Origins>,
+}
+
+impl Visitor for Uses<'_> {
+    fn enter(&mut self, _func: FuncIdx, _v: &FuncValidator<ValidatorResources>) {
+        self.stack.clear();
+        self.vars.clear();
+    }
+
+    fn instruction(&mut self, i: &Instr) -> Result<(), Error> {
+        let op = i.op;
+        if i.first_in_block || !i.reachable() {
+            // Values from earlier blocks are not followed, and unreachable code has none.
+            self.stack.iter_mut().for_each(Vec::clear);
+        }
+        if i.first_in_block {
+            self.vars.clear();
+        }
+        let (pops, pushes) = i.arity();
+        let mut operands: Origins = Vec::new();
+        for s in self.stack.iter().rev().take(pops as usize) {
+            union(&mut operands, s);
+        }
+        let mut result = operands.clone();
+        if let Some(mem_op) = MemOp::of(op) {
+            let mut read = None;
+            for (_, kind) in mem_op.sites() {
+                let site = self.uses.len() as u32;
+                match kind {
+                    wpp_model::access_event::SiteKind::Read { .. } => {
+                        read = Some(site);
+                        self.uses.push(Vec::new());
+                        union(&mut result, &[site]);
+                    }
+                    _ => {
+                        let mut u = operands.clone();
+                        union(&mut u, read.as_slice());
+                        self.uses.push(u);
+                    }
+                }
+            }
+        } else if bracketed_import(self.program, op).is_some() {
+            self.uses.push(Vec::new());
+        }
+        match *op {
+            Operator::LocalGet { local_index } => result = self.vars.get(&(false, local_index)).cloned().unwrap_or_default(),
+            Operator::GlobalGet { global_index } => result = self.vars.get(&(true, global_index)).cloned().unwrap_or_default(),
+            Operator::LocalSet { local_index } | Operator::LocalTee { local_index } => {
+                self.vars.insert((false, local_index), operands.clone());
+            }
+            Operator::GlobalSet { global_index } => {
+                self.vars.insert((true, global_index), operands.clone());
+            }
+            _ => {}
+        }
+        if !i.reachable() {
+            result.clear();
+        }
+        self.stack.truncate(self.stack.len().saturating_sub(pops as usize));
+        for _ in 0..pushes {
+            self.stack.push(result.clone());
+        }
+        Ok(())
+    }
+
+    fn after(&mut self, height: u32) {
+        if self.stack.len() != height as usize {
+            self.stack = vec![Vec::new(); height as usize];
+        }
+    }
 }
 
 #[cfg(test)]

@@ -38,6 +38,7 @@
 
 pub mod abi;
 mod access;
+mod body;
 mod cfg_build;
 mod decode;
 mod error;

@@ -1,8 +1,8 @@
 //! The registers each instruction reads and writes ([`wpp_model::stmts`]): locals,
 //! globals and operand stack slots named by height, block by block.
 //!
-//! Heights and arities come from wasmparser's validator, which is run over each body
-//! alongside: an instruction that pops `p` values and pushes `q` at height `h` uses slots
+//! Heights and arities come from wasmparser's validator, run over each body alongside by
+//! [`crate::body`]'s walk: an instruction that pops `p` values and pushes `q` at height `h` uses slots
 //! `h-p..h` and defines slots `h-p..h-p+q`. Structured control (`block`, `loop`, `else`,
 //! `end`) leaves values where they are and names none of them; `if` and `br_if` read
 //! their condition. A branch to a label whose base is below the values it carries moves
@@ -10,12 +10,12 @@
 //! final `end` return the top results. In unreachable code (a polymorphic stack) an
 //! instruction names nothing: it never runs.
 
-use wasmparser::{FrameKind, Operator, Parser, ValidPayload, Validator};
+use wasmparser::{FrameKind, FuncValidator, Operator, Parser, ValidatorResources};
 use wpp_model::stmts::{BlockStmts, FuncStmts, Kind, Reg, Shift, Stmt};
-use wpp_model::FuncMap;
+use wpp_model::{FuncIdx, FuncMap};
 
 use crate::access::MemOp;
-use crate::decode::supported_features;
+use crate::body::{self, Instr, Visitor};
 use crate::func_type::block_signature;
 use crate::{Error, Program};
 
@@ -30,56 +30,51 @@ fn slots(range: std::ops::Range<u32>) -> impl Iterator<Item = Reg> {
 /// which values a catch clause passes on (the operands of the `throw` that reached it), nor
 /// which frames an exception ends.
 pub fn statements(bytes: &[u8], program: &Program) -> Result<FuncMap<FuncStmts>, Error> {
-    if program.n_tags > 0 {
-        return Err(Error::Unsupported {
-            feature: "exception handling in dynamic slicing (which values a catch clause passes on, which frames an exception ends)".into(),
-            place: "the tag section".into(),
-        });
-    }
-    let mut out = FuncMap::new(program.functions.len());
-    let mut validator = Validator::new_with_features(supported_features());
-    let mut defined = 0u32;
-    for payload in Parser::new(0).parse_all(bytes) {
-        let payload = payload?;
-        let ValidPayload::Func(to_validate, body) = validator.payload(&payload)? else { continue };
-        let index = wpp_model::FuncIdx(program.n_imported_funcs + defined);
-        defined += 1;
-        let Some(cfg) = program.cfg(index) else { continue };
-        let mut v = to_validate.into_validator(Default::default());
-        let ty = program.func_type.get(index.idx()).and_then(|&t| program.types.get(t as usize)).and_then(|t| t.as_ref());
+    let mut walk = Statements { program, out: FuncMap::new(program.functions.len()), fs: FuncStmts::default(), results: 0 };
+    body::walk(bytes, program, &mut walk)?;
+    Ok(walk.out)
+}
+
+/// The walk of [`statements`]: the function's statements so far.
+struct Statements<'p> {
+    program: &'p Program,
+    out: FuncMap<FuncStmts>,
+    fs: FuncStmts,
+    /// How many values the function returns.
+    results: u32,
+}
+
+impl Visitor for Statements<'_> {
+    const REFUSES_EXCEPTIONS: Option<&'static str> =
+        Some("exception handling in dynamic slicing (which values a catch clause passes on, which frames an exception ends)");
+
+    fn enter(&mut self, func: FuncIdx, _v: &FuncValidator<ValidatorResources>) {
+        let program = self.program;
+        let ty = program.func_type.get(func.idx()).and_then(|&t| program.types.get(t as usize)).and_then(|t| t.as_ref());
         let (params, results) = ty.map_or((0, 0), |t| (t.params.len() as u32, t.results.len() as u32));
-        for local in body.get_locals_reader()? {
-            let (count, ty) = local?;
-            v.define_locals(body.range().start, count, ty)?;
-        }
-        let mut fs = FuncStmts { blocks: vec![BlockStmts::default(); cfg.n_blocks()], params };
-        let mut block = 0usize;
-        let mut started = false;
-        let mut ops = body.get_operators_reader()?;
-        while !ops.eof() {
-            let at = ops.original_position();
-            let op = ops.read()?;
-            while block + 1 < cfg.blocks.len() && at as u32 >= cfg.blocks[block].end {
-                block += 1;
-                started = false;
-            }
-            let h = v.operand_stack_height();
-            if !started {
-                fs.blocks[block].entry = h;
-                started = true;
-            }
-            let reachable = v.get_control_frame(0).is_some_and(|f| !f.unreachable);
-            let stmt = if reachable {
-                stmt(&op, at as u32, h, results, &v, program)
-            } else {
-                Stmt { at: at as u32, uses: vec![], defs: vec![], kind: Kind::Plain, shifts: vec![] }
-            };
-            fs.blocks[block].stmts.push(stmt);
-            v.op(at, &op)?;
-        }
-        out.insert(index, fs);
+        let n_blocks = program.cfg(func).map_or(0, |cfg| cfg.n_blocks());
+        self.fs = FuncStmts { blocks: vec![BlockStmts::default(); n_blocks], params };
+        self.results = results;
     }
-    Ok(out)
+
+    fn instruction(&mut self, i: &Instr) -> Result<(), Error> {
+        let h = i.height();
+        let block = &mut self.fs.blocks[i.block];
+        if i.first_in_block {
+            block.entry = h;
+        }
+        // An unreachable instruction names nothing: it never runs.
+        let stmt = match i.reachable() {
+            true => stmt(i.op, i.at, h, self.results, i.v, self.program),
+            false => Stmt { at: i.at, uses: vec![], defs: vec![], kind: Kind::Plain, shifts: vec![] },
+        };
+        block.stmts.push(stmt);
+        Ok(())
+    }
+
+    fn exit(&mut self, func: FuncIdx) {
+        self.out.insert(func, std::mem::take(&mut self.fs));
+    }
 }
 
 /// Where a branch of relative depth `depth` at stack height `h` (its own operand popped)
