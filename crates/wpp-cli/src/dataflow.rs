@@ -56,8 +56,10 @@ struct RedundancyOpts {
     /// Every load of this function (name or index).
     #[arg(long, value_name = "F", required_unless_present = "load")]
     func: Option<String>,
-    /// The load at this byte offset, or the loads of this source line (FILE:LINE).
-    #[arg(long, value_name = "AT")]
+    /// The loads of a program point: FUNC:0xOFF or 0xOFF (the load at a module byte
+    /// offset), FUNC:bN or bN (a block's loads, of FUNC or of --func), FILE:LINE (a source
+    /// line's, in --func if given) or FUNC (a function's).
+    #[arg(long, value_name = "POINT")]
     load: Option<String>,
     #[command(flatten)]
     output: crate::Output,

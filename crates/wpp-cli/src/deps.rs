@@ -54,10 +54,10 @@ enum Command {
 pub(crate) struct ShowOpts {
     /// A profile of `wpp record --mode addresses` or `--mode ewpp-filter`.
     pub(crate) profile: Option<PathBuf>,
-    /// The loads to show: `0xOFFSET` (the load at that module byte offset), a function's
-    /// name (its loads), or `FILE:LINE` (the loads of the code on that line) [default:
-    /// every load].
-    #[arg(long = "use", value_name = "0xOFFSET|FUNCTION|FILE:LINE")]
+    /// The loads to show, a program point: FUNC:0xOFF or 0xOFF (the load at a module byte
+    /// offset), FUNC:bN (a block's loads), FILE:LINE (the loads of the code on that line)
+    /// or FUNC (a function's loads) [default: every load].
+    #[arg(long = "use", value_name = "POINT")]
     pub(crate) use_: Option<String>,
     /// With --use naming one load: its Kth execution (1-based), the write instances it
     /// read.

@@ -46,10 +46,10 @@ pub struct Opts {
     /// The function whose points to show (name or index).
     #[arg(long, value_name = "F", required_unless_present = "at")]
     func: Option<String>,
-    /// One point: block N of --func (`bN`), before the instruction at a byte offset
-    /// (`0x1a2b`), or before the first instruction of a source line in --func (FILE:LINE).
-    /// For available loads, the load there.
-    #[arg(long, value_name = "AT")]
+    /// One point, before an instruction: FUNC:0xOFF or 0xOFF (a module byte offset),
+    /// FUNC:bN or bN (block N of FUNC or of --func), or FILE:LINE (its first instruction
+    /// in --func). For available loads, the load there.
+    #[arg(long, value_name = "POINT")]
     at: Option<String>,
     #[command(flatten)]
     output: crate::Output,

@@ -40,9 +40,10 @@ pub struct Opts {
     /// The module the profile was recorded from.
     #[arg(long, value_name = "M.wasm")]
     module: PathBuf,
-    /// The instruction: FUNC:0xOFF, a byte offset, or FILE:LINE (its first instruction,
-    /// or with a variable's name, the first where the variable is in a register).
-    #[arg(long, value_name = "AT")]
+    /// The instruction, a program point: FUNC:0xOFF or 0xOFF (a module byte offset),
+    /// FUNC:bN (block N's first instruction), or FILE:LINE (its first instruction, or with
+    /// a variable's name, the first where the variable is in a register).
+    #[arg(long, value_name = "POINT")]
     at: String,
     /// The variable whose value just before the instruction is sliced: a source
     /// variable's name (from DWARF, where it is in a local or global there), local:N

@@ -91,7 +91,7 @@ impl Module {
 
     /// Whether the instruction at `at` is on `line` of `file` (matched by its ending).
     pub fn on_line(&self, at: u32, file: &str, line: u32) -> bool {
-        self.lines.as_ref().and_then(|l| l.line_at(at)).is_some_and(|(f, l)| l == line && (f == file || f.ends_with(&format!("/{file}"))))
+        self.lines.as_ref().and_then(|l| l.line_at(at)).is_some_and(|(f, l)| l == line && wpp_report::point::file_matches(f, file))
     }
 
     /// The offsets of `func` where a point can be: block starts and instructions with an

@@ -13,7 +13,9 @@ use wpp_report::{select_func, Top, Truncation};
 use wpp_twpp::dataflow::{Answer, Engine, Fact, Point, Program, Resolution, Site};
 use wpp_twpp::Twpp;
 
-use crate::place::{resolve_point, Location};
+use wpp_report::point::{file_matches, nearest, Point as WrittenPoint};
+
+use crate::place::{self, resolve_point};
 use crate::{Error, Module};
 
 /// A TWPP opened with its module.
@@ -36,33 +38,39 @@ pub enum LoadSelect<'a> {
     Func(FuncIdx),
     /// The load at a byte offset.
     At(u32),
+    /// The loads of a block of a function.
+    Block(FuncIdx, BlockIdx),
     /// The loads of a source line (`FILE:LINE`, the file matched by its ending), in one
     /// function or any.
     Line { func: Option<FuncIdx>, file: &'a str, line: u32 },
 }
 
-impl<'a> LoadSelect<'a> {
-    /// The loads a place names (`--load`): the load at a byte offset, or those of a
-    /// source line, in `func` if given.
-    pub fn parse(spec: &'a str, func: Option<FuncIdx>) -> Result<LoadSelect<'a>, Error> {
-        match Location::parse(spec)? {
-            Location::Offset(at) => Ok(LoadSelect::At(at)),
-            Location::Line(file, line) => Ok(LoadSelect::Line { func, file, line }),
-            Location::Block(_) => Err(Error::Place(format!("`{spec}` is a block; name a load by its byte offset (0x1a2b or 6699) or FILE:LINE"))),
-        }
-    }
-}
-
 impl Analysis {
     /// The loads a user names: every load of function `func` (name or index), or the
-    /// loads `load` names (a byte offset, or a source line, in `func` if given).
+    /// loads `load` names, a point in any form of [`wpp_report::point`] (a function's or
+    /// block's loads, the load at a byte offset, or a source line's, in `func` if given).
     pub fn select_loads<'s>(&self, func: Option<&str>, load: Option<&'s str>) -> Result<LoadSelect<'s>, Error> {
-        let func = func.map(|f| select_func(&self.twpp.profile, f)).transpose()?;
-        match (load, func) {
-            (Some(l), func) => LoadSelect::parse(l, func),
-            (None, Some(f)) => Ok(LoadSelect::Func(f)),
-            (None, None) => Err(Error::Place("say which loads: a function (--func F, every load of F) or a place (--load AT)".into())),
-        }
+        let profile = &self.twpp.profile;
+        let func = func.map(|f| select_func(profile, f)).transpose()?;
+        let Some(spec) = load else {
+            return func
+                .map(LoadSelect::Func)
+                .ok_or_else(|| Error::Place("say which loads: a function (--func F, every load of F) or a place (--load POINT)".into()));
+        };
+        Ok(match WrittenPoint::parse(spec)? {
+            WrittenPoint::Offset { func: named, at } => {
+                place::in_func(&self.module, profile, place::func_of(profile, named, None)?, at)?;
+                LoadSelect::At(at)
+            }
+            WrittenPoint::Block { func: named, block } => {
+                let f = place::func_of(profile, named, func)?
+                    .ok_or_else(|| Error::Place(format!("`{spec}`: a block needs a function: write FUNC:{spec} or give --func")))?;
+                place::block_start(&self.module, profile, f, block)?;
+                LoadSelect::Block(f, BlockIdx(block))
+            }
+            WrittenPoint::Line { file, line } => LoadSelect::Line { func, file, line },
+            WrittenPoint::Func(name) => LoadSelect::Func(select_func(profile, name)?),
+        })
     }
 
     /// The instruction a user names (a block of `func`, a byte offset, or a source line in
@@ -115,6 +123,7 @@ impl Analysis {
                     let wanted = match select {
                         LoadSelect::Func(f) => f == func,
                         LoadSelect::At(x) => x == at,
+                        LoadSelect::Block(f, block) => f == func && block.idx() == b,
                         LoadSelect::Line { func: f, file, line } => f.is_none_or(|f| f == func) && self.module.on_line(at, file, line),
                     };
                     if wanted {
@@ -164,7 +173,7 @@ impl Analysis {
             .flat_map(|(f, fx)| fx.blocks.iter().flatten().filter(|a| matches!(a, Action::Load { .. })).map(move |a| (f, a.at())))
             .collect();
         match select {
-            LoadSelect::Func(_) => None,
+            LoadSelect::Func(_) | LoadSelect::Block(..) => None,
             LoadSelect::At(x) => {
                 let below = loads.iter().filter(|l| l.1 < x).max_by_key(|l| l.1);
                 let above = loads.iter().filter(|l| l.1 > x).min_by_key(|l| l.1);
@@ -177,7 +186,7 @@ impl Analysis {
                     return Some(Error::Place(format!("{module}: no source lines (the module has no DWARF); name a load by its byte offset")));
                 }
                 let in_func = |f: FuncIdx| func.is_none_or(|g| g == f);
-                let same_file = |name: &str| name == file || name.ends_with(&format!("/{file}"));
+                let same_file = |name: &str| file_matches(name, file);
                 let mut lines: Vec<u32> = Vec::new();
                 let mut files: Vec<&str> = Vec::new();
                 for &(_, at) in loads.iter().filter(|l| in_func(l.0)) {
@@ -198,16 +207,10 @@ impl Analysis {
                     let hint = if files.is_empty() { "no load has a source line".to_string() } else { format!("files with loads: {}{more}", shown.join(", ")) };
                     return Some(Error::Place(format!("{module}: no load{scope} is in a file named {file}; {hint}")));
                 }
-                lines.sort_unstable();
-                lines.dedup();
-                // The lines nearest the one asked for, in order.
-                let mut near = lines.clone();
-                near.sort_by_key(|&l| (l.abs_diff(line), l));
-                near.truncate(12);
-                near.sort_unstable();
-                let more = if lines.len() > near.len() { format!(" (the nearest {} of {})", near.len(), lines.len()) } else { String::new() };
-                let shown: Vec<String> = near.iter().map(u32::to_string).collect();
-                Some(Error::Place(format!("{module}: no load{scope} is on line {line} of {file}; its lines with loads{more}: {}", shown.join(", "))))
+                Some(Error::Place(format!(
+                    "{module}: no load{scope} is on line {line} of {file}; its lines with loads: {}",
+                    nearest(&lines, line, 12, |l| l.to_string())
+                )))
             }
         }
     }

@@ -10,12 +10,13 @@ use std::path::{Path, PathBuf};
 use wpp_model::progress::Progress;
 use wpp_model::stmts::{FuncStmts, Reg};
 use wpp_model::{BlockIdx, FuncIdx, FuncMap};
+use wpp_report::point::{file_matches, nearest, Point as WrittenPoint};
 use wpp_report::slice::{BytesFrom, Criterion, DepRow, DepSource, SliceInstr, SliceLine, SliceReport};
 use wpp_report::{select_func, Top, Truncation};
 use wpp_twpp::slice::{DepKind, Inst, Part, Program, Slicer, Source};
 use wpp_twpp::Twpp;
 
-use crate::{Error, Module};
+use crate::{place, Error, Module};
 
 /// A TWPP opened with its module, for slicing.
 pub struct Slicing {
@@ -182,21 +183,25 @@ impl Slicing {
         Err(Error::Invalid(format!("{module}: `{spec}` {why}; the variables in scope at {at:#x} in {name}: {}", live())))
     }
 
-    /// The instruction a criterion names: `FUNC:0xOFF` (or `FUNC:N`), a byte offset, or
-    /// the first instruction of a source line (`FILE:LINE`, in `--func` or any function).
+    /// The instruction a criterion names, a point in any form of [`wpp_report::point`]:
+    /// `FUNC:0xOFF` or a byte offset (an instruction must start there), `FUNC:bN` (the
+    /// block's first instruction), or the first instruction of a source line
+    /// (`FILE:LINE`, in any function).
     pub fn point(&self, at: &str) -> Result<(FuncIdx, u32), Error> {
         let module = self.module.path.display();
         let profile = &self.twpp.profile;
-        let offset = |s: &str| s.strip_prefix("0x").map_or_else(|| s.parse().ok(), |h| u32::from_str_radix(h, 16).ok());
-        let (func, off) = match at.rsplit_once(':') {
-            Some((f, o)) if o.starts_with("0x") => (Some(select_func(profile, f)?), offset(o)),
-            None => (None, offset(at)),
-            Some((file, line)) => {
-                let line: u32 = line.parse().map_err(|_| Error::Place(format!("`{at}` is neither FUNC:0xOFF, a byte offset nor FILE:LINE")))?;
-                return self.line_point(file, line);
+        let (func, off) = match WrittenPoint::parse(at)? {
+            WrittenPoint::Offset { func, at } => (place::func_of(profile, func, None)?, at),
+            WrittenPoint::Block { func: Some(name), block } => {
+                let f = select_func(profile, name)?;
+                (Some(f), place::block_start(&self.module, profile, f, block)?)
             }
+            WrittenPoint::Block { func: None, .. } => {
+                return Err(Error::Place(format!("`{at}`: a block needs its function: write FUNC:{at}")));
+            }
+            WrittenPoint::Line { file, line } => return self.line_point(file, line),
+            WrittenPoint::Func(_) => return Err(Error::Place(format!("`{at}` names no instruction; write one of FUNC:0xOFF, 0xOFF, FUNC:bN or FILE:LINE"))),
         };
-        let off = off.ok_or_else(|| Error::Place(format!("`{at}` is neither FUNC:0xOFF, a byte offset nor FILE:LINE")))?;
         let found = self.module.block_at(off).map(|(f, _)| f).filter(|f| self.stmts.get(*f).and_then(|s| s.find(off)).is_some());
         match (found, func) {
             (Some(f), None) => Ok((f, off)),
@@ -237,8 +242,7 @@ impl Slicing {
         if first.is_ok() || var.contains(':') {
             return first.map(|(r, name)| (func, off, r, name));
         }
-        let line = at.rsplit_once(':').filter(|(_, l)| !l.starts_with("0x")).and_then(|(f, l)| Some((f, l.parse::<u32>().ok()?)));
-        if let Some((file, line)) = line {
+        if let Ok(WrittenPoint::Line { file, line }) = WrittenPoint::parse(at) {
             for (f, st) in self.stmts.iter().flat_map(|(f, s)| s.blocks.iter().flat_map(|b| &b.stmts).map(move |st| (f, st.at))) {
                 if st > off && self.module.on_line(st, file, line) {
                     if let Ok((r, name)) = self.var(var, f, st) {
@@ -263,7 +267,7 @@ impl Slicing {
                     return Ok((f, st.at));
                 }
                 if let Some((name, l)) = self.module.line_of(st.at) {
-                    if name == file || name.ends_with(&format!("/{file}")) {
+                    if file_matches(name, file) {
                         lines.insert(l);
                     }
                 }
@@ -272,12 +276,11 @@ impl Slicing {
         if lines.is_empty() {
             return Err(Error::Place(format!("{module}: no code is in a file named {file}")));
         }
-        let mut near: Vec<u32> = lines.iter().copied().collect();
-        near.sort_by_key(|&l| (l.abs_diff(line), l));
-        near.truncate(8);
-        near.sort_unstable();
-        let shown: Vec<String> = near.iter().map(u32::to_string).collect();
-        Err(Error::Place(format!("{module}: no code is on line {line} of {file}; the nearest lines with code: {}", shown.join(", "))))
+        let lines: Vec<u32> = lines.into_iter().collect();
+        Err(Error::Place(format!(
+            "{module}: no code is on line {line} of {file}; the nearest lines with code: {}",
+            nearest(&lines, line, 8, |l| l.to_string())
+        )))
     }
 
     fn slicer(&self) -> Result<Slicer<'_>, Error> {

@@ -320,7 +320,7 @@ fn select_file(p: &Profile, spec: &str) -> Result<u32, Error> {
     with_blocks.dedup();
     let named = |want: &dyn Fn(&str) -> bool| with_blocks.iter().copied().filter(|&f| map.files.get(f as usize).is_some_and(|n| want(n))).collect::<Vec<u32>>();
     let exact = named(&|n| n == spec);
-    let matches = if exact.is_empty() { named(&|n| n.ends_with(&format!("/{spec}"))) } else { exact };
+    let matches = if exact.is_empty() { named(&|n| crate::point::file_matches(n, spec)) } else { exact };
     let list = |files: &[u32]| {
         let mut names: Vec<&str> = files.iter().filter_map(|&f| map.files.get(f as usize).map(String::as_str)).collect();
         names.sort_unstable();

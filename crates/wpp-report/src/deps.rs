@@ -9,7 +9,8 @@ use wpp_model::exercised::{Dependence, ExercisedDeps};
 use wpp_profile::Profile;
 use wpp_twpp::recover::{exercised, from_addresses, from_ewpp, is_ewpp, site_name, sites, EwppChecks};
 
-use crate::Error;
+use crate::point::{file_matches, Point};
+use crate::{select_func, Error};
 
 mod chain;
 pub use chain::{chains, ChainLink, ChainRow, Chains};
@@ -85,26 +86,39 @@ fn writer_row(p: &Profile, sites: &[AccessSite], w: wpp_model::exercised::Writer
     }
 }
 
-/// Which loads `spec` names: `0xOFFSET` (the load at that module offset), a function (its
-/// loads), or `FILE:LINE` (the loads of blocks whose lines cover it). `None` selects all.
+/// Which loads `spec` names, a point in any form of [`crate::point`]: the load at a module
+/// offset (`0xOFF`, or `FUNC:0xOFF` in that function), a block's loads (`FUNC:bN`), a
+/// function's (`FUNC`), or those of the blocks whose lines cover a source line
+/// (`FILE:LINE`). `None` selects all.
 fn select(p: &Profile, sites: &[AccessSite], spec: Option<&str>) -> Result<Vec<u32>, Error> {
     let loads = || sites.iter().enumerate().filter(|(_, s)| matches!(s.kind, SiteKind::Read { .. }));
     let Some(spec) = spec else { return Ok(loads().map(|(i, _)| i as u32).collect()) };
-    let chosen: Vec<u32> = if let Some(hex) = spec.strip_prefix("0x") {
-        let at = u32::from_str_radix(hex, 16).map_err(|_| unsuitable(p, format!("--use {spec}: not a hexadecimal offset")))?;
-        loads().filter(|(_, s)| s.at == at).map(|(i, _)| i as u32).collect()
-    } else if let Some((file, line)) = spec.rsplit_once(':').and_then(|(f, l)| Some((f, l.parse::<u32>().ok()?))) {
-        let src = p.source.as_ref().ok_or_else(|| unsuitable(p, format!("--use {spec}: the profile has no source lines (the module had no DWARF)")))?;
-        loads()
-            .filter(|(_, s)| {
-                src.block(s.func, s.block).is_some_and(|r| {
-                    r.first <= line && line <= r.last && src.files.get(r.file as usize).is_some_and(|f| f == file || f.ends_with(&format!("/{file}")))
-                })
+    let of = |keep: &dyn Fn(&AccessSite) -> bool| -> Vec<u32> { loads().filter(|(_, s)| keep(s)).map(|(i, _)| i as u32).collect() };
+    let chosen: Vec<u32> = match Point::parse(spec)? {
+        Point::Offset { func, at } => {
+            let func = func.map(|name| select_func(p, name)).transpose()?;
+            of(&|s| s.at == at && func.is_none_or(|f| s.func == f))
+        }
+        Point::Block { func: Some(name), block } => {
+            let f = select_func(p, name)?;
+            let n = p.meta.functions.get(f.idx()).and_then(|x| x.cfg.as_ref()).map_or(0, |c| c.blocks.len());
+            if block as usize >= n {
+                return Err(unsuitable(p, format!("--use {spec}: function {} has no block {block} (it has {n})", p.meta.func_name(f))));
+            }
+            of(&|s| s.func == f && s.block.0 == block)
+        }
+        Point::Block { func: None, .. } => return Err(unsuitable(p, format!("--use {spec}: a block needs its function: write FUNC:{spec}"))),
+        Point::Line { file, line } => {
+            let src = p.source.as_ref().ok_or_else(|| unsuitable(p, format!("--use {spec}: the profile has no source lines (the module had no DWARF)")))?;
+            of(&|s| {
+                src.block(s.func, s.block)
+                    .is_some_and(|r| r.first <= line && line <= r.last && src.files.get(r.file as usize).is_some_and(|f| file_matches(f, file)))
             })
-            .map(|(i, _)| i as u32)
-            .collect()
-    } else {
-        loads().filter(|(_, s)| p.meta.func_name(s.func) == spec).map(|(i, _)| i as u32).collect()
+        }
+        Point::Func(name) => {
+            let f = select_func(p, name)?;
+            of(&|s| s.func == f)
+        }
     };
     if chosen.is_empty() {
         let mut near: Vec<&AccessSite> = loads().map(|(_, s)| s).collect();

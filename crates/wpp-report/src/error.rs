@@ -20,6 +20,9 @@ pub enum Error {
     /// A path not written `FUNCTION:PATH_ID`.
     #[error("`{spec}`: {problem}")]
     BadPath { spec: String, problem: String },
+    /// A program point not written in one of the forms of [`crate::point::FORMS`].
+    #[error("`{spec}`: {problem}")]
+    BadPoint { spec: String, problem: String },
     /// A path number past the function's paths.
     #[error("`{spec}`: function {function} has no path {path}")]
     NoPath { spec: String, function: String, path: u64 },

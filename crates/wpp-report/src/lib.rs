@@ -58,6 +58,7 @@ pub mod heat;
 pub mod hot;
 mod naming;
 mod paths;
+pub mod point;
 pub mod ppp;
 pub mod query;
 mod row;

@@ -25,9 +25,10 @@ pub struct ReachingOpts {
     /// The module the profile was recorded from.
     #[arg(long, value_name = "M.wasm")]
     module: PathBuf,
-    /// The point: before the instruction at this byte offset, before block N of --func
-    /// (`bN`), or before the first instruction of this source line in --func (FILE:LINE).
-    #[arg(long, value_name = "AT")]
+    /// The point, before an instruction: FUNC:0xOFF or 0xOFF (a module byte offset),
+    /// FUNC:bN or bN (block N of FUNC or of --func), or FILE:LINE (its first instruction
+    /// in --func).
+    #[arg(long, value_name = "POINT")]
     at: String,
     /// The function, by name or index (needed with a block or FILE:LINE).
     #[arg(long, value_name = "F")]

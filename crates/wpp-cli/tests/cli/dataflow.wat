@@ -6,6 +6,7 @@
 ;; no load at 0x5f), the data flow frequencies over the grammar, and the HTML report's
 ;; messages (its page without drawings: `--dot` names no program). The frequencies show
 ;; the function's locals first, the most executed blocks first, and with --top 0 every fact.
+;; Points and loads in every form: FUNC:0xOFF, bN with --func, FUNC:bN, a function.
 ;;
 ;; RUN: record -o %t.wpp %s
 ;; RUN: twpp build %t.wpp -o %t.twpp
@@ -15,9 +16,16 @@
 ;; RUN: dataflow redundancy %t.twpp --module %s --load 0x12345678
 ;; RUN: dataflow reaching %t.twpp --module %s --at 0x87 --global 0
 ;; RUN: dataflow reaching %t.twpp --module %s --at 0x87 --local 2
+;; RUN: dataflow reaching %t.twpp --module %s --at main:0x87 --global 0
+;; RUN: dataflow reaching %t.twpp --module %s --func main --at b3 --global 0
+;; RUN: dataflow redundancy %t.twpp --module %s --load main:0x78
+;; RUN: dataflow redundancy %t.twpp --module %s --load main:b2
+;; RUN: dataflow redundancy %t.twpp --module %s --load main
 ;; RUN: dff %t.wpp --module %s --func main
 ;; RUN: dff %t.wpp --module %s --func main --top 0
 ;; RUN: dff %t.wpp --module %s --func main --at b3 --problem reaching-definitions
+;; RUN: dff %t.wpp --module %s --func main --at main:b3 --problem reaching-definitions
+;; RUN: dff %t.wpp --module %s --func main --at main:0x87 --problem reaching-definitions
 ;; RUN: dff %t.wpp --module %s --func main --problem available-loads
 ;; RUN: report %t.wpp -o %t.html --dot %t.no-dot
 ;; RUN: report %t.wpp -o %t.full.html --twpp %t.twpp --dataflow main --module %s --dot %t.no-dot

@@ -2,11 +2,17 @@
 ;; (any-instance dependences), a counter at a constant address (a last-instance, fixed
 ;; cost dependence), a memory.copy and a memory.fill, the arguments args_get wrote,
 ;; a load of two stores' bytes (a partial overlap), and a load of bytes nothing
-;; wrote (the initial memory).
+;; wrote (the initial memory). Loads are named as any program point: an offset, FUNC:0xOFF,
+;; FUNC:bN (a block's loads), a function; a block without its function and a function the
+;; module lacks are refused.
 ;; RUN: record --mode addresses -o %t.wpp %s hello
 ;; RUN: deps %t.wpp
 ;; RUN: deps %t.wpp --use 0x9b --instance 3
 ;; RUN: deps %t.wpp --use main --top 2
+;; RUN: deps %t.wpp --use main:0x9b --instance 3
+;; RUN: deps %t.wpp --use main:b2 --top 2
+;; RUN: deps %t.wpp --use b1
+;; RUN: deps %t.wpp --use nosuchfn
 ;; RUN: deps stats %t.wpp --module %s
 ;; RUN: record --mode ewpp-filter -o %t.f.wpp %s hello
 ;; RUN: deps %t.f.wpp --top 3

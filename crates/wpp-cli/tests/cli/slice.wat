@@ -4,7 +4,8 @@
 ;; in code. The paper's statement numbers mark main's instructions. The slice of Z at the
 ;; breakpoint (statement 14, the local.get at 0x106) leaves out statements 3 and 8 (their
 ;; values were overwritten) and 10; the first iteration's Y (before 0xea) has a smaller
-;; one; bad criteria say what is there instead.
+;; one; bad criteria say what is there instead. A criterion is a program point in any
+;; form (`main:0x106`, `0xea`, `main:b2`); a block without its function is refused.
 ;;
 ;; RUN: record -o %t.wpp %s
 ;; RUN: twpp build %t.wpp -o %t.twpp
@@ -15,6 +16,9 @@
 ;; RUN: slice %t.twpp --module %s --at 0xea --var local:4 --instance 7
 ;; RUN: slice %t.twpp --module %s --at slice.wat:40 --var local:4
 ;; RUN: slice %t.twpp --module %s --at 0xea --var mem:0
+;; RUN: slice %t.twpp --module %s --at main:b2 --var local:5
+;; RUN: slice %t.twpp --module %s --at b2 --var local:5
+;; RUN: slice %t.twpp --module %s --at main --var local:5
 (module
   (memory (export "memory") 1)
   (global $pos (mut i32) (i32.const 0))

@@ -181,7 +181,7 @@ impl<'a> Dff<'a> {
         let scope = match (at, func) {
             (Some(at), f) => Scope::At(resolve_point(self.module, profile, at, f)?),
             (None, Some(f)) => Scope::Func(f),
-            (None, None) => return Err(Error::Place("say where: a function (--func F, every block of F) or a point (--at AT)".into())),
+            (None, None) => return Err(Error::Place("say where: a function (--func F, every block of F) or a point (--at POINT)".into())),
         };
         let mut report = self.analyse(kind, scope)?;
         report.truncation.cut("points", &mut report.points, top);
