@@ -74,6 +74,7 @@ mod atomic;
 mod build;
 mod error;
 pub mod merge;
+pub mod naming;
 mod read;
 mod write;
 

@@ -40,9 +40,9 @@ pub enum Error {
     /// Input that does not make sense, with where it is in the message.
     #[error("{0}")]
     Invalid(String),
-    /// A profile the reports cannot read as a grammar over paths.
+    /// A name that names nothing in the profile's program.
     #[error(transparent)]
-    Report(#[from] wpp_report::Error),
+    Name(#[from] wpp_profile::naming::NameError),
 }
 
 impl Error {
@@ -57,7 +57,7 @@ impl Error {
             Error::Instrument { source, .. } => source.is_failure(),
             Error::Run { source, .. } => source.is_failure(),
             Error::Profile(e) => e.is_failure(),
-            Error::Report(e) => e.is_failure(),
+            Error::Name(_) => false,
         }
     }
 }

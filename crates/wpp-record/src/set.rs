@@ -202,7 +202,7 @@ fn listed(p: &Profile, file: &Path) -> Result<BTreeSet<PathEvent>, Error> {
         if line.is_empty() {
             continue;
         }
-        match wpp_report::parse_path(p, line) {
+        match wpp_profile::naming::parse_path(p, line) {
             Ok(e) => {
                 out.insert(e);
             }

@@ -78,7 +78,11 @@ fn crates_know_only_what_they_may() {
             assert!(!wasm.contains(&d.as_str()), "{c} depends on {d} through other crates: it knows nothing of WebAssembly");
         }
     }
-    forbid("wpp-record", &["wpp-twpp", "wpp-dataflow", "wpp-html"], "it records; the analyses of a recorded run live in wpp-dataflow, wpp-report and wpp-html");
+    forbid(
+        "wpp-record",
+        &["wpp-twpp", "wpp-dataflow", "wpp-html", "wpp-report"],
+        "it records; the analyses of a recorded run live in wpp-dataflow, wpp-report and wpp-html (names of paths are wpp-profile's)",
+    );
     forbid("wpp-html", &["wpp-dataflow", "wpp-record"], "the page renders the rows of wpp-report; the caller computes data flow");
     forbid("wpp-grammar", &["wpp-model", "wpp-paths"], "terminals are numbers, not paths");
     forbid("wpp-profile", &["wpp-wasm"], "a profile is decodable without the module");
