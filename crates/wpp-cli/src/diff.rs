@@ -1,10 +1,8 @@
 //! `wpp diff`: two runs side by side, of one module or of two builds of a program.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_report::format::{group, signed, truncate};
 
 /// Compare two runs: per function and per path, how often each ran and the instructions
 /// it executed in each run, and the change, largest first.
@@ -60,78 +58,12 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     (d.run_a, d.run_b) = (o.run_a, o.run_b);
     if let Some(page) = &o.html {
         wpp_html::diff::write(&d, page)?;
-        eprintln!("wpp: wrote {} ({} functions, {} paths)", page.display(), d.functions.len(), d.paths.len());
+        wpp_text::diff::wrote(&mut std::io::stderr().lock(), page, &d)?;
         d.cut(o.output.top());
     }
     if o.output.json {
         return crate::print_json(&d);
     }
-    let mut out = std::io::stdout().lock();
-    let [name_a, name_b] = d.labels();
-    writeln!(out, "A: {name_a}: {} path executions, {} instructions", group(d.executions_a), group(d.instructions_a))?;
-    writeln!(out, "B: {name_b}: {} path executions, {} instructions", group(d.executions_b), group(d.instructions_b))?;
-    writeln!(
-        out,
-        "change in instructions: {}; paths only A ran: {}, only B ran: {}",
-        signed(d.instructions_b as i128 - d.instructions_a as i128),
-        d.only_a,
-        d.only_b
-    )?;
-    if d.unmatched_a.is_some() {
-        writeln!(out, "two builds: functions matched by name, paths by source lines")?;
-    }
-    for line in d.unmatched() {
-        writeln!(out, "{line}")?;
-    }
-    writeln!(out)?;
-    writeln!(out, "functions by change in instructions (B - A):")?;
-    writeln!(out, "{:>16} {:>16} {:>16}  function", "change", "instrs A", "instrs B")?;
-    for f in &d.functions {
-        writeln!(out, "{:>16} {:>16} {:>16}  {}", signed(f.change), group(f.instructions_a), group(f.instructions_b), f.function)?;
-    }
-    if let Some(note) = d.truncation.note("functions", "functions") {
-        writeln!(out, "{note}")?;
-    }
-    writeln!(out)?;
-    let source = a.source.is_some();
-    writeln!(out, "paths by change in instructions (B - A):")?;
-    writeln!(
-        out,
-        "{:>16} {:>12} {:>12}  {:<32} {:>10} {:>7}  {}",
-        "change",
-        "count A",
-        "count B",
-        "function",
-        "path",
-        "instrs",
-        wpp_report::PathRow::places_header(source)
-    )?;
-    let builds = d.unmatched_a.is_some();
-    for p in &d.paths {
-        let id = match (builds, p.only) {
-            (false, _) => p.path.path_id.to_string(),
-            (true, Some("b")) => format!("-/{}", p.path.path_id),
-            (true, _) => format!("{}/{}", p.path.path_id, p.path_id_b.map_or("-".into(), |x| x.to_string())),
-        };
-        let only = match p.only {
-            Some("a") => "  [only A]",
-            Some(_) => "  [only B]",
-            None => "",
-        };
-        writeln!(
-            out,
-            "{:>16} {:>12} {:>12}  {:<32} {:>10} {:>7}  {}{only}",
-            signed(p.change),
-            group(p.count_a),
-            group(p.count_b),
-            truncate(&p.path.function, 32),
-            id,
-            p.path.instructions,
-            p.path.places(source)
-        )?;
-    }
-    if let Some(note) = d.truncation.note("paths", "paths") {
-        writeln!(out, "{note}")?;
-    }
+    wpp_text::diff::render(&mut std::io::stdout().lock(), &d, a.source.is_some())?;
     Ok(())
 }

@@ -58,7 +58,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let e = wpp_report::export(&p)?;
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         serde_json::to_writer(&mut out, &e)?;
-        writeln!(out)?;
+        out.write_all(b"\n")?;
         out.flush()?;
         return Ok(());
     }
@@ -66,10 +66,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     if let Some(dir) = &o.parquet {
         let want = |t: &str| o.tables.is_empty() || o.tables.iter().any(|x| x == t);
         for (info, written) in wpp_export::parquet::export_profile(&o.profile, o.run.run, dir, o.label.as_deref(), &want)? {
-            writeln!(out, "run {}", info.id)?;
-            for w in written {
-                writeln!(out, "  {:<14} {:>9} rows  {:>10}  {}", w.table, w.rows, wpp_report::format::bytes(w.bytes), w.path.display())?;
-            }
+            wpp_text::export::parquet(&mut out, &info, &written)?;
         }
     }
     if o.pprof.is_none() && o.speedscope.is_none() && o.lcov.is_none() {
@@ -81,31 +78,17 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     if let Some(path) = &o.pprof {
         let bytes = wpp_export::pprof::gzipped(&wpp_export::pprof::profile(&p, walk.as_ref()));
         write_file(path, &bytes)?;
-        writeln!(out, "pprof       {}  {}", path.display(), wpp_report::format::bytes(bytes.len() as u64))?;
+        wpp_text::export::file(&mut out, "pprof", path, bytes.len() as u64)?;
     }
     if let Some(path) = &o.speedscope {
         wpp_profile::write_atomically(path, |w| wpp_export::speedscope::write(&p, walk.as_ref(), w)).with_context(|| format!("{}: writing", path.display()))?;
-        writeln!(out, "speedscope  {}  {}", path.display(), wpp_report::format::bytes(std::fs::metadata(path)?.len()))?;
+        wpp_text::export::file(&mut out, "speedscope", path, std::fs::metadata(path)?.len())?;
     }
     if let Some(path) = &o.lcov {
         let l = wpp_export::lcov::lcov(&p, &wpp_export::lcov::test_name(&o.profile), walk.as_ref());
         write_file(path, l.text.as_bytes())?;
-        writeln!(out, "lcov        {}  {}", path.display(), wpp_report::format::bytes(l.text.len() as u64))?;
-        writeln!(
-            out,
-            "            lines {}/{}, functions {}/{}, branches {}/{} executed",
-            l.lines_hit, l.lines, l.functions_hit, l.functions, l.branches_hit, l.branches
-        )?;
-        if p.source.is_none() {
-            writeln!(out, "            the module has no DWARF source lines: the tracefile is empty")?;
-        }
-        if l.unknown_branches > 0 {
-            writeln!(
-                out,
-                "            {} branch blocks left out: an edge's count needs the whole program path (record with --mode grammar)",
-                l.unknown_branches
-            )?;
-        }
+        wpp_text::export::file(&mut out, "lcov", path, l.text.len() as u64)?;
+        wpp_text::export::lcov(&mut out, &l, p.source.is_some())?;
     }
     Ok(())
 }

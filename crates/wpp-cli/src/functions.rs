@@ -1,10 +1,8 @@
 //! `wpp functions`: the function table of a recorded run.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_report::format::{group, percent, truncate};
 use wpp_report::FunctionSort;
 
 /// Print every function that ran with the instructions it executed, most first.
@@ -59,35 +57,6 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     if o.output.json {
         return crate::print_json(&report);
     }
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "{:>16} {:>6} {:>14} {:>7} {:>6} {:>6}  {:<32}  {}",
-        "instructions",
-        "%",
-        "executions",
-        "paths",
-        "90% ex",
-        "90% in",
-        "function",
-        if p.source.is_some() { "source" } else { "bytes" }
-    )?;
-    for r in &report.functions {
-        writeln!(
-            out,
-            "{:>16} {:>5.1}% {:>14} {:>7} {:>6} {:>6}  {:<32}  {}",
-            group(r.instructions),
-            percent(r.instructions, report.instructions),
-            group(r.executions),
-            group(r.paths as u64),
-            group(r.paths_to_90_executions as u64),
-            group(r.paths_to_90_instructions as u64),
-            truncate(&r.function, 32),
-            r.source
-        )?;
-    }
-    if let Some(note) = report.truncation.note("functions", "functions") {
-        writeln!(out, "{note}")?;
-    }
+    wpp_text::functions::render(&mut std::io::stdout().lock(), &report, p.source.is_some())?;
     Ok(())
 }

@@ -1,11 +1,9 @@
 //! `wpp hot`: minimal hot subpaths of a whole program path.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use wpp_grammar::HotParams;
-use wpp_report::format::{count, group};
 use wpp_report::Dag;
 
 /// Find the minimal hot subpaths: runs of at most L consecutive acyclic paths whose cost
@@ -70,54 +68,6 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     if o.output.json {
         return crate::print_json(&report);
     }
-    let mut out = std::io::stdout().lock();
-    let unit = cost.unit();
-    let total = report.truncation.total("subpaths");
-    let of_the_run = if dag.boundary.is_some() { "of the runs" } else { "of the run" };
-    writeln!(
-        out,
-        "{} of {} to {} costing at least {} {unit}",
-        count(total as u64, "minimal hot subpath", "minimal hot subpaths"),
-        o.min_len,
-        count(o.max_len as u64, "path", "paths"),
-        group(min_cost)
-    )?;
-    for (i, r) in report.subpaths.iter().enumerate() {
-        let share = 100.0 * r.share;
-        if r.disjoint == r.frequency {
-            writeln!(
-                out,
-                "\n#{:<3} cost {} {unit} ({share:.1}% {of_the_run}), frequency {}, {}",
-                i + 1,
-                group(r.cost),
-                group(r.frequency),
-                count(r.length as u64, "path", "paths")
-            )?;
-        } else {
-            writeln!(
-                out,
-                "\n#{:<3} cost {} {unit}, frequency {} (overlapping), {}",
-                i + 1,
-                group(r.cost),
-                group(r.frequency),
-                count(r.length as u64, "path", "paths")
-            )?;
-            writeln!(out, "     side by side {} times: {} {unit} ({share:.1}% {of_the_run})", group(r.disjoint), group(r.disjoint_cost))?;
-        }
-        // Runs of one path are shown once with a repeat count.
-        let mut j = 0;
-        while j < r.paths.len() {
-            let mut k = j + 1;
-            while k < r.paths.len() && r.paths[k].same_path(&r.paths[j]) {
-                k += 1;
-            }
-            let times = if k - j > 1 { format!(" ×{}", k - j) } else { String::new() };
-            writeln!(out, "     {}{times}", r.paths[j])?;
-            j = k;
-        }
-    }
-    if let Some(note) = report.truncation.note("subpaths", "subpaths") {
-        writeln!(out, "\n{note}")?;
-    }
+    wpp_text::hot::render(&mut std::io::stdout().lock(), &report, cost, &params, dag.boundary.is_some())?;
     Ok(())
 }

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::Args;
-use wpp_report::format::group;
 
 /// Merge profiles of one module into one: path counts added, every run kept.
 ///
@@ -40,15 +39,6 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         anyhow::bail!(wpp_profile::Error::NothingToMerge { path: o.output });
     }
     let m = wpp_profile::merge(&inputs, &o.output)?;
-    eprintln!(
-        "wpp: merged {} run{} from {} profile{}: {} path executions, {} distinct paths -> {}",
-        m.runs,
-        if m.runs == 1 { "" } else { "s" },
-        inputs.len(),
-        if inputs.len() == 1 { "" } else { "s" },
-        group(m.executions),
-        group(m.paths as u64),
-        o.output.display()
-    );
+    wpp_text::merge::merged(&mut std::io::stderr().lock(), &m, inputs.len(), &o.output)?;
     Ok(())
 }

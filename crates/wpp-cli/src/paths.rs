@@ -1,11 +1,9 @@
 //! `wpp paths`: the Ball-Larus path profile of a recorded run.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use wpp_report::format::{group, percent, truncate};
-use wpp_report::{PathRow, PathSort};
+use wpp_report::PathSort;
 
 /// Print the path profile: how often each acyclic path ran, most executed first.
 ///
@@ -55,58 +53,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     if o.output.json {
         return crate::print_json(&report);
     }
-    let mut out = std::io::stdout().lock();
-    let where_ = PathRow::places_header(p.source.is_some());
-    let of = func.map(|f| format!("paths of {}", p.meta.func_name(f)));
-    match sort {
-        PathSort::Count => {
-            let events = report.executions;
-            // With --func the share is of the function's executions, and the header says so.
-            let share_of = match &of {
-                Some(of) => {
-                    writeln!(out, "{of}: {} executions; % is of these", group(events))?;
-                    "% fn"
-                }
-                None => "%",
-            };
-            writeln!(out, "{:>14} {:>6}  {:<32} {:>10} {:>7}  {where_}", "count", share_of, "function", "path", "instrs")?;
-            for r in &report.paths {
-                let count = r.count.unwrap_or(0);
-                writeln!(
-                    out,
-                    "{:>14} {:>5.1}%  {:<32} {:>10} {:>7}  {}",
-                    group(count),
-                    percent(count, events),
-                    truncate(&r.function, 32),
-                    r.path_id,
-                    r.instructions,
-                    r.places(p.source.is_some())
-                )?;
-            }
-        }
-        PathSort::Instructions => {
-            let all = report.instructions;
-            writeln!(out, "{} by instructions executed (count × instrs): {} in all; % is of these", of.as_deref().unwrap_or("paths"), group(all))?;
-            writeln!(out, "{:>16} {:>6} {:>14}  {:<32} {:>10} {:>7}  {where_}", "instructions", "%", "count", "function", "path", "instrs")?;
-            for r in &report.paths {
-                let count = r.count.unwrap_or(0);
-                let total = count.saturating_mul(r.instructions);
-                writeln!(
-                    out,
-                    "{:>16} {:>5.1}% {:>14}  {:<32} {:>10} {:>7}  {}",
-                    group(total),
-                    percent(total, all),
-                    group(count),
-                    truncate(&r.function, 32),
-                    r.path_id,
-                    r.instructions,
-                    r.places(p.source.is_some())
-                )?;
-            }
-        }
-    }
-    if let Some(note) = report.truncation.note("paths", "paths") {
-        writeln!(out, "{note}")?;
-    }
+    let func = func.map(|f| p.meta.func_name(f));
+    wpp_text::paths::render(&mut std::io::stdout().lock(), &report, sort, func.as_deref(), p.source.is_some())?;
     Ok(())
 }

@@ -1,11 +1,9 @@
 //! `wpp query`: questions about a whole program path, answered on the grammar's DAG.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use wpp_report::format::{count, group};
-use wpp_report::{Dag, PathRow};
+use wpp_report::Dag;
 
 /// Answer questions about the path trace without expanding it: how often a sequence of
 /// paths ran, whether one path ever ran before another, and what ran around a path.
@@ -59,41 +57,21 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             if o.output.json {
                 return crate::print_json(&r);
             }
-            if r.disjoint == r.frequency {
-                writeln!(out, "{}", r.frequency)?;
-            } else {
-                writeln!(out, "{} ({} side by side)", r.frequency, r.disjoint)?;
-            }
+            wpp_text::query::freq(&mut out, &r)?;
         }
         Question::Before { p, q } => {
             let r = wpp_report::before(&dag, &p, &q)?;
             if o.output.json {
                 return crate::print_json(&r);
             }
-            let pos = |x: Option<u64>| x.map_or("never ran".to_string(), |v| format!("event {v}"));
-            writeln!(out, "{}", if r.before { "yes" } else { "no" })?;
-            writeln!(out, "first {p}: {}; last {q}: {}", pos(r.first_p), pos(r.last_q))?;
+            wpp_text::query::before(&mut out, &r, &p, &q)?;
         }
         Question::Context { p, k } => {
             let r = wpp_report::contexts(&dag, &p, k, o.output.top())?;
             if o.output.json {
                 return crate::print_json(&r);
             }
-            let total = r.truncation.total("contexts");
-            writeln!(
-                out,
-                "{p} ran {} in {} of {} each side",
-                count(r.executions, "time", "times"),
-                count(total as u64, "distinct context", "distinct contexts"),
-                count(k as u64, "path", "paths")
-            )?;
-            for c in &r.contexts {
-                let names = |v: &[PathRow]| v.iter().map(PathRow::name).collect::<Vec<_>>().join(" ");
-                writeln!(out, "{:>14}  {} [{p}] {}", group(c.count), names(&c.before), names(&c.after))?;
-            }
-            if let Some(note) = r.truncation.note("contexts", "contexts") {
-                writeln!(out, "{note}")?;
-            }
+            wpp_text::query::contexts(&mut out, &r, &p, k)?;
         }
     }
     Ok(())

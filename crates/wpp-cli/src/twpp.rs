@@ -1,13 +1,10 @@
 //! `wpp twpp`: the timestamped whole program path — building the TWPP file from a profile
 //! and its statistics.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use wpp_report::format::group;
-use wpp_report::TwppStats;
 use wpp_twpp::Twpp;
 
 /// Timestamped whole program paths (Zhang & Gupta): the run reorganised by call, so that
@@ -82,20 +79,7 @@ fn build(o: BuildOpts) -> anyhow::Result<()> {
     let t = Instant::now();
     let profile = o.run.open(&o.profile)?;
     let (built, kept) = wpp_twpp::recover::build_twpp(&profile, &output, &mut crate::Bar::on_terminal())?;
-    eprintln!(
-        "wpp: {} events, {} invocations of {} functions, {} distinct traces; function parts {} bytes, call graph {} bytes; {:.2} s -> {}",
-        group(built.index.events),
-        group(built.index.invocations()),
-        built.index.functions.len(),
-        group(built.index.distinct_traces()),
-        group(built.part_bytes),
-        group(built.dcg_bytes),
-        t.elapsed().as_secs_f64(),
-        output.display()
-    );
-    if let Some(n) = kept {
-        eprintln!("wpp: kept {} memory dependences (load executions and the write instances they read), which `wpp slice` follows", group(n));
-    }
+    wpp_text::twpp::built(&mut std::io::stderr().lock(), &built, kept, t.elapsed().as_secs_f64(), &output)?;
     Ok(())
 }
 
@@ -105,46 +89,6 @@ fn stats(o: StatsOpts) -> anyhow::Result<()> {
     if o.output.json {
         return crate::print_json(&s);
     }
-    print_stats(&o.file, &s)?;
-    Ok(())
-}
-
-fn print_stats(file: &Path, s: &TwppStats) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    let factor = |a: u64, b: u64| a as f64 / b.max(1) as f64;
-    writeln!(out, "file                  {}", file.display())?;
-    writeln!(out, "events                {}", group(s.events))?;
-    writeln!(out, "invocations           {} of {} functions ({} open when the trace ended)", group(s.invocations), s.functions, s.open_at_end)?;
-    writeln!(out, "distinct traces       {}", group(s.distinct_traces))?;
-    writeln!(out, "WPP traces            {:>14} bytes (every invocation's blocks)", group(s.wpp_bytes))?;
-    writeln!(out, "  duplicates removed  {:>14} bytes  x{:.2}", group(s.dedup_bytes), factor(s.wpp_bytes, s.dedup_bytes))?;
-    writeln!(out, "  dynamic blocks      {:>14} bytes  x{:.2} (with dictionaries)", group(s.dbb_bytes), factor(s.dedup_bytes, s.dbb_bytes))?;
-    writeln!(out, "  timestamped         {:>14} bytes  x{:.2}", group(s.twpp_bytes), factor(s.dbb_bytes, s.twpp_bytes))?;
-    writeln!(
-        out,
-        "call graph            {:>14} bytes; LZW {} bytes, SEQUITUR(1) {} bytes",
-        group(s.dcg_bytes),
-        group(s.dcg_lzw_bytes),
-        group(s.dcg_grammar_bytes)
-    )?;
-    writeln!(out, "overall               x{:.1} (WPP traces and call graph against TWPP traces, dictionaries and compressed call graph)", s.overall_factor)?;
-    writeln!(
-        out,
-        "flow graphs           static {} nodes, {} edges; dynamic {} nodes, {} edges (summed over distinct traces)",
-        group(s.static_nodes),
-        group(s.static_edges),
-        group(s.dynamic_nodes),
-        group(s.dynamic_edges)
-    )?;
-    writeln!(out, "timestamp vectors     {:.1} series per dynamic block ({:.1} timestamps)", s.mean_series, s.mean_timestamps)?;
-    writeln!(out, "sections")?;
-    let n = s.sections.len();
-    for (i, (name, bytes)) in s.sections.iter().enumerate() {
-        if i < 12 || i + 1 == n {
-            writeln!(out, "  {name:<14}{:>14} bytes", group(*bytes))?;
-        } else if i == 12 {
-            writeln!(out, "  ... {} more", n - 13)?;
-        }
-    }
+    wpp_text::twpp::stats(&mut std::io::stdout().lock(), &o.file, &s)?;
     Ok(())
 }

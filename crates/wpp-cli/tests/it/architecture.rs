@@ -38,6 +38,7 @@ const LAYERS: &[&[&str]] = &[
     &["wpp-runtime", "wpp-twpp"],
     &["wpp-report"],
     &["wpp-record", "wpp-dataflow", "wpp-html", "wpp-export"],
+    &["wpp-text"],
     &["wpp-cli", "wpp-bench"],
 ];
 
@@ -71,7 +72,7 @@ fn crates_know_only_what_they_may() {
         }
     };
     let wasm = ["wasmparser", "wasm-encoder", "wasmtime", "wasmtime-wasi", "wpp-wasm", "wpp-runtime"];
-    for c in ["wpp-model", "wpp-paths", "wpp-grammar", "wpp-report", "wpp-twpp", "wpp-html", "wpp-export"] {
+    for c in ["wpp-model", "wpp-paths", "wpp-grammar", "wpp-report", "wpp-twpp", "wpp-html", "wpp-export", "wpp-text"] {
         forbid(c, &wasm, "it knows nothing of WebAssembly");
         // Not through another crate of the workspace either.
         for d in workspace_closure(&crates, c) {
