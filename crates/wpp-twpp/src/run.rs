@@ -1,5 +1,5 @@
 //! One run's view of a TWPP, shared by the analyses that walk it (the demand-driven data
-//! flow queries of [`crate::dataflow`] and the slicer of [`crate::slice`]): the dynamic
+//! flow queries of `dataflow` and the slicer of `slice`): the dynamic
 //! call graph with each invocation's caller and subtree, each function's invocations, the
 //! function parts read lazily (once each), and each distinct trace in timestamped form
 //! ([`TraceView`]) with its call occurrences, and the callee invocation of a call.
