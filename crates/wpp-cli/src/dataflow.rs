@@ -1,13 +1,10 @@
 //! `wpp dataflow`: demand-driven data flow queries on a TWPP file, with the module it was
 //! recorded from.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use wpp_dataflow::query::open;
-use wpp_report::dataflow::{RedundancyReport, SiteCount};
-use wpp_report::format::group;
 
 mod reaching;
 
@@ -79,44 +76,12 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     }
 }
 
-pub(super) fn sites(out: &mut impl std::io::Write, what: &str, v: &[SiteCount]) -> std::io::Result<()> {
-    for s in v.iter().take(6) {
-        writeln!(out, "    {what:<10} {:>12}  {}", group(s.count), s.name())?;
-    }
-    if v.len() > 6 {
-        writeln!(out, "    {what:<10} ... {} more sites (--json has every one)", v.len() - 6)?;
-    }
-    Ok(())
-}
-
 fn redundancy(o: RedundancyOpts) -> anyhow::Result<()> {
     let a = open(&o.file, &o.module)?;
     let report = a.redundancy(a.select_loads(o.func.as_deref(), o.load.as_deref())?, o.output.top(), &mut crate::Bar::on_terminal())?;
     if o.output.json {
         return crate::print_json(&Out { module: o.module.display().to_string(), report });
     }
-    print_redundancy(&report)?;
-    Ok(())
-}
-
-fn print_redundancy(report: &RedundancyReport) -> std::io::Result<()> {
-    let untracked = report.untracked_loads;
-    let mut out = std::io::stdout().lock();
-    if report.loads.is_empty() {
-        writeln!(out, "no load selected ran ({untracked} with an address the analysis does not follow)")?;
-    }
-    for l in &report.loads {
-        let pct = 100.0 * l.redundant as f64 / l.executions as f64;
-        writeln!(out, "{}  load {}", l.load.at_function(), l.address)?;
-        writeln!(out, "    redundant  {:>12} of {} executions ({pct:.1}%)", group(l.redundant), group(l.executions))?;
-        sites(&mut out, "from", &l.available_from)?;
-        sites(&mut out, "killed by", &l.killed_by)?;
-    }
-    if let Some(note) = report.truncation.note("loads", "loads") {
-        writeln!(out, "{note}")?;
-    }
-    if untracked > 0 {
-        writeln!(out, "{untracked} selected loads have an address the analysis does not follow (not a constant, or a variable plus a constant)")?;
-    }
+    wpp_text::dataflow::redundancy(&mut std::io::stdout().lock(), &report)?;
     Ok(())
 }

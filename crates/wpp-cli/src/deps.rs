@@ -1,6 +1,5 @@
 //! `wpp deps`: the memory dependences of a recorded run.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
@@ -8,7 +7,6 @@ use clap::{Args, Subcommand};
 mod chain;
 mod stats;
 use wpp_profile::Profile;
-use wpp_report::format::{group, percent};
 
 /// Print which stores, bulk writes and host calls each load read from.
 ///
@@ -95,35 +93,6 @@ fn show(o: ShowOpts) -> anyhow::Result<()> {
     if o.output.json {
         return crate::print_json(&r);
     }
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{} load executions, {} dependences (writer, load), from the {}", group(r.load_executions), group(r.dependences as u64), r.from)?;
-    for l in &r.loads {
-        writeln!(out, "\nload {}+{:#x}  {}  ran {}", l.function, l.offset, l.source, group(l.executions))?;
-        if l.writers.is_empty() {
-            writeln!(out, "  (nothing: it read no byte, or never ran)")?;
-        }
-        let all: u64 = l.writers.iter().map(|w| w.count).sum();
-        for w in &l.writers {
-            let earlier = match w.earlier_instance {
-                0 => String::new(),
-                n => format!(", {} from an earlier instance", group(n)),
-            };
-            let source = w.source.as_deref().map(|s| format!("  {s}")).unwrap_or_default();
-            writeln!(out, "  {:>12} {:>5.1}%  {}{source}{earlier}", group(w.count), percent(w.count, all), w.writer)?;
-        }
-    }
-    if let Some((k, rows)) = &r.instance {
-        writeln!(out, "\nexecution {k} of the load read:")?;
-        for d in rows {
-            let source = d.source.as_deref().map(|s| format!("  {s}")).unwrap_or_default();
-            match d.writer_instance {
-                0 => writeln!(out, "  {}", d.writer)?,
-                i => writeln!(out, "  {}, its execution {}{}{source}", d.writer, group(i), if d.latest { " (its latest)" } else { "" })?,
-            }
-        }
-    }
-    if let Some(note) = r.truncation.note("loads", "loads") {
-        writeln!(out, "\n{note}")?;
-    }
+    wpp_text::deps::report(&mut std::io::stdout().lock(), &r)?;
     Ok(())
 }

@@ -1,11 +1,9 @@
 //! `wpp slice`: a dynamic slice on a TWPP file, with the module it was recorded from.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
 use wpp_dataflow::slice::{open, Which};
-use wpp_report::format::group;
 use wpp_report::slice::SliceReport;
 
 /// Why a variable has its value at one execution of an instruction: the executions of
@@ -91,59 +89,19 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let cache = (!o.no_cache).then(|| wpp_dataflow::slice::cache_path(&o.file));
     let (mut report, used) = s.slice(func, at, var, which, o.algorithm, top, cache.as_deref(), &mut crate::Bar::on_terminal())?;
     if let Some(said) = used.and_then(|u| u.summary()) {
-        eprintln!("wpp: dependence cache: {said}");
+        wpp_text::slice::cache(&mut std::io::stderr().lock(), &said)?;
     }
     report.criterion.variable = named;
     if let Some(page) = &o.html {
         wpp_html::slice::write(&report, &o.module.display().to_string(), page)?;
         if !o.output.json {
-            let (c, n) = (&report.criterion, group(report.statements));
-            println!(
-                "slice of {} before {}: {n} instructions, {} executions -> {}",
-                c.variable,
-                c.place.at_function(),
-                group(report.instances),
-                page.display()
-            );
+            wpp_text::slice::wrote(&mut std::io::stdout().lock(), &report, page)?;
             return Ok(());
         }
     }
     if o.output.json {
         return crate::print_json(&Out { module: o.module.display().to_string(), report });
     }
-    print(&report)?;
-    Ok(())
-}
-
-fn print(r: &SliceReport) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    let c = &r.criterion;
-    writeln!(out, "slice of {} before {} (execution {} of {})", c.variable, c.place.at_function(), group(c.execution), group(c.executions))?;
-    for line in c.origin() {
-        writeln!(out, "  {line}")?;
-    }
-    let lines = if r.source_lines > 0 { format!(" on {} source lines", group(r.source_lines)) } else { String::new() };
-    writeln!(out, "  {} instructions{lines}, {} executions", group(r.statements), group(r.instances))?;
-    for note in r.notes() {
-        writeln!(out, "  {note}")?;
-    }
-    for l in &r.lines {
-        writeln!(out)?;
-        writeln!(out, "{}  {}", l.source.as_deref().unwrap_or("(no source line)"), l.function)?;
-        for i in &l.instructions {
-            writeln!(out, "  {:<8} {:<22} {:>8}x", i.at, i.text, group(i.instances))?;
-            for d in &i.deps {
-                let what = match &d.register {
-                    Some(reg) => format!("{} {reg}", d.kind),
-                    None => d.kind.to_string(),
-                };
-                writeln!(out, "      {what:<20} <- {}  {}x", d.from.describe(), group(d.count))?;
-            }
-        }
-    }
-    let noun = if r.source_lines > 0 { "source lines" } else { "functions" };
-    if let Some(note) = r.truncation.note("lines", noun) {
-        writeln!(out, "\n{note}")?;
-    }
+    wpp_text::slice::render(&mut std::io::stdout().lock(), &report)?;
     Ok(())
 }

@@ -11,6 +11,9 @@
 //! `paths` (`wpp paths`).
 
 pub mod annotate;
+pub mod dataflow;
+pub mod deps;
+pub mod dff;
 pub mod diff;
 pub mod export;
 pub mod functions;
@@ -18,6 +21,7 @@ pub mod hot;
 pub mod merge;
 pub mod paths;
 pub mod query;
+pub mod slice;
 pub mod stats;
 pub mod trace;
 pub mod twpp;

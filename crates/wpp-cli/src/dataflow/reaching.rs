@@ -1,15 +1,12 @@
 //! `wpp dataflow reaching`: which definitions of a variable reached a point.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
 use wpp_dataflow::query::open;
 use wpp_model::effects::Var;
-use wpp_report::dataflow::ReachingReport;
-use wpp_report::format::group;
 
-use super::{sites, Out};
+use super::Out;
 
 /// Which definitions of a local or global reached a point, and how often each did.
 ///
@@ -54,13 +51,6 @@ pub fn reaching(o: ReachingOpts) -> anyhow::Result<()> {
     if o.output.json {
         return crate::print_json(&Out { module: o.module.display().to_string(), report });
     }
-    print_reaching(&report)?;
-    Ok(())
-}
-
-fn print_reaching(r: &ReachingReport) -> std::io::Result<()> {
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{} at {}: {} executions", r.variable, r.point.at_function(), group(r.executions))?;
-    sites(&mut out, "defined", &r.definitions)?;
+    wpp_text::dataflow::reaching(&mut std::io::stdout().lock(), &report)?;
     Ok(())
 }

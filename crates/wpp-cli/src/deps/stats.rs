@@ -1,11 +1,9 @@
 //! `wpp deps stats`: the totals of a run's memory dependences.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
 use wpp_profile::Profile;
-use wpp_report::format::{group, percent};
 
 /// Statistics of the run's memory dependences.
 ///
@@ -39,56 +37,6 @@ pub fn run(o: StatsOpts) -> anyhow::Result<()> {
     if o.json.json {
         return crate::print_json(&s);
     }
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "from the {}", s.from)?;
-    writeln!(out, "loads: {} sites, {} executions", group(s.load_sites), group(s.load_executions))?;
-    writeln!(out, "dependences: {} (writer, load) pairs, {} in all", group(s.dependences), group(s.dynamic_dependences))?;
-    writeln!(out, "\n{:<16} {:>10} {:>7} {:>14} {:>7}", "", "pairs", "%", "dependences", "%")?;
-    let row = |out: &mut std::io::StdoutLock, r: &wpp_report::deps::ClassRow| {
-        writeln!(
-            out,
-            "{:<16} {:>10} {:>6.1}% {:>14} {:>6.1}%",
-            r.class,
-            group(r.dependences),
-            percent(r.dependences, s.dependences),
-            group(r.executions),
-            percent(r.executions, s.dynamic_dependences)
-        )
-    };
-    for r in [&s.last_instance, &s.any_instance, &s.initial, &s.host, &s.instructions] {
-        row(&mut out, r)?;
-    }
-    if let Some(classes) = &s.classes {
-        writeln!(out, "\nstatic classes of the instruction pairs:")?;
-        for r in classes {
-            row(&mut out, r)?;
-        }
-    }
-    if let Some(e) = &s.ewpp {
-        writeln!(
-            out,
-            "\nthe extended WPP's checks: {} writers reported, {} of them unforeseen by the filtering run and {} past a load's first {} candidates (their sites spelled out in {} base-256 digits); {} checks naming instances (the comparison with the latest, and each digit of a distance back from it)",
-            group(e.reports),
-            group(e.unforeseen),
-            group(e.beyond_candidates),
-            wpp_record::MAX_CANDIDATES,
-            group(e.site_checks),
-            group(e.instance_checks)
-        )?;
-    }
-    if let Some(c) = &s.checks {
-        writeln!(
-            out,
-            "\nchecks per dependence to name the writer's instance: {:.2} (latest, then binary search; at most {}), {:.2} searching linearly (at most {})",
-            c.binary,
-            group(c.binary_max),
-            c.linear,
-            group(c.linear_max)
-        )?;
-    }
-    if !s.unknown_host_calls.is_empty() {
-        let calls: Vec<String> = s.unknown_host_calls.iter().map(|(n, c)| format!("{n} ({}×)", group(*c))).collect();
-        writeln!(out, "\nwrites not known (dependences on them are missing): {}", calls.join(", "))?;
-    }
+    wpp_text::deps::stats(&mut std::io::stdout().lock(), &s, wpp_record::MAX_CANDIDATES)?;
     Ok(())
 }
