@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use wpp_record::{Builder, Prediction, SymbolFormat};
-use wpp_report::format::group;
 
 use crate::builder_arg;
 
@@ -57,16 +56,6 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     };
     let prediction = if o.predict { Prediction::Rules } else { Prediction::Off };
     let c = wpp_record::compress(input, &o.input, format, o.grammar, prediction, &o.output)?;
-    eprintln!(
-        "wpp: {} symbols ({} distinct) in {:.2} s ({:.2} M/s); grammar {} rules, {} symbols, {} bytes -> {}",
-        group(c.n_symbols),
-        group(c.n_distinct as u64),
-        c.build_time.as_secs_f64(),
-        c.n_symbols as f64 / c.build_time.as_secs_f64().max(1e-9) / 1e6,
-        group(c.grammar.rules.len() as u64),
-        group(c.grammar.n_symbols() as u64),
-        group(c.encoded_bytes as u64),
-        o.output.display()
-    );
+    wpp_text::compress::compressed(&mut std::io::stderr().lock(), &c, &o.output)?;
     Ok(())
 }

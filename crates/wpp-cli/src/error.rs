@@ -56,6 +56,8 @@ pub fn exit_status(e: &anyhow::Error) -> u8 {
         e.is_failure()
     } else if let Some(e) = e.downcast_ref::<wpp_twpp::recover::Error>() {
         e.is_failure()
+    } else if let Some(e) = e.downcast_ref::<wpp_text::expand::Error>() {
+        e.is_failure()
     } else {
         // The command's own output failed (stdout, a directory it writes into).
         e.downcast_ref::<std::io::Error>().is_some() || e.downcast_ref::<serde_json::Error>().is_some_and(|j| j.is_io())

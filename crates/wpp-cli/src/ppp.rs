@@ -6,9 +6,6 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use wpp_profile::Profile;
 use wpp_record::{PathSet, Selection};
-use wpp_report::format::{group, rho_table, truncate};
-use wpp_report::ppp::PppReport;
-use wpp_report::PathRow;
 
 /// Preferential path profiling: number a chosen set of interesting paths compactly.
 #[derive(Args)]
@@ -73,14 +70,8 @@ fn select(o: SelectOpts) -> anyhow::Result<()> {
     };
     let set = PathSet::select(&p, &how)?;
     set.save(&o.output)?;
-    eprintln!(
-        "wpp: {} interesting paths in {} functions ({}) -> {}\nPPP compactness, rho = (max id - min id + 1) / interesting paths, by interesting paths per function:\n{}",
-        group(set.paths.len() as u64),
-        set.functions.len(),
-        set.selection,
-        o.output.display(),
-        rho_table(set.functions.iter().map(|f| (f.n_interesting, f.rho))),
-    );
+    let rho: Vec<(usize, f64)> = set.functions.iter().map(|f| (f.n_interesting, f.rho)).collect();
+    wpp_text::ppp::selected(&mut std::io::stderr().lock(), set.paths.len(), &set.selection, &rho, &o.output)?;
     Ok(())
 }
 
@@ -118,57 +109,6 @@ fn report(o: ReportOpts) -> anyhow::Result<()> {
     if o.output.json {
         return crate::print_json(&report);
     }
-    print_report(&mut std::io::stdout().lock(), &p, &report)
-}
-
-fn print_report(out: &mut impl std::io::Write, p: &Profile, r: &PppReport) -> anyhow::Result<()> {
-    let g = group;
-    let arrays = r.functions.iter().filter(|f| f.counters == "array").count();
-    let n_interesting = r.truncation.total("interesting");
-    let n_residual = r.truncation.total("residual");
-    writeln!(
-        out,
-        "interesting paths ({}: {}): {} in {} functions; {} executed, {} times",
-        r.set,
-        r.selection,
-        g(n_interesting as u64),
-        r.functions.len(),
-        g(r.interesting_executed as u64),
-        g(r.interesting_executions)
-    )?;
-    if arrays > 0 {
-        writeln!(out, "  {arrays} of the functions fit Ball-Larus counter arrays and were counted there, without PPP slots")?;
-    }
-    if r.interesting_hashed > 0 {
-        writeln!(out, "  {} of them have PPP ids past their function's slots and were counted in the hash table", g(r.interesting_hashed as u64))?;
-    }
-    writeln!(out, "residual paths (executed, not interesting): {}, {} times", g(n_residual as u64), g(r.residual_executions))?;
-    if !r.residual.is_empty() {
-        let where_ = PathRow::places_header(p.source.is_some());
-        writeln!(out, "\nresidual paths, most executed first:\n{:>14}  {:<32} {:>10} {:>7}  {where_}", "count", "function", "path", "instrs")?;
-        for x in &r.residual {
-            writeln!(
-                out,
-                "{:>14}  {:<32} {:>10} {:>7}  {}",
-                g(x.count.unwrap_or(0)),
-                truncate(&x.function, 32),
-                x.path_id,
-                x.instructions,
-                x.places(p.source.is_some())
-            )?;
-        }
-        if let Some(note) = r.truncation.note("residual", "residual paths") {
-            writeln!(out, "{note}")?;
-        }
-    }
-    writeln!(out, "\ninteresting paths, most executed first:\n{:>14}  {:<32} {:>10} {:>10} {:>7}", "count", "function", "path", "PPP id", "counted")?;
-    for x in &r.interesting {
-        writeln!(out, "{:>14}  {:<32} {:>10} {:>10} {:>7}", g(x.count), truncate(&x.function, 32), x.path_id, x.ppp_id, x.counted)?;
-    }
-    if let Some(note) = r.truncation.note("interesting", "interesting paths") {
-        writeln!(out, "{note}")?;
-    }
-    writeln!(out, "\nPPP compactness, rho = (max id - min id + 1) / interesting paths, by interesting paths per function:")?;
-    writeln!(out, "{}", rho_table(r.functions.iter().map(|f| (f.n_interesting, f.rho))))?;
+    wpp_text::ppp::report(&mut std::io::stdout().lock(), &report, p.source.is_some())?;
     Ok(())
 }

@@ -5,9 +5,8 @@ use std::time::Duration;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
-use wpp_record::{Builder, Limits, PathSet, Prediction, RecordMode, Recorder, Recording, StopHandle, StopReason};
-use wpp_report::format::{count, group};
-use wpp_runtime::{Frame, Outcome};
+use wpp_record::{Builder, Limits, PathSet, Prediction, RecordMode, Recorder, StopHandle, StopReason};
+use wpp_runtime::Outcome;
 
 use crate::builder_arg;
 
@@ -61,7 +60,7 @@ pub struct Opts {
     /// Grammar mode: memory for events waiting for the grammar builder (K, M or G
     /// suffixes); beyond it they wait in a temporary file beside the output, which is
     /// removed at once and never outlives the recording.
-    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = wpp_record::options::parse_size)]
     spool_memory: usize,
     /// Grammar mode: threads that build the grammar [default: the cores available]. The
     /// grammar is the same for any number.
@@ -75,7 +74,7 @@ pub struct Opts {
     #[arg(long, value_name = "N")]
     segment_tokens: Option<usize>,
     /// Stop the program after this many seconds (fractions allowed), keeping its profile.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = wpp_record::options::parse_seconds)]
     timeout: Option<Duration>,
     /// Stop the program when it has used this much fuel, keeping its profile: about one
     /// unit per WebAssembly instruction executed, the instrumentation's included. Counting
@@ -85,7 +84,7 @@ pub struct Opts {
     /// Largest size of each of the program's linear memories (K, M or G suffixes): growing
     /// one past it stops the program, keeping its profile [default: what WebAssembly
     /// allows, 4 GiB for a 32-bit memory].
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = wpp_record::options::parse_size)]
     max_memory: Option<usize>,
     /// Path limit per function; functions with more paths get cut points.
     #[arg(long, default_value_t = u64::MAX, hide = true)]
@@ -138,19 +137,7 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
         ModeArg::EwppFilter => RecordMode::EwppFilter,
         ModeArg::Ewpp => RecordMode::Ewpp(o.grammar),
     };
-    match (mode, &o.filter) {
-        (RecordMode::Ewpp(_), None) => bail!("--mode ewpp needs --filter FILE (a profile of `wpp record --mode ewpp-filter` of the same program)"),
-        (RecordMode::Ewpp(_), Some(_)) => {}
-        (_, Some(_)) => bail!("--filter is for --mode ewpp"),
-        (_, None) => {}
-    }
-    match (mode, &o.interesting) {
-        (RecordMode::Ppp, None) => bail!("--mode ppp needs --interesting SET (a set file from `wpp ppp select`)"),
-        (RecordMode::Ppp, Some(_)) => {}
-        (_, Some(_)) => bail!("--interesting is for --mode ppp"),
-        (_, None) if o.ppp_everywhere => bail!("--ppp-everywhere is for --mode ppp"),
-        (_, None) => {}
-    }
+    wpp_record::options::check_mode(mode, o.filter.is_some(), o.interesting.is_some(), o.ppp_everywhere)?;
     let output = match &o.output {
         Some(o) => o.clone(),
         None => default_output(&o.program)?,
@@ -172,23 +159,10 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
         recorder = recorder.on_progress(progress_bar());
     }
     for d in &o.dirs {
-        let (host, guest) = match d.split_once("::") {
-            Some((h, g)) => (h, g.to_string()),
-            None => (d.as_str(), d.clone()),
-        };
-        if !Path::new(host).is_dir() {
-            bail!("--dir {d}: {host} is not a directory");
-        }
-        recorder = recorder.dir(host, guest);
+        recorder = wpp_record::options::dir(recorder, d)?;
     }
     for e in &o.envs {
-        recorder = match e.split_once('=') {
-            Some((k, v)) => recorder.env(k, v),
-            None => match std::env::var(e) {
-                Ok(v) => recorder.env(e, v),
-                Err(_) => bail!("--env {e}: the host has no such variable"),
-            },
-        };
+        recorder = wpp_record::options::env(recorder, e)?;
     }
     if let Some(file) = &o.interesting {
         recorder = recorder.interesting(file, PathSet::load(file)?);
@@ -202,45 +176,18 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
     let recorded = recorder.record(&output);
     signals.close();
     let r = recorded?;
-    report(&r, &o.program, &output);
+    let frames = match &r.outcome {
+        Outcome::Trapped { backtrace, .. } => wpp_record::options::named_frames(&o.program, backtrace),
+        _ => Vec::new(),
+    };
+    wpp_text::record::recorded(&mut std::io::stderr().lock(), &r, &frames, &output)?;
     if !matches!(r.outcome, Outcome::Exited(0)) {
-        let granted: Vec<String> = o.dirs.iter().map(|d| d.split_once("::").map_or(d.clone(), |(_, g)| g.to_string())).collect();
-        if let Some(hint) = sandbox_hint(&o.args, &granted) {
-            eprintln!("wpp: hint: {hint}");
+        let granted: Vec<String> = o.dirs.iter().map(|d| wpp_record::options::dir_guest(d)).collect();
+        if let Some(hint) = wpp_record::options::sandbox_hint(&o.args, &granted) {
+            wpp_text::record::hint(&mut std::io::stderr().lock(), &hint)?;
         }
     }
     Ok(r.exit_status())
-}
-
-/// For a program that failed: if one of its arguments names a file or directory on this
-/// machine that no granted directory (guest paths `granted`) covers, what may have gone
-/// wrong and the `--dir` that would grant it. The program runs sandboxed: it sees only
-/// what --dir grants, and a refused open looks like any other failure (WASI's
-/// "Capabilities insufficient").
-fn sandbox_hint(args: &[String], granted: &[String]) -> Option<String> {
-    let covered = |arg: &Path| {
-        granted.iter().any(|g| {
-            let g = Path::new(g);
-            match arg.is_absolute() {
-                true => arg.starts_with(g),
-                false => g == Path::new(".") || arg.starts_with(g),
-            }
-        })
-    };
-    let arg = args.iter().find(|a| !a.starts_with('-') && Path::new(a.as_str()).exists() && !covered(Path::new(a.as_str())))?;
-    let path = Path::new(arg.as_str());
-    let what = if path.is_dir() { "a directory" } else { "a file" };
-    let dir = match path.is_absolute() {
-        true => path.parent().filter(|_| !path.is_dir()).unwrap_or(path).display().to_string(),
-        false => ".".to_string(),
-    };
-    let granted = match granted.len() {
-        0 => "none was granted".to_string(),
-        _ => format!("only {} {} granted", granted.join(", "), if granted.len() == 1 { "was" } else { "were" }),
-    };
-    Some(format!(
-        "the program's argument `{arg}` is {what} on this machine, but the program runs sandboxed and sees only the directories given with --dir ({granted}); if it could not open it, `--dir {dir}` grants it"
-    ))
 }
 
 /// `STEM.wpp` in the current directory, as `perf record` writes `perf.data` there: the
@@ -266,40 +213,17 @@ fn watch_signals(stop: StopHandle) -> anyhow::Result<signal_hook::iterator::Hand
             let name = StopReason::signal_name(sig);
             if seen > 1 {
                 wpp_profile::remove_unfinished();
-                eprintln!("wpp: {name} again: aborted without a profile");
+                let _ = wpp_text::record::signal(&mut std::io::stderr().lock(), &name, wpp_text::record::Signalled::Again);
                 std::process::exit(128 + sig);
             }
             if stop.stop(StopReason::Signal(sig)) {
-                eprintln!("wpp: {name}: stopping the program; its profile will hold the run until now ({name} again aborts without it)");
+                let _ = wpp_text::record::signal(&mut std::io::stderr().lock(), &name, wpp_text::record::Signalled::Stopping);
             } else {
-                eprintln!("wpp: {name}: the program has ended; finishing its profile ({name} again aborts without it)");
+                let _ = wpp_text::record::signal(&mut std::io::stderr().lock(), &name, wpp_text::record::Signalled::Finishing);
             }
         }
     })?;
     Ok(handle)
-}
-
-/// A duration in seconds, fractions allowed.
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s.parse().map_err(|_| format!("`{s}` is not a number of seconds"))?;
-    Duration::try_from_secs_f64(secs).map_err(|_| format!("`{s}` is not a duration (a non-negative number of seconds)"))
-}
-
-/// A size in bytes, with an optional K, M or G suffix (powers of 1024).
-fn parse_size(s: &str) -> Result<usize, String> {
-    let (digits, unit) = match s.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-        Some((i, _)) => s.split_at(i),
-        None => (s, ""),
-    };
-    let shift = match unit.to_ascii_uppercase().trim_end_matches(['B', 'I']) {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        _ => return Err(format!("`{s}` is not a size (a number with an optional K, M or G suffix)")),
-    };
-    let n: usize = digits.parse().map_err(|_| format!("`{s}` is not a size (a number with an optional K, M or G suffix)"))?;
-    n.checked_mul(1 << shift).ok_or_else(|| format!("`{s}` is too large"))
 }
 
 /// A progress bar for building the grammar after the guest ended, shown once that
@@ -319,92 +243,5 @@ fn progress_bar() -> impl Fn(wpp_record::BuildProgress) + Send + Sync + 'static 
         if p.built >= p.total {
             bar.finish_and_clear();
         }
-    }
-}
-
-/// How many frames of a trap's backtrace are printed.
-const SHOWN_FRAMES: usize = 20;
-
-/// What happened, on stderr (stdout is the guest's).
-fn report(r: &Recording, program: &Path, output: &Path) {
-    match &r.outcome {
-        Outcome::Trapped { trap, backtrace } => {
-            eprintln!("wpp: the program trapped: {trap}");
-            // Frames are in the program's own offsets; its DWARF, if any, names their lines.
-            let lines = std::fs::read(program).ok().and_then(|b| wpp_wasm::instruction_lines(&b).ok().flatten());
-            for (i, f) in backtrace.iter().take(SHOWN_FRAMES).enumerate() {
-                eprintln!("  {i:>3}: {}", frame(f, lines.as_ref()));
-            }
-            if backtrace.len() > SHOWN_FRAMES {
-                let left = backtrace.len() - SHOWN_FRAMES;
-                let at_least = if backtrace.len() >= wpp_runtime::MAX_FRAMES { "at least " } else { "" };
-                eprintln!("       ... {at_least}{} more {} left out", group(left as u64), if left == 1 { "frame" } else { "frames" });
-            }
-        }
-        Outcome::Stopped(reason) => eprintln!("wpp: the program was {reason}; the profile holds the run until then"),
-        Outcome::Exited(_) => {}
-    }
-    for w in &r.warnings {
-        eprintln!("wpp: warning: {w}");
-    }
-    let mut note = String::new();
-    if let Some(g) = &r.grammar {
-        note = format!(
-            "; grammar {} symbols, {} bytes (ratio {:.0}:1 against 4-byte symbols)",
-            group(g.symbols),
-            group(g.bytes),
-            (4 * r.events) as f64 / g.bytes.max(1) as f64,
-        );
-    }
-    if let Some(n) = r.residual {
-        note = format!("; {} of them residual (`wpp ppp report` lists them)", group(n));
-    }
-    if let Some(n) = r.accesses {
-        note.push_str(&format!("; {}", count(n, "memory access", "memory accesses")));
-    }
-    eprintln!(
-        "wpp: {} in {:.2} s (after {:.2} s instrumenting and {:.2} s compiling), {:.2} s more to write the profile; {} distinct{note} -> {}",
-        count(r.events, "path", "paths"),
-        r.guest_time.as_secs_f64(),
-        r.instrument_time.as_secs_f64(),
-        r.compile_time.as_secs_f64(),
-        r.after_guest.as_secs_f64(),
-        group(r.distinct),
-        output.display()
-    );
-}
-
-/// A backtrace frame as `wasmtime run` would name it for the program: function, module
-/// offset, and source line.
-fn frame(f: &Frame, lines: Option<&wpp_wasm::InstructionLines>) -> String {
-    let name = match (f.func, &f.name) {
-        (None, _) => return "wpp's recording code".to_string(),
-        (Some(_), Some(name)) => name.clone(),
-        (Some(func), None) => format!("func[{}]", func.0),
-    };
-    let Some(at) = f.offset else { return name };
-    match lines.and_then(|l| l.line_at(at)) {
-        Some((file, line)) => format!("{name} (at offset {at:#x}, {file}:{line})"),
-        None => format!("{name} (at offset {at:#x})"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::sandbox_hint;
-
-    /// A hint names an argument that exists on the host and that no grant covers, and the
-    /// `--dir` that would.
-    #[test]
-    fn sandbox_hints() {
-        let here = std::env::current_dir().unwrap();
-        let file = here.join("Cargo.toml");
-        let abs = file.display().to_string();
-        assert!(sandbox_hint(&["Cargo.toml".into()], &[]).unwrap().contains("`--dir .`"));
-        assert!(sandbox_hint(&["Cargo.toml".into()], &[".".into()]).is_none());
-        assert!(sandbox_hint(std::slice::from_ref(&abs), &[]).unwrap().contains(&format!("`--dir {}`", here.display())));
-        assert!(sandbox_hint(&[abs], &[here.display().to_string()]).is_none());
-        assert!(sandbox_hint(&["no-such-file".into(), "-v".into()], &[]).is_none());
-        assert!(sandbox_hint(&["src".into()], &["data".into()]).unwrap().contains("a directory on this machine"));
     }
 }

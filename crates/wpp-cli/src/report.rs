@@ -99,9 +99,6 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         wpp_html::PipelineError::Dataflow(e) => anyhow::Error::new(e),
     })?;
     drop(bar);
-    if let Some(why) = &written.not_drawn {
-        eprintln!("wpp: warning: the paths are not drawn: {why}");
-    }
-    eprintln!("wpp: wrote {} ({} KiB)", o.output.display(), written.bytes.div_ceil(1024));
+    wpp_text::report::wrote(&mut std::io::stderr().lock(), &o.output, written.bytes, written.not_drawn.as_deref())?;
     Ok(())
 }

@@ -63,6 +63,7 @@
 pub mod access_sink;
 mod compress;
 mod error;
+pub mod options;
 mod set;
 pub mod sink;
 pub mod spool;

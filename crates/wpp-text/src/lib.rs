@@ -11,16 +11,21 @@
 //! `paths` (`wpp paths`).
 
 pub mod annotate;
+pub mod compress;
 pub mod dataflow;
 pub mod deps;
 pub mod dff;
 pub mod diff;
+pub mod expand;
 pub mod export;
 pub mod functions;
 pub mod hot;
 pub mod merge;
 pub mod paths;
+pub mod ppp;
 pub mod query;
+pub mod record;
+pub mod report;
 pub mod slice;
 pub mod stats;
 pub mod trace;
