@@ -8,7 +8,10 @@
 //!
 //! ## Code map
 //!
-//! `paths` (`wpp paths`).
+//! One module per command: `paths`, `functions`, `stats`, `hot`, `query`, `trace`, `twpp`
+//! (build, stats), `annotate`, `diff`, `merge`, `export`, `deps` (loads, stats, chains),
+//! `dataflow` (redundancy, reaching), `dff`, `slice`, `ppp` (select, report), `report`,
+//! `record` (the run's outcome, signals), `compress`, `expand` (the events, one a line).
 
 pub mod annotate;
 pub mod compress;
