@@ -156,7 +156,7 @@ pub fn run(o: Opts) -> anyhow::Result<i32> {
         recorder = recorder.segment_tokens(n);
     }
     if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        recorder = recorder.on_progress(progress_bar());
+        recorder = recorder.on_progress(crate::grammar_bar());
     }
     for d in &o.dirs {
         recorder = wpp_record::options::dir(recorder, d)?;
@@ -224,24 +224,4 @@ fn watch_signals(stop: StopHandle) -> anyhow::Result<signal_hook::iterator::Hand
         }
     })?;
     Ok(handle)
-}
-
-/// A progress bar for building the grammar after the guest ended, shown once that
-/// starts, cleared when it is done.
-fn progress_bar() -> impl Fn(wpp_record::BuildProgress) + Send + Sync + 'static {
-    let bar = std::sync::OnceLock::<indicatif::ProgressBar>::new();
-    move |p| {
-        let bar = bar.get_or_init(|| {
-            let b = indicatif::ProgressBar::new(p.total);
-            b.set_style(
-                indicatif::ProgressStyle::with_template("wpp: building the grammar {bar:40} {percent:>3}% ({human_pos}/{human_len} paths, {eta} left)")
-                    .expect("a valid template"),
-            );
-            b
-        });
-        bar.set_position(p.built);
-        if p.built >= p.total {
-            bar.finish_and_clear();
-        }
-    }
 }

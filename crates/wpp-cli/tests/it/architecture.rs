@@ -301,7 +301,7 @@ const SUBCOMMAND_LINES: usize = 150;
 /// Files over the budget today, each with the most lines it may have until it is split
 /// (the options of `wpp record` are most of its file; `main` holds the shared option
 /// groups, parsers and the dispatch): the ceilings only come down.
-const OVER_BUDGET: &[(&str, usize)] = &[("record.rs", 247), ("main.rs", 330)];
+const OVER_BUDGET: &[(&str, usize)] = &[("record.rs", 227), ("main.rs", 196)];
 
 /// The binary's files lay no text out: what `wpp` prints for a person is `wpp-text`'s, so
 /// no subcommand file holds a printing or writing macro (`main` prints the JSON and the one
