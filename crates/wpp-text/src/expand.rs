@@ -9,8 +9,9 @@ use wpp_profile::Profile;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The output could not be written.
-    #[error(transparent)]
+    /// The output could not be written (a source, not transparent, so that the binary
+    /// sees the I/O error in the chain: a closed pipe ends `wpp expand | head` quietly).
+    #[error("writing the events")]
     Write(#[from] io::Error),
     /// The profile could not be read.
     #[error(transparent)]
