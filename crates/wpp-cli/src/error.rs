@@ -1,5 +1,27 @@
 //! How an error reaches the user: one line, and an exit status that says whose fault it is.
 
+/// The exit statuses, for `--help` and the man page.
+pub const EXIT_STATUS: &str = "\
+Exit status:
+  0        success (wpp record: the program exited 0)
+  1        wpp failed: a file could not be written, or a bug
+  2        usage or input error: bad arguments, a missing or unreadable file, a file of
+           the wrong kind, a name that names nothing
+  N        wpp record: the program's own exit status
+  124      wpp record: the program was stopped by --timeout, --fuel or --max-memory
+  130, 143 wpp record: the program was stopped by SIGINT (Ctrl-C) or SIGTERM
+  134      wpp record: the program trapped
+wpp record keeps the profile in every case but 1 and 2.";
+
+/// Whether `e` comes from writing to a closed pipe (`wpp paths ... | head`).
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    let broken_pipe = |c: &(dyn std::error::Error + 'static)| {
+        c.downcast_ref::<std::io::Error>().map(|io| io.kind()).or_else(|| c.downcast_ref::<serde_json::Error>().and_then(|j| j.io_error_kind()))
+            == Some(std::io::ErrorKind::BrokenPipe)
+    };
+    e.chain().any(broken_pipe)
+}
+
 /// The error and its causes on one line, `what: why: why`, each cause once: a cause whose
 /// text its parent already says is left out, I/O errors read as plain words ("no such file
 /// or directory", not "No such file or directory (os error 2)"), and a message that spans

@@ -1,5 +1,5 @@
 //! The option groups and value parsers the subcommands share: `--json` and `--top`
-//! (`Output`, `Json`), `--run N` (`Run`), `--problem`, `--grammar` and `--source-map`.
+//! (`Output`, `Json`, and `print_json`), `--run N` (`Run`), `--problem`, `--grammar` and `--source-map`.
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use wpp_record::Builder;
@@ -90,4 +90,15 @@ pub(crate) fn parse_source_map(s: &str) -> Result<(String, std::path::PathBuf), 
         Some((from, to)) if !from.is_empty() && !to.is_empty() => Ok((from.to_owned(), std::path::PathBuf::from(to))),
         _ => Err(format!("`{s}` is not FROM=TO (a prefix of the source names, and the directory to read them from)")),
     }
+}
+
+/// Writes `v` as pretty JSON and a newline.
+pub(crate) fn print_json(v: &impl serde::Serialize) -> anyhow::Result<()> {
+    // Buffered: stdout alone is line-buffered, a write call per line of the output.
+    use std::io::Write as _;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, v)?;
+    out.write_all(b"\n")?;
+    out.flush()?;
+    Ok(())
 }

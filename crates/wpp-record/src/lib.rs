@@ -58,13 +58,16 @@
 //! a `Tracker`); `spool`: the first-in first-out store of token blocks, in memory up to a bound, then in a nameless temporary
 //! file in the output's directory (`tempfile`); `set`: the PPP set file (`PathSet`: select
 //! from a profile, load, save, check against a module; `ppp_record`); `compress`: grammar
-//! profiles of foreign symbol traces.
+//! profiles of foreign symbol traces; `options`: what a command line gives a recorder (durations,
+//! sizes, `--dir`/`--env`, the mode options' checks, a trap's frames named from DWARF, the
+//! sandbox hint); `signals`: stopping a recording on SIGINT or SIGTERM.
 
 pub mod access_sink;
 mod compress;
 mod error;
 pub mod options;
 mod set;
+pub mod signals;
 pub mod sink;
 pub mod spool;
 

@@ -65,16 +65,7 @@ pub fn hint(out: &mut dyn Write, hint: &str) -> io::Result<()> {
     writeln!(out, "wpp: hint: {hint}")
 }
 
-/// What the recorder is doing about a signal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Signalled {
-    /// The first: the program is being stopped.
-    Stopping,
-    /// The first, after the program ended: the profile is being finished.
-    Finishing,
-    /// The second: wpp exits at once, without a profile.
-    Again,
-}
+pub use wpp_record::signals::Signalled;
 
 /// What `wpp record` says on signal `name` (`SIGINT`).
 pub fn signal(out: &mut dyn Write, name: &str, what: Signalled) -> io::Result<()> {

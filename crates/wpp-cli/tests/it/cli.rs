@@ -415,6 +415,15 @@ fn closed_pipe_is_quiet() {
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
+    // The bash completion script is more than a pipe holds (64 KiB), so the closed pipe
+    // is met while it is written.
+    let full = run(wpp().args(["completions", "bash"]));
+    assert!(full.stdout.len() > 64 << 10, "completions bash: only {} bytes", full.stdout.len());
+    let mut child = wpp().args(["completions", "bash"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut first = [0u8; 10];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success() && out.stderr.is_empty(), "completions bash | head: {:?} {}", out.status, String::from_utf8_lossy(&out.stderr));
 }
 
 /// Everything after the program is the program's, even what looks like wpp's options, as
