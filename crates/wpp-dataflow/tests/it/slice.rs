@@ -52,10 +52,6 @@ fn part_code(p: Part) -> u32 {
     }
 }
 
-fn kind_code(k: DepKind) -> String {
-    format!("{k:?}")
-}
-
 /// A call made by a frame, waiting for its callee.
 struct Pending {
     call: Id,
@@ -86,7 +82,7 @@ struct Walk {
     controllers: FuncMap<Vec<Vec<BlockIdx>>>,
     globals: HashMap<u32, Src>,
     frames: Vec<Frame>,
-    graph: HashMap<Id, Vec<(String, Src)>>,
+    graph: HashMap<Id, Vec<(DepKind, Src)>>,
     next_id: u32,
     /// Every execution's place in the run.
     seq: HashMap<Id, u64>,
@@ -117,7 +113,7 @@ impl Walk {
     fn returned(&mut self, call: Id, last: Option<Src>) {
         let deps = self.graph.entry((call.0, call.1, call.2, 1)).or_default();
         if let Some(l) = last {
-            deps.push((kind_code(DepKind::Return), l));
+            deps.push((DepKind::Return, l));
         }
     }
 
@@ -128,7 +124,7 @@ impl Walk {
         if let Some(p) = top.pending.take() {
             if !p.entered {
                 let deps = self.graph.entry((p.call.0, p.call.1, p.call.2, 1)).or_default();
-                deps.extend(p.args.iter().map(|&(r, s)| (kind_code(DepKind::Data(r)), s)));
+                deps.extend(p.args.iter().map(|&(r, s)| (DepKind::Data(r), s)));
             }
         }
     }
@@ -139,7 +135,7 @@ impl Walk {
         if let Some(mut f) = self.tail.take() {
             let p = f.pending.take().expect("a tail call is pending");
             let result = (p.call.0, p.call.1, p.call.2, 1);
-            self.graph.entry(result).or_default().extend(p.args.iter().map(|&(r, s)| (kind_code(DepKind::Data(r)), s)));
+            self.graph.entry(result).or_default().extend(p.args.iter().map(|&(r, s)| (DepKind::Data(r), s)));
             if let Some(to) = f.returns_to {
                 self.returned(to, Some(Src::Node(result)));
             }
@@ -186,24 +182,24 @@ impl Walk {
                     (r, v)
                 })
                 .collect();
-            let mut deps: Vec<(String, Src)> = Vec::new();
+            let mut deps: Vec<(DepKind, Src)> = Vec::new();
             let operands = match s.kind {
                 Kind::Call { args, .. } => &values[args as usize..],
                 _ => &values[..],
             };
-            deps.extend(operands.iter().map(|&(r, v)| (kind_code(DepKind::Data(r)), v)));
+            deps.extend(operands.iter().map(|&(r, v)| (DepKind::Data(r), v)));
             if s.kind == Kind::Load && !self.memory {
-                deps.push((kind_code(DepKind::Memory), Src::Memory));
+                deps.push((DepKind::Memory, Src::Memory));
             }
-            deps.extend(control.map(|c| (kind_code(DepKind::Control), c)));
+            deps.extend(control.map(|c| (DepKind::Control, c)));
             self.graph.insert(exec, deps);
             let n = self.seq.len() as u64;
             self.seq.insert(exec, n);
             let made = if let Kind::Call { args, tail } = s.kind {
                 for (k, &(r, v)) in values[..args as usize].iter().enumerate() {
-                    self.graph.insert((id, index, s.at, 2 + k as u32), vec![(kind_code(DepKind::Data(r)), v)]);
+                    self.graph.insert((id, index, s.at, 2 + k as u32), vec![(DepKind::Data(r), v)]);
                 }
-                self.graph.insert((id, index, s.at, 1), vec![(kind_code(DepKind::Call), Src::Node(exec))]);
+                self.graph.insert((id, index, s.at, 1), vec![(DepKind::Call, Src::Node(exec))]);
                 frame.pending = Some(Pending { call: exec, args: values[..args as usize].to_vec(), tail, entered: false });
                 Src::Node((id, index, s.at, 1))
             } else {
@@ -327,7 +323,7 @@ impl BlockSink for Walk {
                 .collect();
             read.sort_unstable();
             read.dedup();
-            self.graph.get_mut(&node).unwrap().extend(read.into_iter().map(|s| (kind_code(DepKind::Memory), s)));
+            self.graph.get_mut(&node).unwrap().extend(read.into_iter().map(|s| (DepKind::Memory, s)));
         }
     }
 
@@ -421,7 +417,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
     let seq = walk.seq.clone();
     let approach1 = (blocks <= cap).then(|| Approach1::new(&walk, &twpp.profile.meta.functions, &walk.graph));
     let order_inv: HashMap<u32, u32> = order.iter().enumerate().map(|(i, &n)| (n, i as u32)).collect();
-    let graph: HashMap<Id, Vec<(String, Src)>> = walk
+    let graph: HashMap<Id, Vec<(DepKind, Src)>> = walk
         .graph
         .clone()
         .into_iter()
@@ -457,7 +453,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
             let id = id_of(&mut slicer, n);
             got.insert(id);
             let deps: Vec<_> = slicer.deps_of(n).to_vec();
-            let mut ds: Vec<(String, Src)> = deps
+            let mut ds: Vec<(DepKind, Src)> = deps
                 .iter()
                 .map(|d| {
                     let s = match d.from {
@@ -467,7 +463,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
                         Source::Memory => Src::Memory,
                         Source::InitialMemory => Src::InitialMemory,
                     };
-                    (kind_code(d.kind), s)
+                    (d.kind, s)
                 })
                 .collect();
             ds.sort();
@@ -533,7 +529,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
             slicer
                 .visit_executed(&[Source::Node(Node::exec(inst))], |_, at, part, runs, deps| {
                     got1.insert((at, part_code(part)));
-                    let have: BTreeSet<(String, Src)> = deps.iter().map(|d| (kind_code(d.kind), origin_code(d.from))).collect();
+                    let have: BTreeSet<(DepKind, Src)> = deps.iter().map(|d| (d.kind, origin_code(d.from))).collect();
                     let want = a1.deps(at, part_code(part));
                     if failed.is_none() && (have != want || runs != a1.executions[&at]) {
                         failed = Some(format!("{at:#x} part {part:?}: ran {runs} (oracle {}), dependences\n{have:?}\noracle\n{want:?}", a1.executions[&at]));
@@ -581,7 +577,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
                 .collect();
             got.sort();
             got.dedup();
-            let mut want: Vec<Src> = graph[&(node, id.1, id.2, id.3)].iter().filter(|(k, _)| *k == kind_code(DepKind::Memory)).map(|(_, s)| *s).collect();
+            let mut want: Vec<Src> = graph[&(node, id.1, id.2, id.3)].iter().filter(|(k, _)| *k == DepKind::Memory).map(|(_, s)| *s).collect();
             want.sort();
             want.dedup();
             assert_eq!(got, want, "{name}: memory at {addr:#x}+{len} before {id:?}");
@@ -706,7 +702,7 @@ struct Approach1<'w> {
 }
 
 impl<'w> Approach1<'w> {
-    fn new(walk: &'w Walk, functions: &'w [wpp_model::Function], graph: &HashMap<Id, Vec<(String, Src)>>) -> Approach1<'w> {
+    fn new(walk: &'w Walk, functions: &'w [wpp_model::Function], graph: &HashMap<Id, Vec<(DepKind, Src)>>) -> Approach1<'w> {
         let mut a = Approach1 {
             stmts: &walk.stmts,
             functions,
@@ -720,7 +716,7 @@ impl<'w> Approach1<'w> {
         for (k, deps) in graph {
             if k.3 == 0 {
                 *a.executions.entry(k.2).or_default() += 1;
-                let mem = deps.iter().filter(|(d, _)| *d == kind_code(DepKind::Memory)).map(|(_, s)| match s {
+                let mem = deps.iter().filter(|(d, _)| *d == DepKind::Memory).map(|(_, s)| match s {
                     Src::Node(n) => Src::Node((0, 0, n.2, n.3)),
                     other => *other,
                 });
@@ -820,10 +816,10 @@ impl<'w> Approach1<'w> {
         out
     }
 
-    fn data(&self, f: u32, at: u32, regs: &[Reg], out: &mut BTreeSet<(String, Origin1)>) {
+    fn data(&self, f: u32, at: u32, regs: &[Reg], out: &mut BTreeSet<(DepKind, Origin1)>) {
         let params = self.stmts.get(FuncIdx(f)).unwrap().params;
         for &r in regs {
-            let kind = kind_code(DepKind::Data(r));
+            let kind = DepKind::Data(r);
             if let Reg::Global(g) = r {
                 out.extend(self.global_defs(g).into_iter().map(|s| (kind.clone(), s)));
                 continue;
@@ -847,7 +843,7 @@ impl<'w> Approach1<'w> {
         }
     }
 
-    fn returns(&self, g: u32, out: &mut BTreeSet<(String, Origin1)>, seen: &mut BTreeSet<u32>) {
+    fn returns(&self, g: u32, out: &mut BTreeSet<(DepKind, Origin1)>, seen: &mut BTreeSet<u32>) {
         if !seen.insert(g) {
             return;
         }
@@ -856,7 +852,7 @@ impl<'w> Approach1<'w> {
         for e in cfg.edges.iter().filter(|e| e.to == wpp_model::Target::Exit && self.walk.ran[&g].contains(&e.from.0)) {
             let Some(s) = stmts.blocks[e.from.idx()].stmts.last() else { continue };
             let tail = matches!(s.kind, Kind::Call { tail: true, .. });
-            out.insert((kind_code(DepKind::Return), Src::Node((0, 0, s.at, u32::from(tail)))));
+            out.insert((DepKind::Return, Src::Node((0, 0, s.at, u32::from(tail)))));
             if tail {
                 for &h in self.walk.callees.get(&(g, s.at)).map(|c| &c.0).into_iter().flatten() {
                     self.returns(h, out, seen);
@@ -866,7 +862,7 @@ impl<'w> Approach1<'w> {
     }
 
     /// The dependences of instruction `at`'s part `part`.
-    fn deps(&self, at: u32, part: u32) -> BTreeSet<(String, Origin1)> {
+    fn deps(&self, at: u32, part: u32) -> BTreeSet<(DepKind, Origin1)> {
         let f = self.func_of(at);
         let stmts = self.stmts.get(FuncIdx(f)).unwrap();
         let (b, i) = stmts.find(at).unwrap();
@@ -885,28 +881,28 @@ impl<'w> Approach1<'w> {
                     if let Some(bytes) = self.walk.bytes_read.get(&at) {
                         for (&(w, part), written) in &self.walk.bytes_written {
                             if !written.is_disjoint(bytes) {
-                                out.insert((kind_code(DepKind::Memory), Src::Node((0, 0, w, part))));
+                                out.insert((DepKind::Memory, Src::Node((0, 0, w, part))));
                             }
                         }
                     }
                     if self.read.get(&at).is_some_and(|r| r.contains(&Src::InitialMemory)) {
-                        out.insert((kind_code(DepKind::Memory), Src::InitialMemory));
+                        out.insert((DepKind::Memory, Src::InitialMemory));
                     }
                 } else if s.kind == Kind::Load {
-                    out.insert((kind_code(DepKind::Memory), Src::Memory));
+                    out.insert((DepKind::Memory, Src::Memory));
                 }
                 for c in &self.controllers.get(FuncIdx(f)).unwrap()[b] {
                     if self.walk.ran[&f].contains(&c.0) {
                         let last = stmts.blocks[c.idx()].stmts.last().unwrap();
-                        out.insert((kind_code(DepKind::Control), Src::Node((0, 0, last.at, 0))));
+                        out.insert((DepKind::Control, Src::Node((0, 0, last.at, 0))));
                     }
                 }
                 for c in self.walk.callers[&f].iter().flatten() {
-                    out.insert((kind_code(DepKind::Control), Src::Node((0, 0, c.1, 0))));
+                    out.insert((DepKind::Control, Src::Node((0, 0, c.1, 0))));
                 }
             }
             1 => {
-                out.insert((kind_code(DepKind::Call), Src::Node((0, 0, at, 0))));
+                out.insert((DepKind::Call, Src::Node((0, 0, at, 0))));
                 let (callees, entered) = self.walk.callees.get(&(f, at)).cloned().unwrap_or_default();
                 let mut seen = BTreeSet::new();
                 for g in callees {

@@ -154,11 +154,11 @@ impl Model {
         &self.pairs[c]
     }
 
-    /// Uses the class at rank `r` of `pairs[c]`; returns it.
+    /// Uses the class at rank `r` of `pairs[c]`; returns it and the entries moved.
     #[inline(always)]
-    pub(super) fn use_pair(&mut self, c: usize, r: usize) -> u32 {
+    pub(super) fn use_pair(&mut self, c: usize, r: usize) -> (u32, Moved) {
         self.pair_state[c] = r.min(2) as u8;
-        use_rank(&mut self.pairs[c], r).0
+        use_rank(&mut self.pairs[c], r)
     }
 
     /// An escape from `pairs[c]`: the class is coded by its first terminal and its rank in
@@ -182,10 +182,10 @@ impl Model {
         &self.firsts[c]
     }
 
-    /// Uses the terminal at rank `r` of `firsts[c]`; returns it.
-    pub(super) fn use_first(&mut self, c: usize, r: usize) -> u32 {
+    /// Uses the terminal at rank `r` of `firsts[c]`; returns it and the entries moved.
+    pub(super) fn use_first(&mut self, c: usize, r: usize) -> (u32, Moved) {
         self.first_state[c] = r.min(2) as u8;
-        use_rank(&mut self.firsts[c], r).0
+        use_rank(&mut self.firsts[c], r)
     }
 
     /// An escape from `firsts[c]` (or an empty one): the terminal is coded by its rank in

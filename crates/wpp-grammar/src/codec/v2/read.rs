@@ -86,7 +86,7 @@ impl ControlPass<'_> {
             }
             b => {
                 let r = rank(&mut self.rans, b, n)?;
-                self.model.use_pair(c, r)
+                self.model.use_pair(c, r).0
             }
         }))
     }
@@ -110,7 +110,7 @@ impl ControlPass<'_> {
             let b = self.rans.symbol(&self.tables[table])?;
             if b != ESC {
                 let r = rank(&mut self.rans, b, self.model.firsts(c).len())?;
-                return Ok(self.model.use_first(c, r));
+                return Ok(self.model.use_first(c, r).0);
             }
         }
         self.model.escape_firsts(c);

@@ -86,10 +86,73 @@ fn code_rank<S: Sink>(sink: &mut S, stream: Stream, table: usize, r: usize, n: u
     }
 }
 
-/// The rank of `entry` in `list` (newest last), found by scanning from the newest: lists
-/// of successors are short, or used near their front.
+/// The rank of `entry` in `list` (newest last), found by scanning from the newest: most
+/// lists of successors are short, or used near their front.
 fn rank_in(list: &[u32], entry: Option<u32>) -> Option<usize> {
     entry.and_then(|e| list.iter().rposition(|&x| x == e)).map(|i| list.len() - 1 - i)
+}
+
+/// Lists longer than this have their entries' positions indexed ([`Positions`]).
+const LONG: usize = 32;
+
+/// Where the entries of the long lists of one family (`pairs` or `firsts`, one list per
+/// context) stand, so that an entry's rank is found without a scan. An address trace has
+/// contexts with thousands of successors, where scanning made encoding quadratic. A list
+/// is indexed when it is first searched after growing past [`LONG`], and kept up to date
+/// from then on; short lists are scanned.
+struct Positions {
+    /// Lists longer than this are indexed ([`LONG`]; the tests scan every list).
+    long: usize,
+    /// (context, entry) to the entry's index in the context's list.
+    at: FxHashMap<u64, u32>,
+    /// Per context: whether its list is indexed.
+    indexed: Vec<bool>,
+}
+
+impl Positions {
+    fn new(long: usize) -> Self {
+        Positions { long, at: FxHashMap::default(), indexed: Vec::new() }
+    }
+
+    fn key(c: usize, e: u32) -> u64 {
+        (c as u64) << 32 | e as u64
+    }
+
+    fn is_indexed(&self, c: usize) -> bool {
+        self.indexed.get(c).copied().unwrap_or(false)
+    }
+
+    /// The rank of `entry` in `list`, the list of context `c`.
+    fn rank(&mut self, c: usize, list: &[u32], entry: Option<u32>) -> Option<usize> {
+        if list.len() <= self.long {
+            return rank_in(list, entry);
+        }
+        if !self.is_indexed(c) {
+            if self.indexed.len() <= c {
+                self.indexed.resize(c + 1, false);
+            }
+            self.indexed[c] = true;
+            self.at.extend(list.iter().enumerate().map(|(i, &e)| (Self::key(c, e), i as u32)));
+        }
+        let i = self.at.get(&Self::key(c, entry?))?;
+        Some(list.len() - 1 - *i as usize)
+    }
+
+    /// Notes the entries a use moved in the list of context `c`.
+    fn moved(&mut self, c: usize, moved: Moved) {
+        if self.is_indexed(c) {
+            for (e, i) in moved {
+                self.at.insert(Self::key(c, e), i as u32);
+            }
+        }
+    }
+
+    /// Notes that `e` was appended to the list of context `c` at index `i`.
+    fn pushed(&mut self, c: usize, e: u32, i: usize) {
+        if self.is_indexed(c) {
+            self.at.insert(Self::key(c, e), i as u32);
+        }
+    }
 }
 
 /// Records the new index of each entry a use moved.
@@ -113,10 +176,14 @@ struct Writer {
     /// Per local terminal and per rule (input numbering): its class and its index there.
     terminal_class: Vec<(u32, u32)>,
     rule_class: Vec<(u32, u32)>,
+    /// Positions in the long lists of `pairs` and of `firsts`.
+    pair_at: Positions,
+    first_at: Positions,
 }
 
 impl Writer {
-    fn new(n_terminals: u32, n_rules: usize) -> Self {
+    /// A writer whose lists longer than `long` are indexed.
+    fn new(n_terminals: u32, n_rules: usize, long: usize) -> Self {
         Writer {
             n_terminals,
             model: Model::new(),
@@ -126,6 +193,8 @@ impl Writer {
             last_index: Vec::new(),
             terminal_class: Vec::new(),
             rule_class: vec![(NONE, NONE); n_rules],
+            pair_at: Positions::new(long),
+            first_at: Positions::new(long),
         }
     }
 
@@ -141,10 +210,12 @@ impl Writer {
     /// context `c`, after an escape from `pairs[c]`; returns its local number.
     fn first<S: Sink>(&mut self, sink: &mut S, c: usize, known: Option<u32>, value: u32) -> u32 {
         if let Some(table) = self.model.first_table(c) {
-            match rank_in(self.model.firsts(c), known) {
+            match self.first_at.rank(c, self.model.firsts(c), known) {
                 Some(r) => {
                     code_rank(sink, Stream::Control, table, r, self.model.firsts(c).len());
-                    return self.model.use_first(c, r);
+                    let (t, moved) = self.model.use_first(c, r);
+                    self.first_at.moved(c, moved);
+                    return t;
                 }
                 None => sink.symbol(Stream::Control, table, ESC),
             }
@@ -177,6 +248,7 @@ impl Writer {
                 t
             }
         };
+        self.first_at.pushed(c, t, self.model.firsts(c).len());
         self.model.add_first(c, t);
         t
     }
@@ -189,10 +261,12 @@ impl Writer {
             Sym::N(RuleId(x)) => Some(self.rule_class[x as usize].0),
         };
         let table = self.model.step_table(pos, c);
-        let k = match rank_in(self.model.pairs(c), known) {
+        let k = match self.pair_at.rank(c, self.model.pairs(c), known) {
             Some(r) => {
                 code_rank(sink, Stream::Control, table, r, self.model.pairs(c).len());
-                self.model.use_pair(c, r)
+                let (k, moved) = self.model.use_pair(c, r);
+                self.pair_at.moved(c, moved);
+                k
             }
             None => {
                 sink.symbol(Stream::Control, table, ESC);
@@ -213,6 +287,7 @@ impl Writer {
                 }
                 let (_, moved) = self.model.use_last(f, r);
                 reindex(&mut self.last_index, moved);
+                self.pair_at.pushed(c, k, self.model.pairs(c).len());
                 self.model.add_pair(c, k);
                 k
             }
@@ -317,9 +392,9 @@ fn in_definition_order(g: &Grammar) -> (Grammar, Vec<usize>) {
 }
 
 /// Writes the rules of `g`, which are in definition order, into `sink`.
-fn write_rules<S: Sink>(g: &Grammar, n_terminals: u32, sink: &mut S) {
+fn write_rules<S: Sink>(g: &Grammar, n_terminals: u32, sink: &mut S, long: usize) {
     let n_rules = g.rules.len();
-    let mut w = Writer::new(n_terminals, n_rules);
+    let mut w = Writer::new(n_terminals, n_rules, long);
     // Per rule (input numbering): the local numbers of the first and last terminals of its
     // expansion.
     let mut first = vec![NONE; n_rules];
@@ -382,7 +457,7 @@ pub(crate) fn encode(g: &Grammar, n_terminals: u32) -> Vec<u8> {
     let (ordered, definition_order) = in_definition_order(g);
     let numbering = numbering_of(g, &definition_order);
     let mut recorder = Recorder { counts: vec![[0; MAX_ALPHABET]; N_TABLES], items: [Vec::new(), Vec::new()] };
-    write_rules(&ordered, n_terminals, &mut recorder);
+    write_rules(&ordered, n_terminals, &mut recorder, LONG);
     if numbering == Numbering::Explicit {
         let width = bits_for(n_rules as u64 - 1);
         for &r in &definition_order {
@@ -406,4 +481,46 @@ pub(crate) fn encode(g: &Grammar, n_terminals: u32) -> Vec<u8> {
     out.extend_from_slice(&class);
     pad(&mut out, g.n_symbols());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn items(g: &Grammar, n_terminals: u32, long: usize) -> (Vec<[u64; MAX_ALPHABET]>, [Vec<u32>; 2]) {
+        let (ordered, _) = in_definition_order(g);
+        let mut recorder = Recorder { counts: vec![[0; MAX_ALPHABET]; N_TABLES], items: [Vec::new(), Vec::new()] };
+        write_rules(&ordered, n_terminals, &mut recorder, long);
+        (recorder.counts, recorder.items)
+    }
+
+    /// Ranks found through the indexed positions are the ranks a scan finds: the writer
+    /// codes the same items, on grammars whose contexts have hundreds of successors (the
+    /// shape of an address trace) and on one of a short alphabet.
+    #[test]
+    fn indexed_ranks_are_the_scanned_ranks() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for (n, alphabet) in [(100_000, 600u32), (60_000, 20), (200_000, 2_000)] {
+            let seq: Vec<u32> = (0..n)
+                .map(|i| {
+                    x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    // Runs of a counter among random values, so that rules form too.
+                    if (x >> 60) < 4 {
+                        i % alphabet
+                    } else {
+                        (x >> 33) as u32 % alphabet
+                    }
+                })
+                .collect();
+            let mut successors = std::collections::HashSet::new();
+            successors.extend(seq.windows(2).map(|w| (w[0], w[1])));
+            let most = (0..alphabet).map(|t| successors.iter().filter(|s| s.0 == t).count()).max().unwrap();
+            assert!(alphabet < LONG as u32 || most > 2 * LONG, "alphabet {alphabet}: at most {most} successors, no long list");
+            let g = crate::repair(&seq);
+            let indexed = items(&g, alphabet, LONG);
+            assert!(indexed == items(&g, alphabet, usize::MAX), "alphabet {alphabet}: the indexed writer coded other items");
+            let bytes = encode(&g, alphabet);
+            assert_eq!(crate::decode_grammar(&bytes).unwrap().expand().collect::<Vec<_>>(), seq, "alphabet {alphabet}");
+        }
+    }
 }
