@@ -821,22 +821,22 @@ impl<'w> Approach1<'w> {
         for &r in regs {
             let kind = DepKind::Data(r);
             if let Reg::Global(g) = r {
-                out.extend(self.global_defs(g).into_iter().map(|s| (kind.clone(), s)));
+                out.extend(self.global_defs(g).into_iter().map(|s| (kind, s)));
                 continue;
             }
             for &d in &self.before[&at][&r] {
                 if d != ENTRY_DEF {
-                    out.insert((kind.clone(), Src::Node((0, 0, d.0, d.1))));
+                    out.insert((kind, Src::Node((0, 0, d.0, d.1))));
                     continue;
                 }
                 match r {
                     Reg::Local(p) if p < params => {
                         for c in &self.walk.callers[&f] {
-                            out.insert((kind.clone(), c.map_or(Src::Entry, |c| Src::Node((0, 0, c.1, 2 + p)))));
+                            out.insert((kind, c.map_or(Src::Entry, |c| Src::Node((0, 0, c.1, 2 + p)))));
                         }
                     }
                     _ => {
-                        out.insert((kind.clone(), Src::Entry));
+                        out.insert((kind, Src::Entry));
                     }
                 }
             }
