@@ -20,6 +20,9 @@ pub enum Error {
     /// The profile lacks what the report needs.
     #[error("{}: {what}", .profile.display())]
     Unsuitable { profile: PathBuf, what: String },
+    /// Memory dependences could not be recovered (`wpp_twpp::recover`).
+    #[error(transparent)]
+    Recover(#[from] wpp_twpp::recover::Error),
 }
 
 impl Error {
@@ -29,19 +32,8 @@ impl Error {
         match self {
             Error::Profile(e) => e.is_failure(),
             Error::Twpp(e) => e.is_failure(),
+            Error::Recover(e) => e.is_failure(),
             _ => false,
-        }
-    }
-}
-
-/// Recovery's errors are this crate's, unchanged.
-impl From<wpp_twpp::recover::Error> for Error {
-    fn from(e: wpp_twpp::recover::Error) -> Error {
-        match e {
-            wpp_twpp::recover::Error::Profile(e) => Error::Profile(e),
-            wpp_twpp::recover::Error::Twpp(e) => Error::Twpp(e),
-            wpp_twpp::recover::Error::Unsuitable { profile, what } => Error::Unsuitable { profile, what },
-            e => Error::Unsuitable { profile: std::path::PathBuf::new(), what: e.to_string() },
         }
     }
 }
