@@ -70,6 +70,8 @@ pub fn exit_status(e: &anyhow::Error) -> u8 {
         e.is_failure()
     } else if let Some(e) = e.downcast_ref::<wpp_html::Error>() {
         e.is_failure()
+    } else if let Some(e) = e.downcast_ref::<wpp_export::Error>() {
+        e.is_failure()
     } else if let Some(e) = e.downcast_ref::<wpp_dataflow::Error>() {
         e.is_failure()
     } else if let Some(e) = e.downcast_ref::<wpp_profile::Error>() {

@@ -15,8 +15,25 @@ pub enum Error {
     NoWholePath { profile: PathBuf, what: &'static str },
     #[error("{profile}: the profile does not record its module's hash (recorded by an older wpp); record it again to export tables")]
     NoModuleHash { profile: PathBuf },
+    /// A file could not be read.
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: std::io::Error },
+    /// A file of the export could not be written.
+    #[error("{path}: {source}")]
+    Write { path: PathBuf, source: std::io::Error },
     #[error("{path}: writing Parquet: {message}")]
     Parquet { path: PathBuf, message: String },
+}
+
+impl Error {
+    /// Whether wpp failed rather than its input: a file of the export that could not be
+    /// written (the command line exits 1 for these, 2 for the others).
+    pub fn is_failure(&self) -> bool {
+        match self {
+            Error::Profile(e) => e.is_failure(),
+            Error::Report(e) => e.is_failure(),
+            Error::Write { .. } | Error::Parquet { .. } => true,
+            Error::Calls { .. } | Error::NoWholePath { .. } | Error::NoModuleHash { .. } | Error::Io { .. } => false,
+        }
+    }
 }

@@ -70,7 +70,7 @@ pub fn write(dir: &Path, t: &Table, key: &str) -> Result<(PathBuf, u64), Error> 
     let path = file_of(dir, t, key);
     let io = |p: &PathBuf| {
         let path = p.clone();
-        move |source| Error::Io { path, source }
+        move |source| Error::Write { path, source }
     };
     let pq = |p: &PathBuf| {
         let path = p.clone();

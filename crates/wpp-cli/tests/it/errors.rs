@@ -176,6 +176,7 @@ fn write_failures_exit_1() {
     assert!(l.contains("not a directory"), "{l}");
     one_line_error(&["ppp", "select", f.paths.to_str().unwrap(), "--all-executed", "-o", into_file], 1, &["notes.txt/p.wpp", "not a directory"]);
     one_line_error(&["man", into_file], 1, &["notes.txt/p.wpp"]);
+    one_line_error(&["export", f.grammar.to_str().unwrap(), "--parquet", into_file], 1, &["notes.txt/p.wpp", "not a directory"]);
 }
 
 /// Usage errors are clap's: exit 2, with the usage.
