@@ -2,9 +2,12 @@
 //! defines, loads and stores (`wpp_wasm::effects`) turned into data flow facts, answered
 //! over the run.
 //!
+//! ## Code map
+//!
 //! - [`Module`]: the module a profile was recorded from, checked against the profile's
 //!   hash and CFGs, its effects and source lines read, its blocks indexed by byte offset.
-//! - [`place`]: program points as users name them (`b12`, `0x1a2b`, `FILE:LINE`).
+//! - [`place`]: a program point written in `wpp_report::point`'s forms, resolved in the
+//!   module to its function, block and instruction.
 //! - [`query`]: demand-driven queries on the timestamped whole program path (load
 //!   redundancy, reaching definitions), by `wpp_twpp::dataflow`.
 //! - [`control_dep`]: post-dominators and control dependence of a function's blocks,
