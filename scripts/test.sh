@@ -35,6 +35,9 @@ py="${WPP_PYENV:-$HOME/.cache/wpp-pyenv}"
 export WPP_PYTHON="$py/bin/python"
 # The C++ program that throws and catches, with its runtime (pip downloads the sources).
 bash workloads/cxx/build.sh
+# The recordings the tests share (wpp-test-support's `recordings`) are made afresh, once
+# per program and mode in this run.
+rm -rf "${CARGO_TARGET_DIR:-target}/release/wpp-recordings"
 # Build first, noting which package and target each test binary is; then run, and print
 # each test binary's time, slowest first (cargo prints "Running ... (BINARY)" before a
 # binary's tests and "finished in Ns" after them).

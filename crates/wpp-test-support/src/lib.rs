@@ -23,6 +23,9 @@
 //!   the `instrument` fuzz target;
 //! * [`workloads`]: the real programs of `workloads/workloads.json`, run on a small pool of
 //!   threads, skipped or failed when they are not built.
+//! * `recordings` (feature `runtime`): a run recorded in one mode once and shared by every
+//!   test (and test binary) that asks for it, under the target directory, keyed by the
+//!   module, the run, the mode and the recording crates' sources.
 //!
 //! # Only a dev-dependency, in layers
 //!
@@ -65,7 +68,9 @@
 //! calls; terminating and trap-free by construction), `c/` (C test programs, such as Zhang
 //! & Gupta's Fig. 9, compiled by the tests that use them), the real-program runner that
 //! reads `workloads.json` and skips (plain `cargo test`) or fails (`WPP_FULL_SUITE=1`, set
-//! by `scripts/test.sh`) what is not built; layers as cargo features.
+//! by `scripts/test.sh`) what is not built, `recordings` (runs recorded once and shared
+//! across tests and test binaries, under the target directory; `build.rs` hashes the
+//! recording crates' sources into their key); layers as cargo features.
 
 pub mod alloc;
 pub mod corpus;
@@ -83,6 +88,8 @@ pub mod deps;
 pub mod grammar_checks;
 #[cfg(feature = "wasm")]
 pub mod operators;
+#[cfg(feature = "runtime")]
+pub mod recordings;
 #[cfg(feature = "runtime")]
 pub mod smith;
 

@@ -18,9 +18,9 @@ use wpp_dataflow::dff::{Dff, FactDesc, ProblemKind};
 use wpp_model::effects::{Access, Action, Base, FuncEffects, Var};
 use wpp_model::{FuncIdx, FuncMap, PathEvent};
 use wpp_profile::Profile;
-use wpp_record::{Builder, RecordMode, Recorder};
+use wpp_record::{Builder, RecordMode};
 use wpp_runtime::{run_block_log, BlockSink, RunConfig, Stdio};
-use wpp_test_support::{corpus, workloads};
+use wpp_test_support::{corpus, recordings, workloads};
 use wpp_twpp::dataflow::Site;
 
 /// What the walk counts at one point: executions, and per fact how often it held.
@@ -206,10 +206,9 @@ impl BlockSink for Walk {
 /// functions that ran and their block executions), and compares both problems; returns
 /// how many (point, fact) counts agreed.
 fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, choose: impl Fn(&[(u32, u64)]) -> Vec<u32>) -> usize {
-    let profile_path = dir.join(format!("{name}.wpp"));
+    let profile_path = recordings::recorded(wasm, cfg, RecordMode::Grammar(Builder::Sequitur1), u64::MAX);
     let module_path = dir.join(format!("{name}.wasm"));
     std::fs::write(&module_path, wasm).unwrap();
-    Recorder::from_bytes(name, wasm.to_vec()).unwrap().mode(RecordMode::Grammar(Builder::Sequitur1)).run_config(cfg.clone()).record(&profile_path).unwrap();
     let profile = Profile::open(&profile_path).unwrap();
     let mut blocks = 0u64;
     let mut per_func: BTreeMap<u32, u64> = BTreeMap::new();
@@ -288,10 +287,9 @@ fn wat_programs() {
 /// A program whose exceptions unwind invocations: the frequencies on the grammar are
 /// refused, saying why, rather than computed with a wrong stack.
 fn refuses_unwinding(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path) {
-    let profile_path = dir.join(format!("{name}.wpp"));
+    let profile_path = recordings::recorded(wasm, cfg, RecordMode::Grammar(Builder::Sequitur1), u64::MAX);
     let module_path = dir.join(format!("{name}.wasm"));
     std::fs::write(&module_path, wasm).unwrap();
-    Recorder::from_bytes(name, wasm.to_vec()).unwrap().mode(RecordMode::Grammar(Builder::Sequitur1)).run_config(cfg.clone()).record(&profile_path).unwrap();
     let refused = wpp_dataflow::dff::open(&profile_path, &module_path).and_then(|(dag, module)| Dff::new(&dag, &module).map(|_| ()));
     let err = refused.expect_err(name).to_string();
     assert!(err.contains("do not follow exceptions across invocations"), "{name}: {err}");

@@ -23,7 +23,7 @@ use wpp_model::{BlockIdx, FuncIdx, FuncMap, PathEvent};
 use wpp_profile::Profile;
 use wpp_record::{Builder, RecordMode, Recorder};
 use wpp_runtime::{run_block_log, BlockSink, RunConfig, Stdio};
-use wpp_test_support::{corpus, workloads, Rng};
+use wpp_test_support::{corpus, recordings, workloads, Rng};
 use wpp_twpp::slice::{DepKind, Node, Origin, Part, Program, Slicer, Source};
 use wpp_twpp::{build, Twpp};
 
@@ -363,10 +363,9 @@ fn entry_order(dcg: &wpp_twpp::Dcg) -> Vec<u32> {
 /// memory dependences), walks the first `cap` blocks of the run, and compares `limit`
 /// slices from random executions there; how many nodes the slices had.
 fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap: u64, memory: bool) -> usize {
-    let profile_path = dir.join(format!("{name}.wpp"));
-    let twpp_path = dir.join(format!("{name}.twpp"));
+    let twpp_path = dir.join(format!("{name}-{memory}.twpp"));
     let mode = if memory { RecordMode::Addresses(Builder::Sequitur1) } else { RecordMode::Grammar(Builder::Sequitur1) };
-    Recorder::from_bytes(name, wasm.to_vec()).unwrap().mode(mode).run_config(cfg.clone()).record(&profile_path).unwrap();
+    let profile_path = recordings::recorded(wasm, cfg, mode, u64::MAX);
     let profile = Profile::open(&profile_path).unwrap();
     let table = if memory { Some(wpp_twpp::recover::memory_table(&profile).unwrap().expect("an addresses recording keeps dependences")) } else { None };
     wpp_twpp::build_with(&profile, &twpp_path, table.as_ref(), &mut wpp_model::progress::Quiet).unwrap();

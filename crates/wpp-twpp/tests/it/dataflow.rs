@@ -17,9 +17,9 @@ use std::path::Path;
 use wpp_model::effects::{Action, Base, FuncEffects, Var};
 use wpp_model::{BlockIdx, FuncIdx, FuncMap, PathEvent};
 use wpp_profile::Profile;
-use wpp_record::{Builder, RecordMode, Recorder};
+use wpp_record::{Builder, RecordMode};
 use wpp_runtime::{run_block_log, BlockSink, RunConfig, Stdio};
-use wpp_test_support::{corpus, workloads, Rng};
+use wpp_test_support::{corpus, recordings, workloads, Rng};
 use wpp_twpp::dataflow::{Answer, Engine, Fact, Point, Program, Resolution, Site};
 use wpp_twpp::{build, Twpp};
 
@@ -259,9 +259,8 @@ fn queries(twpp: &Twpp, effects: &FuncMap<FuncEffects>, limit: usize, rng: &mut 
 /// Records `wasm`, builds its TWPP and compares the engine with the walk on the queries;
 /// how many answers of each kind there were.
 fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize) -> BTreeMap<&'static str, usize> {
-    let profile_path = dir.join(format!("{name}.wpp"));
+    let profile_path = recordings::recorded(wasm, cfg, RecordMode::Grammar(Builder::Sequitur1), u64::MAX);
     let twpp_path = dir.join(format!("{name}.twpp"));
-    Recorder::from_bytes(name, wasm.to_vec()).unwrap().mode(RecordMode::Grammar(Builder::Sequitur1)).run_config(cfg.clone()).record(&profile_path).unwrap();
     let profile = Profile::open(&profile_path).unwrap();
     build(&profile, &twpp_path, &mut wpp_model::progress::Quiet).unwrap();
     let twpp = Twpp::open(&twpp_path).unwrap();

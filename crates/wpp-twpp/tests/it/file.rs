@@ -12,21 +12,14 @@ use wpp_model::{BlockIdx, PathEvent};
 use wpp_profile::Profile;
 use wpp_record::{Builder, RecordMode, Recorder};
 use wpp_runtime::{RunConfig, Stdio};
-use wpp_test_support::{corpus, workloads};
+use wpp_test_support::{corpus, recordings, workloads};
 use wpp_twpp::{build, partition, Twpp};
 
 fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, cut_to: u64) {
     for max_paths in [u64::MAX, cut_to] {
         let what = format!("{name}, at most {max_paths} paths");
-        let profile_path = dir.join(format!("{name}-{max_paths}.wpp"));
+        let profile_path = recordings::recorded(wasm, cfg, RecordMode::Grammar(Builder::Sequitur1), max_paths);
         let twpp_path = dir.join(format!("{name}-{max_paths}.twpp"));
-        Recorder::from_bytes(name, wasm.to_vec())
-            .unwrap()
-            .mode(RecordMode::Grammar(Builder::Sequitur1))
-            .max_paths(max_paths)
-            .run_config(cfg.clone())
-            .record(&profile_path)
-            .unwrap();
         let profile = Profile::open(&profile_path).unwrap();
         let mut events: Vec<PathEvent> = Vec::new();
         profile.for_each_event(|e| events.push(e)).unwrap();

@@ -1,0 +1,87 @@
+//! Recordings shared by the tests of every crate: a program run recorded in one mode is
+//! recorded once per build of the recording crates, and every test that asks for the same
+//! recording reads the same file.
+//!
+//! The files live in `wpp-recordings/` beside the test binaries' `deps/` in the target
+//! directory. A file's name holds a hash of everything the recording depends on: the
+//! module's bytes, the run (program name, arguments, environment, the granted directories'
+//! contents, stdin), the mode, the path limit, and the sources of the crates a recording
+//! goes through (hashed by this crate's build script), so that a change to any of them
+//! records again. A recording is written under a name of its own and renamed into place,
+//! so tests that ask for it at the same time (threads, or test binaries) both get a whole
+//! file. `scripts/test.sh` empties the directory first: the full suite records each
+//! program once per mode.
+
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use wpp_record::{RecordMode, Recorder};
+use wpp_runtime::{RunConfig, Stdio};
+
+/// The sources of the recording crates, hashed when this crate was built.
+const SOURCES: &str = env!("WPP_RECORDING_SOURCES");
+
+/// The directory of the shared recordings: `wpp-recordings` in the directory of the
+/// running test binary's `deps/` (`target/release/`).
+pub fn dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let profile_dir = exe.parent().and_then(Path::parent).expect("the test binary is in TARGET/PROFILE/deps/");
+    profile_dir.join("wpp-recordings")
+}
+
+/// The profile of `wasm` run with `cfg`, recorded in `mode` with at most `max_paths` paths
+/// per function: the shared file, recorded now if no test recorded it before. A run with
+/// limits is refused (where a stopped run ends depends on timing); the recording must
+/// succeed, or the test panics saying why.
+pub fn recorded(wasm: &[u8], cfg: &RunConfig, mode: RecordMode, max_paths: u64) -> PathBuf {
+    let l = &cfg.limits;
+    assert!(l.timeout.is_none() && l.fuel.is_none() && l.max_memory.is_none() && l.stop.is_none(), "{}: a shared recording has no limits", cfg.program_name);
+    let key = key(wasm, cfg, mode, max_paths);
+    let dir = dir();
+    let name: String = cfg.program_name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_".contains(c) { c } else { '_' }).collect();
+    let path = dir.join(format!("{name}-{key:016x}.wpp"));
+    if path.exists() {
+        return path;
+    }
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let unique = format!("{}-{:?}", std::process::id(), std::thread::current().id()).replace(|c: char| !c.is_ascii_alphanumeric(), "_");
+    let partial = dir.join(format!("{name}-{key:016x}.{unique}.partial"));
+    Recorder::from_bytes(&cfg.program_name, wasm.to_vec())
+        .and_then(|r| r.mode(mode).max_paths(max_paths).run_config(cfg.clone()).record(&partial))
+        .unwrap_or_else(|e| panic!("{}: recording in {mode:?}: {e}", cfg.program_name));
+    std::fs::rename(&partial, &path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    path
+}
+
+/// The hash of what a recording depends on.
+fn key(wasm: &[u8], cfg: &RunConfig, mode: RecordMode, max_paths: u64) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    SOURCES.hash(&mut h);
+    wasm.hash(&mut h);
+    (&cfg.program_name, &cfg.args, &cfg.env).hash(&mut h);
+    for (host, guest) in &cfg.dirs {
+        guest.hash(&mut h);
+        hash_tree(host, &mut h);
+    }
+    match &cfg.stdio {
+        Stdio::Inherit => 0u8.hash(&mut h),
+        Stdio::Capture { stdin } => (1u8, stdin).hash(&mut h),
+    }
+    format!("{mode:?}").hash(&mut h);
+    max_paths.hash(&mut h);
+    h.finish()
+}
+
+/// Hashes the names and contents of the files under `p`, in name order.
+fn hash_tree(p: &Path, h: &mut impl Hasher) {
+    if p.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(p).into_iter().flatten().flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for e in entries {
+            e.file_name().hash(h);
+            hash_tree(&e, h);
+        }
+    } else {
+        std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())).hash(h);
+    }
+}
