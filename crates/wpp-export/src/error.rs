@@ -15,11 +15,12 @@ pub enum Error {
     NoWholePath { profile: PathBuf, what: &'static str },
     #[error("{profile}: the profile does not record its module's hash (recorded by an older wpp); record it again to export tables")]
     NoModuleHash { profile: PathBuf },
-    /// A file could not be read.
-    #[error("{path}: {source}")]
+    /// A file could not be read (the I/O error is the source, which the command line
+    /// prints after the path).
+    #[error("{path}")]
     Io { path: PathBuf, source: std::io::Error },
     /// A file of the export could not be written.
-    #[error("{path}: {source}")]
+    #[error("cannot write {path}")]
     Write { path: PathBuf, source: std::io::Error },
     #[error("{path}: writing Parquet: {message}")]
     Parquet { path: PathBuf, message: String },
