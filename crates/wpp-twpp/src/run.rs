@@ -116,6 +116,10 @@ impl TraceView {
     }
 }
 
+/// Where an execution comes in the run ([`RunView::run_key`]): keys compare as the
+/// executions ran.
+pub(crate) type RunKey = (u32, u32, u32, u32, u32);
+
 /// A TWPP as the analyses walk it: the call graph and its links, and the traces read so far.
 pub struct RunView<'a> {
     pub(crate) twpp: &'a Twpp,
@@ -126,6 +130,8 @@ pub struct RunView<'a> {
     parent: Vec<Option<(u32, u32)>>,
     /// The first node of each node's subtree (post-order keeps a subtree together).
     subtree_start: Vec<u32>,
+    /// Each node's depth in the call graph (a root's is 0).
+    depth: Vec<u32>,
     /// Each function's invocations, in post-order.
     invocations: FuncMap<Vec<u32>>,
     parts: FxHashMap<FuncIdx, FunctionPart>,
@@ -154,7 +160,14 @@ impl<'a> RunView<'a> {
                 None => invocations.insert(node.func, vec![i as u32]),
             }
         }
-        Ok(RunView { twpp, functions, numberings, dcg, parent, subtree_start, invocations, parts: FxHashMap::default(), views: FxHashMap::default() })
+        // A caller comes after its callees in post-order.
+        let mut depth = vec![0u32; n];
+        for i in (0..n).rev() {
+            if let Some((caller, _)) = parent[i] {
+                depth[i] = depth[caller as usize] + 1;
+            }
+        }
+        Ok(RunView { twpp, functions, numberings, dcg, parent, subtree_start, depth, invocations, parts: FxHashMap::default(), views: FxHashMap::default() })
     }
 
     /// The TWPP read.
@@ -187,6 +200,11 @@ impl<'a> RunView<'a> {
     /// in post-order.
     pub fn subtree_start(&self, node: u32) -> u32 {
         self.subtree_start[node as usize]
+    }
+
+    /// How many calls lead from a root to invocation `node`.
+    pub fn depth(&self, node: u32) -> u32 {
+        self.depth[node as usize]
     }
 
     /// The error of a TWPP whose call graph and traces disagree.
@@ -228,6 +246,30 @@ impl<'a> RunView<'a> {
         let calls = &self.dcg.calls[n.calls.start as usize..n.calls.end as usize];
         let i = calls.partition_point(|c| c.at < path + 1);
         calls.get(i).filter(|c| c.at == path + 1 && !c.tail).map(|c| c.node)
+    }
+
+    /// Where the execution of the instruction at `at` in the block at chain position `pos`
+    /// of timestamp `step` of invocation `node` (whose trace is `view`) comes in the run.
+    ///
+    /// The key's first part counts the invocations that returned before it: in post-order
+    /// (the call graph's numbering) those are the nodes up to the last callee `node` called
+    /// before it, or, when it called none yet, the nodes before its subtree. A later
+    /// execution never has fewer. Two executions with the same count ran with no return
+    /// between them, so their invocations are one inside the other (or the same): the
+    /// deeper one ran later, and within one invocation the timestamp, the chain position
+    /// and the offset order them (a call ends its block, so a block's instructions run
+    /// before its callee; a tail call comes after everything its caller ran and never
+    /// counts as called before).
+    pub(crate) fn run_key(&self, view: &TraceView, node: u32, step: u32, pos: u32, at: u32) -> RunKey {
+        let k = view.calls.partition_point(|s| (s.step, s.pos) < (step, pos));
+        let n = &self.dcg.nodes[node as usize];
+        let calls = &self.dcg.calls[n.calls.start as usize..n.calls.end as usize];
+        let callee = k.checked_sub(1).and_then(|k| {
+            let i = calls.partition_point(|c| c.at <= view.calls[k].path + 1);
+            calls[..i].iter().rev().find(|c| !c.tail)
+        });
+        let returned = callee.map_or(self.subtree_start[node as usize], |c| c.node + 1);
+        (returned, self.depth[node as usize], step, pos, at)
     }
 
     /// The invocation's tail call, if it ended with one into the module.

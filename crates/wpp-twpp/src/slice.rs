@@ -45,7 +45,7 @@ use wpp_model::{BlockIdx, FuncIdx, FuncMap, Function};
 use wpp_paths::ProgramNumbering;
 
 use crate::memory::{LoadDeps, Memory, Written};
-use crate::run::{Error, RunView, TraceView};
+use crate::run::{Error, RunKey, RunView, TraceView};
 use crate::{Dcg, Twpp};
 
 mod cache;
@@ -304,6 +304,8 @@ pub struct Slicer<'a> {
     keep: bool,
     /// For checks: blocks run before each timestamp, by trace.
     blocks_before: FxHashMap<(FuncIdx, u32), Vec<u64>>,
+    /// How many times each block of a function ran, counted when first asked.
+    block_runs: FxHashMap<FuncIdx, Vec<u64>>,
     /// The run's memory dependences, when followed.
     memory: Option<&'a Memory>,
     /// Each load's dependences, decoded when first reached.
@@ -316,11 +318,13 @@ pub struct Slicer<'a> {
     executed: FxHashMap<FuncIdx, executed::Executed>,
     calls: Option<executed::Calls>,
     global_defs: FxHashMap<u32, Vec<StaticDep>>,
+    /// Approach 2: the instructions each instruction's executions depended on.
+    exercised: FxHashMap<(u32, Part), Vec<Statement>>,
 }
 
-/// Where an execution comes in the run ([`Slicer::run_position`]): keys compare as the
-/// executions ran.
-type RunKey = Vec<(u32, u32, u32)>;
+/// An instruction (or a call's part) of a function, as approach 2 slices: the function,
+/// the instruction's offset and the part.
+pub type Statement = (FuncIdx, u32, Part);
 
 /// An instruction's executions in run order.
 #[derive(Default)]
@@ -350,12 +354,14 @@ impl<'a> Slicer<'a> {
             epoch: 0,
             keep: true,
             blocks_before: FxHashMap::default(),
+            block_runs: FxHashMap::default(),
             memory: None,
             loads: FxHashMap::default(),
             orders: FxHashMap::default(),
             executed: FxHashMap::default(),
             calls: None,
             global_defs: FxHashMap::default(),
+            exercised: FxHashMap::default(),
         })
     }
 

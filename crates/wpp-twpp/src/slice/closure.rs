@@ -130,15 +130,54 @@ impl<'a> Slicer<'a> {
     /// executions exercised. From each source's instruction, every execution of each
     /// instruction reached is followed (all its timestamps, in every trace), and each
     /// instruction a dependence comes from is added once. The instructions, in the order
-    /// found, with their function. Dependences found here are not kept.
-    pub fn slice_statements(&mut self, from: &[Source]) -> Result<Vec<(FuncIdx, u32, Part)>, Error> {
-        let mut out = Vec::new();
-        self.visit_statements(from, |f, at, part, _, _| {
-            if out.last() != Some(&(f, at, part)) {
-                out.push((f, at, part));
+    /// found, with their function. Dependences found here are not kept as nodes; while
+    /// the slicer keeps what it finds ([`Slicer::keep`]), each instruction's exercised
+    /// dependences are kept (a few per instruction of the module), so a later slice
+    /// reaching the instruction does not walk its executions again.
+    pub fn slice_statements(&mut self, from: &[Source]) -> Result<Vec<Statement>, Error> {
+        let mut seen: rustc_hash::FxHashSet<(u32, Part)> = rustc_hash::FxHashSet::default();
+        let mut work: Vec<Statement> = Vec::new();
+        for s in from {
+            if let Source::Node(n) = s {
+                let (f, _) = self.view_of(n.inst.node)?;
+                work.push((f, n.inst.at, n.part));
             }
-        })?;
+        }
+        let mut out = Vec::new();
+        while let Some((func, at, part)) = work.pop() {
+            if !seen.insert((at, part)) {
+                continue;
+            }
+            out.push((func, at, part));
+            let exercised = self.exercised(func, at, part)?;
+            work.extend(exercised.iter().filter(|&&(_, a, p)| !seen.contains(&(a, p))));
+            if !self.keep {
+                self.exercised.clear();
+            }
+        }
         Ok(out)
+    }
+
+    /// The instructions (and parts) the executions of `(at, part)` of `func` depend on,
+    /// sorted, found once.
+    fn exercised(&mut self, func: FuncIdx, at: u32, part: Part) -> Result<&[Statement], Error> {
+        if !self.exercised.contains_key(&(at, part)) {
+            let mut from = Vec::new();
+            for inst in self.executions_unordered(func, at)? {
+                let start = self.arena.len();
+                self.find_deps(Node { inst, part })?;
+                for d in &self.arena[start..] {
+                    if let Source::Node(m) = d.from {
+                        from.push((self.run.dcg.nodes[m.inst.node as usize].func, m.inst.at, m.part));
+                    }
+                }
+                self.arena.truncate(start);
+                from.sort_unstable();
+                from.dedup();
+            }
+            self.exercised.insert((at, part), from);
+        }
+        Ok(&self.exercised[&(at, part)])
     }
 
     /// Approach 2's closure, each instruction's every execution given to `f` with its

@@ -16,12 +16,10 @@ impl<'a> Slicer<'a> {
         self.memory.is_some()
     }
 
-    /// Where execution `inst` comes in the run: keys compare as the executions ran.
+    /// Where execution `inst` comes in the run ([`RunView::run_key`]).
     pub(super) fn run_key(&mut self, inst: Inst) -> Result<RunKey, Error> {
-        let mut key = self.run_position(inst.node)?;
-        let pos = self.locate(inst)?.pos;
-        key.push((inst.step, pos, inst.at));
-        Ok(key)
+        let p = self.locate(inst)?;
+        Ok(self.run.run_key(self.run.trace(p.func, p.pair), inst.node, inst.step, p.pos, inst.at))
     }
 
     /// What linear memory held at `[addr, addr + len)` just before execution `inst`: for
@@ -61,7 +59,7 @@ impl<'a> Slicer<'a> {
                         mine[k] = true;
                         left -= 1;
                         if best[k].as_ref().is_none_or(|(kb, _, _)| *kb < key) {
-                            best[k] = Some((key.clone(), Source::Node(Node { inst: w, part }), instance));
+                            best[k] = Some((key, Source::Node(Node { inst: w, part }), instance));
                         }
                     }
                 }
@@ -150,75 +148,60 @@ impl<'a> Slicer<'a> {
         })
     }
 
-    /// Every execution of the instruction at `at` of function `f`, invocation by
-    /// invocation.
-    pub(super) fn executions_unordered(&mut self, f: FuncIdx, at: u32) -> Result<Vec<Inst>, Error> {
+    /// Calls `visit(run, trace, invocation, timestamp, chain position)` for every
+    /// execution of the instruction at `at` of function `f`, invocation by invocation.
+    fn for_each_execution(&mut self, f: FuncIdx, at: u32, mut visit: impl FnMut(&RunView<'a>, &TraceView, u32, u32, u32)) -> Result<(), Error> {
         let (b, _) = self.stmts(f)?.find(at).ok_or(Error::NoInstruction { func: f, at })?;
-        let mut out = Vec::new();
         for node in self.run.invocations(f).to_vec() {
             let key = self.view_of(node)?;
             let view = self.run.trace(key.0, key.1);
-            if let Some(&(head, _)) = view.place.get(&BlockIdx(b as u32)) {
-                out.extend(view.steps[&head].iter().map(|&step| Inst { node, step, at }));
+            if let Some(&(head, pos)) = view.place.get(&BlockIdx(b as u32)) {
+                for &step in &view.steps[&head] {
+                    visit(&self.run, view, node, step, pos);
+                }
             }
         }
+        Ok(())
+    }
+
+    /// Every execution of the instruction at `at` of function `f`, invocation by
+    /// invocation.
+    pub(super) fn executions_unordered(&mut self, f: FuncIdx, at: u32) -> Result<Vec<Inst>, Error> {
+        let mut out = Vec::new();
+        self.for_each_execution(f, at, |_, _, node, step, _| out.push(Inst { node, step, at }))?;
         Ok(out)
     }
 
     /// How many times the instruction at `at` of function `f` ran (without listing the
-    /// executions).
+    /// executions): its block's count, from each block's count in the function counted once
+    /// (each distinct trace's counts times how many invocations ran it).
     pub(super) fn execution_count(&mut self, f: FuncIdx, at: u32) -> Result<u64, Error> {
         let (b, _) = self.stmts(f)?.find(at).ok_or(Error::NoInstruction { func: f, at })?;
-        let mut n = 0u64;
-        for node in self.run.invocations(f).to_vec() {
-            let key = self.view_of(node)?;
-            let view = self.run.trace(key.0, key.1);
-            n += view.place.get(&BlockIdx(b as u32)).map_or(0, |(head, _)| view.steps[head].len() as u64);
+        if !self.block_runs.contains_key(&f) {
+            let mut times: FxHashMap<u32, u64> = FxHashMap::default();
+            for node in self.run.invocations(f).to_vec() {
+                *times.entry(self.view_of(node)?.1).or_default() += 1;
+            }
+            let mut runs = vec![0u64; self.stmts(f)?.blocks.len()];
+            for (pair, times) in times {
+                let view = self.run.trace(f, pair);
+                for (block, (head, _)) in &view.place {
+                    if let Some(r) = runs.get_mut(block.idx()) {
+                        *r += view.steps[head].len() as u64 * times;
+                    }
+                }
+            }
+            self.block_runs.insert(f, runs);
         }
-        Ok(n)
+        Ok(self.block_runs[&f][b])
     }
 
     /// Every execution of the instruction at `at` of function `f`, in run order.
     pub fn executions(&mut self, f: FuncIdx, at: u32) -> Result<Vec<Inst>, Error> {
-        let execs = self.executions_unordered(f, at)?;
-        let mut keyed = Vec::with_capacity(execs.len());
-        let mut up: Option<(u32, RunKey)> = None;
-        for inst in execs {
-            if up.as_ref().is_none_or(|(n, _)| *n != inst.node) {
-                up = Some((inst.node, self.run_position(inst.node)?));
-            }
-            let pos = self.locate(inst)?.pos;
-            let mut key = up.as_ref().expect("set above").1.clone();
-            key.push((inst.step, pos, inst.at));
-            keyed.push((key, inst));
-        }
-        keyed.sort_unstable();
+        let mut keyed = Vec::new();
+        self.for_each_execution(f, at, |run, view, node, step, pos| keyed.push((run.run_key(view, node, step, pos, at), Inst { node, step, at })))?;
+        keyed.sort_unstable_by_key(|&(key, _)| key);
         Ok(keyed.into_iter().map(|(_, i)| i).collect())
-    }
-
-    /// Where invocation `node` started in the run, as the positions (timestamp, chain
-    /// position, then `u32::MAX`: after the block's instructions) of the calls leading to
-    /// it from its root, the root's index first: in run order, an execution's position
-    /// followed by its own (timestamp, position, offset) compares as the executions ran
-    /// (a block's instructions run in the order of their offsets, and a call ends its
-    /// block; a tail call comes after everything its caller ran).
-    pub(super) fn run_position(&mut self, node: u32) -> Result<RunKey, Error> {
-        let mut up = Vec::new();
-        let mut cur = node;
-        while let Some((caller, call)) = self.run.parent(cur) {
-            if self.run.dcg.calls[call as usize].tail {
-                up.push((u32::MAX, u32::MAX, u32::MAX));
-            } else {
-                let inst = self.call_inst(caller, call)?;
-                let p = self.locate(inst)?;
-                up.push((inst.step, p.pos, u32::MAX));
-            }
-            cur = caller;
-        }
-        let root = self.run.dcg.roots.iter().position(|&r| r == cur).unwrap_or(usize::MAX) as u32;
-        up.push((root, 0, 0));
-        up.reverse();
-        Ok(up)
     }
 
     /// Blocks run before each timestamp of a trace (index `step - 1`), and in all.
