@@ -15,7 +15,7 @@
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-use wpp_record::{RecordMode, Recorder};
+use wpp_record::{Builder, RecordMode, Recorder};
 use wpp_runtime::{RunConfig, Stdio};
 
 /// The sources of the recording crates, hashed when this crate was built.
@@ -34,9 +34,29 @@ pub fn dir() -> PathBuf {
 /// limits is refused (where a stopped run ends depends on timing); the recording must
 /// succeed, or the test panics saying why.
 pub fn recorded(wasm: &[u8], cfg: &RunConfig, mode: RecordMode, max_paths: u64) -> PathBuf {
+    shared(wasm, cfg, mode, max_paths, None)
+}
+
+/// The extended WPP of `wasm` run with `cfg` and the filtering run it was recorded with
+/// (`(filter, ewpp)`), both shared as [`recorded`]'s are: the filtering run is recorded
+/// first, then the extended WPP with its filter.
+pub fn recorded_ewpp(wasm: &[u8], cfg: &RunConfig, builder: Builder) -> (PathBuf, PathBuf) {
+    let filter = shared(wasm, cfg, RecordMode::EwppFilter, u64::MAX, None);
+    let ewpp = shared(wasm, cfg, RecordMode::Ewpp(builder), u64::MAX, Some(&filter));
+    (filter, ewpp)
+}
+
+/// A shared recording, with the filtering run `filter` when the mode needs one (its name
+/// holds the hash of what it was recorded from, and so goes into this one's).
+fn shared(wasm: &[u8], cfg: &RunConfig, mode: RecordMode, max_paths: u64, filter: Option<&Path>) -> PathBuf {
     let l = &cfg.limits;
     assert!(l.timeout.is_none() && l.fuel.is_none() && l.max_memory.is_none() && l.stop.is_none(), "{}: a shared recording has no limits", cfg.program_name);
-    let key = key(wasm, cfg, mode, max_paths);
+    let mut key = key(wasm, cfg, mode, max_paths);
+    if let Some(f) = filter {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (key, f.file_name()).hash(&mut h);
+        key = h.finish();
+    }
     let dir = dir();
     let name: String = cfg.program_name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_".contains(c) { c } else { '_' }).collect();
     let path = dir.join(format!("{name}-{key:016x}.wpp"));
@@ -47,7 +67,11 @@ pub fn recorded(wasm: &[u8], cfg: &RunConfig, mode: RecordMode, max_paths: u64) 
     let unique = format!("{}-{:?}", std::process::id(), std::thread::current().id()).replace(|c: char| !c.is_ascii_alphanumeric(), "_");
     let partial = dir.join(format!("{name}-{key:016x}.{unique}.partial"));
     Recorder::from_bytes(&cfg.program_name, wasm.to_vec())
-        .and_then(|r| r.mode(mode).max_paths(max_paths).run_config(cfg.clone()).record(&partial))
+        .and_then(|r| match filter {
+            Some(f) => r.mode(mode).filter(f),
+            None => Ok(r.mode(mode)),
+        })
+        .and_then(|r| r.max_paths(max_paths).run_config(cfg.clone()).record(&partial))
         .unwrap_or_else(|e| panic!("{}: recording in {mode:?}: {e}", cfg.program_name));
     std::fs::rename(&partial, &path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     path

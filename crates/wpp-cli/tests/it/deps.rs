@@ -7,19 +7,17 @@
 //! `.wat` programs and every real program's test run.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use wpp_model::access_event::SiteKind;
-use wpp_profile::Profile;
-use wpp_record::{Builder, RecordMode, Recorder};
+use wpp_profile::{Ending, Profile};
+use wpp_record::{Builder, RecordMode};
 use wpp_runtime::{run_block_log, RunConfig};
 use wpp_test_support::deps::{compare_with_direct, import_names, ChainLog, DirectDeps, Writer};
-use wpp_test_support::{corpus, workloads};
+use wpp_test_support::{corpus, recordings, workloads};
 
 use crate::common;
 
-/// Checks the three profiles in `dir` (`grammar.wpp`, `addresses.wpp`, `filter.wpp`,
-/// recorded from `wasm` run as `cfg` says) against the direct log.
 /// How many loads' chains a check follows, `depth` writers deep, of the loads that ran at
 /// most `most` times.
 struct ChainPlan {
@@ -28,23 +26,25 @@ struct ChainPlan {
     depth: usize,
 }
 
-fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, plan: ChainPlan) {
+/// Checks the profiles of `wasm` run as `cfg` says (recorded by [`record`]) against the
+/// direct log.
+fn check(name: &str, wasm: &[u8], cfg: &RunConfig, rec: &Recorded, plan: ChainPlan) {
     let program = wpp_wasm::decode(wasm).unwrap();
     let logged = wpp_wasm::instrument_access_log(wasm, &program).unwrap();
     let (_, direct) = run_block_log(&wpp_runtime::engine().unwrap(), &logged, cfg, DirectDeps::default()).unwrap();
     let imports = import_names(wasm);
 
-    assert_eq!(common::fingerprint(&dir.join("addresses.wpp")), common::fingerprint(&dir.join("grammar.wpp")), "{name}: the addresses profile's path trace");
-    let addresses = Profile::open(&dir.join("addresses.wpp")).unwrap();
+    assert_eq!(common::fingerprint(&rec.addresses), common::fingerprint(&rec.grammar), "{name}: the addresses profile's path trace");
+    let addresses = Profile::open(&rec.addresses).unwrap();
     let recovered = wpp_twpp::recover::from_addresses(&addresses, |_| {}).unwrap();
     if let Err(e) = compare_with_direct(&recovered.deps, &recovered.sites, &imports, &direct) {
         panic!("{name}: recovered from the address trace: {e}");
     }
-    let filter = Profile::open(&dir.join("filter.wpp")).unwrap();
+    let filter = Profile::open(&rec.filter).unwrap();
     let exercised = wpp_twpp::recover::exercised(&filter).unwrap().expect("a filtering run's dependences");
     assert_eq!(exercised, recovered.deps, "{name}: the filtering run against the recovery");
     assert_eq!(filter.counts, addresses.counts, "{name}: the filtering run's path counts");
-    let ewpp = Profile::open(&dir.join("ewpp.wpp")).unwrap();
+    let ewpp = Profile::open(&rec.ewpp).unwrap();
     let (from_ewpp, checks) = wpp_twpp::recover::from_ewpp(&ewpp, |_| {}).unwrap();
     if let Err(e) = compare_with_direct(&from_ewpp.deps, &from_ewpp.sites, &imports, &direct) {
         panic!("{name}: recovered from the extended WPP: {e}");
@@ -128,34 +128,31 @@ fn check_chains(name: &str, wasm: &[u8], cfg: &RunConfig, direct: &DirectDeps, p
     }
 }
 
-/// Records `wasm` run as `cfg` says in grammar, addresses and filtering mode into `dir`.
-/// In-process, with the direct log's run configuration: a program reading an inherited
-/// stdin may see its input in other chunks than from a captured one.
-fn record(wasm: &[u8], cfg: &RunConfig, dir: &Path) {
-    let mut statuses = Vec::new();
-    for (file, mode) in [
-        ("grammar.wpp", RecordMode::Grammar(Builder::Sequitur1)),
-        ("addresses.wpp", RecordMode::Addresses(Builder::Sequitur1)),
-        ("filter.wpp", RecordMode::EwppFilter),
-    ] {
-        let r = Recorder::from_bytes(&cfg.program_name, wasm.to_vec()).unwrap().mode(mode).run_config(cfg.clone()).record(&dir.join(file)).unwrap();
-        statuses.push(r.exit_status());
-    }
-    let r = Recorder::from_bytes(&cfg.program_name, wasm.to_vec())
-        .unwrap()
-        .mode(RecordMode::Ewpp(Builder::Sequitur1))
-        .filter(&dir.join("filter.wpp"))
-        .unwrap()
-        .run_config(cfg.clone())
-        .record(&dir.join("ewpp.wpp"))
-        .unwrap();
-    statuses.push(r.exit_status());
-    assert!(statuses.iter().all(|&s| s == statuses[0]), "{}: exit statuses {statuses:?}", cfg.program_name);
+/// The profiles of one run: in grammar, addresses and filtering mode, and the extended
+/// WPP recorded with the filter.
+struct Recorded {
+    grammar: PathBuf,
+    addresses: PathBuf,
+    filter: PathBuf,
+    ewpp: PathBuf,
+}
+
+/// Records `wasm` run as `cfg` says in grammar, addresses and filtering mode, and the
+/// extended WPP (shared recordings, in-process, with the direct log's run configuration: a
+/// program reading an inherited stdin may see its input in other chunks than from a
+/// captured one). The four runs end alike.
+fn record(wasm: &[u8], cfg: &RunConfig) -> Recorded {
+    let grammar = recordings::recorded(wasm, cfg, RecordMode::Grammar(Builder::Sequitur1), u64::MAX);
+    let addresses = recordings::recorded(wasm, cfg, RecordMode::Addresses(Builder::Sequitur1), u64::MAX);
+    let (filter, ewpp) = recordings::recorded_ewpp(wasm, cfg, Builder::Sequitur1);
+    let rec = Recorded { grammar, addresses, filter, ewpp };
+    let endings: Vec<Ending> = [&rec.grammar, &rec.addresses, &rec.filter, &rec.ewpp].iter().map(|p| Profile::open(p).unwrap().meta.ending).collect();
+    assert!(endings.iter().all(|e| *e == endings[0]), "{}: endings {endings:?}", cfg.program_name);
+    rec
 }
 
 #[test]
 fn wat_programs() {
-    let dir = common::scratch("deps-wat");
     // The corpus, and the program of `wpp deps`'s blessed output (a memory.copy, a
     // counter, host writes: chains through each).
     let deps_wat = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/deps.wat");
@@ -167,8 +164,8 @@ fn wat_programs() {
             stdio: wpp_runtime::Stdio::Capture { stdin: b"some input\n".to_vec() },
             ..Default::default()
         };
-        record(&wasm, &cfg, &dir);
-        check(&name, &wasm, &cfg, &dir, ChainPlan { loads: usize::MAX, most: u64::MAX, depth: 4 });
+        let rec = record(&wasm, &cfg);
+        check(&name, &wasm, &cfg, &rec, ChainPlan { loads: usize::MAX, most: u64::MAX, depth: 4 });
     }
 }
 
@@ -176,13 +173,12 @@ fn wat_programs() {
 /// (aliasing, partial overlaps), fill memory in bulk and have the host write it.
 #[test]
 fn random_programs() {
-    let dir = common::scratch("deps-random");
     for seed in 0..40 {
         let name = format!("random program {seed}");
         let wasm = wat::parse_str(wpp_test_support::dataflow_programs::random_wat(seed)).unwrap();
         let cfg = RunConfig { program_name: name.clone(), stdio: wpp_runtime::Stdio::Capture { stdin: Vec::new() }, ..Default::default() };
-        record(&wasm, &cfg, &dir);
-        check(&name, &wasm, &cfg, &dir, ChainPlan { loads: usize::MAX, most: u64::MAX, depth: 4 });
+        let rec = record(&wasm, &cfg);
+        check(&name, &wasm, &cfg, &rec, ChainPlan { loads: usize::MAX, most: u64::MAX, depth: 4 });
     }
 }
 
@@ -190,10 +186,8 @@ fn random_programs() {
 fn real_programs() {
     workloads::for_each_program("deps", |m, _, p| {
         let (p, run) = m.run(&p.name, "test").unwrap();
-        let dir = common::scratch(&format!("deps-{}", p.name));
         let (wasm, cfg) = workloads::load_run(m, p, run);
-        record(&wasm, &cfg, &dir);
-        check(&p.name, &wasm, &cfg, &dir, ChainPlan { loads: 1, most: 100_000, depth: 3 });
-        let _ = std::fs::remove_dir_all(&dir);
+        let rec = record(&wasm, &cfg);
+        check(&p.name, &wasm, &cfg, &rec, ChainPlan { loads: 1, most: 100_000, depth: 3 });
     });
 }
