@@ -597,24 +597,19 @@ impl Dcg {
         }
     }
 
-    /// The `n`-th invocation of `f` in the order the run made them (from 1): its node and
-    /// its caller.
-    pub fn nth_invocation(&self, f: FuncIdx, n: u64) -> Option<(u32, Caller)> {
-        let mut seen = 0u64;
+    /// Every invocation in the order the run made them, with its caller's function
+    /// (`None` for a root): one pre-order walk of the graph.
+    pub fn in_run_order(&self) -> Vec<(u32, Caller)> {
+        let mut out = Vec::with_capacity(self.nodes.len());
         // Pre-order: an invocation starts before its callees.
         let mut stack: Vec<(u32, Caller)> = self.roots.iter().rev().map(|&r| (r, None)).collect();
         while let Some((node, caller)) = stack.pop() {
+            out.push((node, caller));
             let d = &self.nodes[node as usize];
-            if d.func == f {
-                seen += 1;
-                if seen == n {
-                    return Some((node, caller));
-                }
-            }
             for c in self.calls[d.calls.start as usize..d.calls.end as usize].iter().rev() {
                 stack.push((c.node, Some(d.func)));
             }
         }
-        None
+        out
     }
 }

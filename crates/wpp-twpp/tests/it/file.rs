@@ -51,6 +51,11 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, cut_to: u64) {
         assert_eq!(twpp.index.functions.len(), p.traces.values().filter(|t| !t.traces.is_empty()).count());
         // Callers and the order of invocations, read from each function's own sections,
         // against the call graph's answers.
+        let mut in_order: std::collections::HashMap<_, Vec<_>> = std::collections::HashMap::new();
+        for (node, caller) in p.dcg.in_run_order() {
+            let want = (p.dcg.nodes[node as usize].trace.0, caller);
+            in_order.entry(p.dcg.nodes[node as usize].func).or_default().push(want);
+        }
         for e in &twpp.index.functions {
             let part = twpp.part(e.func).unwrap();
             let sorted = |v: Vec<Vec<(wpp_twpp::Caller, u64)>>| -> Vec<std::collections::BTreeMap<wpp_twpp::Caller, u64>> {
@@ -64,9 +69,9 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, cut_to: u64) {
             // Every invocation of a small run; the first, the last and a spread of a large one.
             let n = e.invocations;
             let picks: Vec<u64> = if n <= 200 { (1..=n).collect() } else { (0..100).map(|i| 1 + i * (n - 1) / 99).collect() };
+            assert_eq!(in_order[&e.func].len() as u64, n, "{what}: function {}: invocations", e.func);
             for k in picks {
-                let (node, caller) = p.dcg.nth_invocation(e.func, k).unwrap();
-                let want = (p.dcg.nodes[node as usize].trace.0, caller);
+                let want = in_order[&e.func][k as usize - 1];
                 assert_eq!(twpp.nth_invocation(&part, k).unwrap(), Some(want), "{what}: function {}: invocation {k}", e.func);
             }
             assert_eq!(twpp.nth_invocation(&part, n + 1).unwrap(), None);
