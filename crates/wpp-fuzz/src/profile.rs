@@ -16,11 +16,12 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use wpp_grammar::{encode_grammar, encode_grammar_v1, encode_token};
-use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, FuncIdx, Function, PathEvent, PathId, Target};
+use wpp_model::{FuncIdx, Function, PathEvent, PathId};
 use wpp_profile::{
     section, Builder, Ending, GrammarBuilder, Meta, PathCount, PppFunction, PppPath, PppRecord, Prediction, Profile, RecordMode, TocEntry, MAGIC,
 };
 use wpp_test_support::alloc::measure;
+use wpp_test_support::cfgs::{diamond, diamonds, looped_with_trap};
 use wpp_test_support::grammar_checks::{DECODER_HEAP_BASE, DECODER_HEAP_PER_BYTE};
 
 /// Bytes of the fixed header.
@@ -299,61 +300,10 @@ pub fn fixtures() -> &'static [Fixture] {
     FIXTURES.get_or_init(make_fixtures)
 }
 
-fn blk(start: u32, end: u32, n_instrs: u32) -> Block {
-    Block { start, end, n_instrs }
-}
-
-fn edge(from: u32, to: Option<u32>, kind: EdgeKind) -> Edge {
-    Edge { from: BlockIdx(from), to: to.map_or(Target::Exit, |b| Target::Block(BlockIdx(b))), kind }
-}
-
-/// `0 → {1, 2} → 3 → exit`
-fn diamond(base: u32) -> Cfg {
-    use EdgeKind::*;
-    Cfg {
-        blocks: vec![blk(base, base + 6, 3), blk(base + 6, base + 9, 2), blk(base + 9, base + 12, 2), blk(base + 12, base + 14, 2)],
-        edges: vec![edge(0, Some(1), Forward), edge(0, Some(2), Forward), edge(1, Some(3), Forward), edge(2, Some(3), Forward), edge(3, None, Return)],
-    }
-}
-
-/// A loop whose body calls a function: `0 → 1 → {2, 4}`, `2 → 3` (call), `3 → 1` (back),
-/// `4 → exit`; and a trapping arm `1 → 5 → exit` (trap).
-fn looped(base: u32) -> Cfg {
-    use EdgeKind::*;
-    Cfg {
-        blocks: (0..6).map(|b| blk(base + 4 * b, base + 4 * b + 4, 2)).collect(),
-        edges: vec![
-            edge(0, Some(1), Forward),
-            edge(1, Some(2), Forward),
-            edge(1, Some(4), Forward),
-            edge(1, Some(5), Forward),
-            edge(2, Some(3), Call),
-            edge(3, Some(1), Back),
-            edge(4, None, Return),
-            edge(5, None, Trap),
-        ],
-    }
-}
-
-/// `k` diamonds in a row: 2^k paths, so with `k > 32` some path numbers need the
-/// two-word event encoding.
-fn diamonds(k: u32, base: u32) -> Cfg {
-    use EdgeKind::*;
-    let (mut blocks, mut edges) = (Vec::new(), Vec::new());
-    for i in 0..k {
-        let t = 3 * i;
-        blocks.extend([blk(base + t, base + t + 1, 1), blk(base + t + 1, base + t + 2, 1), blk(base + t + 2, base + t + 3, 1)]);
-        edges.extend([edge(t, Some(t + 1), Forward), edge(t, Some(t + 2), Forward), edge(t + 1, Some(t + 3), Forward), edge(t + 2, Some(t + 3), Forward)]);
-    }
-    blocks.push(blk(base + 3 * k, base + 3 * k + 1, 1));
-    edges.push(edge(3 * k, None, Return));
-    Cfg { blocks, edges }
-}
-
 fn make_fixtures() -> Vec<Fixture> {
     let functions = vec![
         Function { index: FuncIdx(0), name: "env::print".into(), cfg: None },
-        Function { index: FuncIdx(1), name: "main".into(), cfg: Some(looped(100)) },
+        Function { index: FuncIdx(1), name: "main".into(), cfg: Some(looped_with_trap(100)) },
         Function { index: FuncIdx(2), name: "abs".into(), cfg: Some(diamond(200)) },
         Function { index: FuncIdx(3), name: "wide".into(), cfg: Some(diamonds(34, 300)) },
     ];

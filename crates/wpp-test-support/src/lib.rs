@@ -10,6 +10,9 @@
 //! * [`alloc`]: a counting global allocator and `measure`, for tests that bound what a
 //!   call allocates;
 //! * [`strategies`] (features `cfg`, `grammar`): random CFGs and random grammars;
+//! * `cfgs` (feature `cfg`): CFGs of known shapes (a diamond, a loop that calls, a check
+//!   that traps, diamonds in a row), for the profile fixtures of the damaged-profile tests
+//!   and the profile fuzz target;
 //! * `grammar_checks` (feature `grammar`): the grammar builders' and the grammar decoder's
 //!   property checks, shared by `wpp-grammar`'s tests and the fuzz targets;
 //! * `operators` (feature `wasm`): instructions counted from wasmparser's operator
@@ -82,6 +85,8 @@ pub mod workloads;
 
 #[cfg(feature = "runtime")]
 pub mod agree;
+#[cfg(feature = "cfg")]
+pub mod cfgs;
 #[cfg(feature = "runtime")]
 pub mod deps;
 #[cfg(feature = "grammar")]

@@ -17,9 +17,10 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, FuncIdx, Function, PathEvent, PathId, Target, ESCAPE_FUNC};
+use wpp_model::{BlockIdx, Cfg, Edge, EdgeKind, FuncIdx, Function, PathEvent, PathId, Target, ESCAPE_FUNC};
 use wpp_profile::{section, Ending, Error, Meta, ModuleId, PathCount, Profile, RecordMode, Writer, MAGIC, VERSION};
 use wpp_test_support::alloc::{measure, Counting};
+use wpp_test_support::cfgs::{blk, diamond, diamonds, edge, looped, trapping};
 use wpp_test_support::Rng;
 
 // ---------------------------------------------------------------------------------------
@@ -84,71 +85,6 @@ impl Damage for Rng {
 
 // ---------------------------------------------------------------------------------------
 // A small but realistic profile
-
-fn blk(start: u32, end: u32, n_instrs: u32) -> Block {
-    Block { start, end, n_instrs }
-}
-
-fn edge(from: u32, to: Option<u32>, kind: EdgeKind) -> Edge {
-    Edge { from: BlockIdx(from), to: to.map_or(Target::Exit, |b| Target::Block(BlockIdx(b))), kind }
-}
-
-/// `0 → {1, 2} → 3 → exit`
-fn diamond(base: u32) -> Cfg {
-    use EdgeKind::*;
-    Cfg {
-        blocks: vec![blk(base, base + 6, 3), blk(base + 6, base + 9, 2), blk(base + 9, base + 12, 2), blk(base + 12, base + 14, 2)],
-        edges: vec![edge(0, Some(1), Forward), edge(0, Some(2), Forward), edge(1, Some(3), Forward), edge(2, Some(3), Forward), edge(3, None, Return)],
-    }
-}
-
-/// A loop whose body calls a function:
-/// `0 → 1 (header) → {2, 4}`, `2 → 3` (call), `3 → 1` (back edge), `4 → exit`.
-fn looped(base: u32) -> Cfg {
-    use EdgeKind::*;
-    Cfg {
-        blocks: vec![
-            blk(base, base + 4, 2),
-            blk(base + 4, base + 10, 4),
-            blk(base + 10, base + 15, 3),
-            blk(base + 15, base + 20, 3),
-            blk(base + 20, base + 22, 1),
-        ],
-        edges: vec![
-            edge(0, Some(1), Forward),
-            edge(1, Some(2), Forward),
-            edge(1, Some(4), Forward),
-            edge(2, Some(3), Call),
-            edge(3, Some(1), Back),
-            edge(4, None, Return),
-        ],
-    }
-}
-
-/// A check that traps on one arm: `0 → {1, 2}`, `1 → exit` (trap), `2 → exit` (return).
-fn trapping(base: u32) -> Cfg {
-    use EdgeKind::*;
-    Cfg {
-        blocks: vec![blk(base, base + 5, 3), blk(base + 5, base + 6, 1), blk(base + 6, base + 7, 1)],
-        edges: vec![edge(0, Some(1), Forward), edge(0, Some(2), Forward), edge(1, None, Trap), edge(2, None, Return)],
-    }
-}
-
-/// `k` diamonds in a row: 2^k paths, so with `k > 32` some path numbers need the
-/// two-word (escape) event encoding.
-fn diamonds(k: u32, base: u32) -> Cfg {
-    use EdgeKind::*;
-    let mut blocks = Vec::new();
-    let mut edges = Vec::new();
-    for i in 0..k {
-        let t = 3 * i;
-        blocks.extend([blk(base + t, base + t + 1, 1), blk(base + t + 1, base + t + 2, 1), blk(base + t + 2, base + t + 3, 1)]);
-        edges.extend([edge(t, Some(t + 1), Forward), edge(t, Some(t + 2), Forward), edge(t + 1, Some(t + 3), Forward), edge(t + 2, Some(t + 3), Forward)]);
-    }
-    blocks.push(blk(base + 3 * k, base + 3 * k + 1, 1));
-    edges.push(edge(3 * k, None, Return));
-    Cfg { blocks, edges }
-}
 
 #[derive(Clone)]
 struct Fixture {
