@@ -2,8 +2,11 @@
 //! `WPP_RECORDING_SOURCES`, so that a recording the tests share (`recordings`) is made
 //! again whenever any of them changes.
 
-use std::hash::{Hash, Hasher};
-use std::path::{Path, PathBuf};
+use std::hash::Hasher;
+use std::path::PathBuf;
+
+#[path = "src/tree_hash.rs"]
+mod tree_hash;
 
 /// `wpp-record` and the wpp crates it depends on.
 const RECORDING_CRATES: &[&str] = &["wpp-base", "wpp-model", "wpp-paths", "wpp-grammar", "wpp-wasm", "wpp-profile", "wpp-runtime", "wpp-record"];
@@ -16,21 +19,7 @@ fn main() {
     inputs.push(crates.parent().expect("the workspace").join("Cargo.lock"));
     for p in &inputs {
         println!("cargo:rerun-if-changed={}", p.display());
-        hash_tree(p, &mut h);
+        tree_hash::hash_tree(p, &mut h).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     }
     println!("cargo:rustc-env=WPP_RECORDING_SOURCES={:016x}", h.finish());
-}
-
-/// Hashes the names and contents of the files under `p`, in name order.
-fn hash_tree(p: &Path, h: &mut impl Hasher) {
-    if p.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(p).into_iter().flatten().flatten().map(|e| e.path()).collect();
-        entries.sort();
-        for e in entries {
-            hash_tree(&e, h);
-        }
-    } else if let Ok(bytes) = std::fs::read(p) {
-        p.file_name().hash(h);
-        bytes.hash(h);
-    }
 }

@@ -97,5 +97,7 @@ pub mod operators;
 pub mod recordings;
 #[cfg(feature = "runtime")]
 pub mod smith;
+#[cfg(feature = "runtime")]
+mod tree_hash;
 
 pub use rng::Rng;

@@ -85,7 +85,7 @@ fn key(wasm: &[u8], cfg: &RunConfig, mode: RecordMode, max_paths: u64) -> u64 {
     (&cfg.program_name, &cfg.args, &cfg.env).hash(&mut h);
     for (host, guest) in &cfg.dirs {
         guest.hash(&mut h);
-        hash_tree(host, &mut h);
+        crate::tree_hash::hash_tree(host, &mut h).unwrap_or_else(|e| panic!("{}: {e}", host.display()));
     }
     match &cfg.stdio {
         Stdio::Inherit => 0u8.hash(&mut h),
@@ -94,18 +94,4 @@ fn key(wasm: &[u8], cfg: &RunConfig, mode: RecordMode, max_paths: u64) -> u64 {
     format!("{mode:?}").hash(&mut h);
     max_paths.hash(&mut h);
     h.finish()
-}
-
-/// Hashes the names and contents of the files under `p`, in name order.
-fn hash_tree(p: &Path, h: &mut impl Hasher) {
-    if p.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(p).into_iter().flatten().flatten().map(|e| e.path()).collect();
-        entries.sort();
-        for e in entries {
-            e.file_name().hash(h);
-            hash_tree(&e, h);
-        }
-    } else {
-        std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())).hash(h);
-    }
 }

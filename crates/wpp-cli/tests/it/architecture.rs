@@ -334,3 +334,21 @@ fn subcommand_files_are_options_a_call_and_a_render() {
         }
     }
 }
+
+/// ARCHITECTURE.md and the testing guide stay scannable: no line longer than 400
+/// characters (a paragraph goes on over several lines).
+#[test]
+fn architecture_lines_are_short() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for doc in ["ARCHITECTURE.md", "docs/testing.md"] {
+        let path = root.join(doc);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let long: Vec<String> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.chars().count() > 400)
+            .map(|(i, l)| format!("{doc}:{}: {} characters", i + 1, l.chars().count()))
+            .collect();
+        assert!(long.is_empty(), "lines over 400 characters:\n{}", long.join("\n"));
+    }
+}
