@@ -162,19 +162,19 @@ impl<'a> Slicer<'a> {
     /// sorted, found once.
     fn exercised(&mut self, func: FuncIdx, at: u32, part: Part) -> Result<&[Statement], Error> {
         if !self.exercised.contains_key(&(at, part)) {
-            let mut from = Vec::new();
+            let mut found: rustc_hash::FxHashSet<Statement> = rustc_hash::FxHashSet::default();
             for inst in self.executions_unordered(func, at)? {
                 let start = self.arena.len();
                 self.find_deps(Node { inst, part })?;
                 for d in &self.arena[start..] {
                     if let Source::Node(m) = d.from {
-                        from.push((self.run.dcg.nodes[m.inst.node as usize].func, m.inst.at, m.part));
+                        found.insert((self.run.dcg.nodes[m.inst.node as usize].func, m.inst.at, m.part));
                     }
                 }
                 self.arena.truncate(start);
-                from.sort_unstable();
-                from.dedup();
             }
+            let mut from: Vec<Statement> = found.into_iter().collect();
+            from.sort_unstable();
             self.exercised.insert((at, part), from);
         }
         Ok(&self.exercised[&(at, part)])
