@@ -35,9 +35,12 @@ py="${WPP_PYENV:-$HOME/.cache/wpp-pyenv}"
 export WPP_PYTHON="$py/bin/python"
 # The C++ program that throws and catches, with its runtime (pip downloads the sources).
 bash workloads/cxx/build.sh
-# The recordings the tests share (wpp-test-support's `recordings`) are made afresh, once
-# per program and mode in this run.
-rm -rf "${CARGO_TARGET_DIR:-target}/release/wpp-recordings"
+# The recordings the tests share (wpp-test-support's `recordings`) are kept from run to
+# run while the recording crates' sources are unchanged (their hash names the directory);
+# WPP_FRESH_RECORDINGS=1 makes them afresh.
+if [ "${WPP_FRESH_RECORDINGS:-0}" = 1 ]; then
+  rm -rf "${CARGO_TARGET_DIR:-target}/release/wpp-recordings"
+fi
 # Build first, noting which package and target each test binary is; then run, and print
 # each test binary's time, slowest first (cargo prints "Running ... (BINARY)" before a
 # binary's tests and "finished in Ns" after them).

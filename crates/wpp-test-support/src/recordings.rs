@@ -9,8 +9,11 @@
 //! goes through (hashed by this crate's build script), so that a change to any of them
 //! records again. A recording is written under a name of its own and renamed into place,
 //! so tests that ask for it at the same time (threads, or test binaries) both get a whole
-//! file. `scripts/test.sh` empties the directory first: the full suite records each
-//! program once per mode.
+//! file. The files of one state of the recording crates are in a directory named by its
+//! hash; the first test binary to use a new one removes the others. A run of the suite
+//! after a change to anything a recording depends on records again; a run after a change
+//! elsewhere (an analysis, a test) reads the recordings made before.
+//! `WPP_FRESH_RECORDINGS=1 scripts/test.sh` empties the directory first.
 
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -21,12 +24,29 @@ use wpp_runtime::{RunConfig, Stdio};
 /// The sources of the recording crates, hashed when this crate was built.
 const SOURCES: &str = env!("WPP_RECORDING_SOURCES");
 
-/// The directory of the shared recordings: `wpp-recordings` in the directory of the
-/// running test binary's `deps/` (`target/release/`).
+/// The directory of the shared recordings: `wpp-recordings/SOURCES` in the directory of
+/// the running test binary's `deps/` (`target/release/`), where SOURCES is the hash of the
+/// recording crates' sources. The first call in a process that finds it missing creates
+/// it and removes the recordings of other sources.
 pub fn dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let profile_dir = exe.parent().and_then(Path::parent).expect("the test binary is in TARGET/PROFILE/deps/");
-    profile_dir.join("wpp-recordings")
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let profile_dir = exe.parent().and_then(Path::parent).expect("the test binary is in TARGET/PROFILE/deps/");
+        let all = profile_dir.join("wpp-recordings");
+        let dir = all.join(SOURCES);
+        if !dir.exists() {
+            // Another test binary may be removing them too: what is gone is gone.
+            for old in std::fs::read_dir(&all).into_iter().flatten().flatten() {
+                if old.file_name() != SOURCES {
+                    let _ = std::fs::remove_dir_all(old.path()).or_else(|_| std::fs::remove_file(old.path()));
+                }
+            }
+            std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        }
+        dir
+    })
+    .clone()
 }
 
 /// The profile of `wasm` run with `cfg`, recorded in `mode` with at most `max_paths` paths
@@ -63,7 +83,6 @@ fn shared(wasm: &[u8], cfg: &RunConfig, mode: RecordMode, max_paths: u64, filter
     if path.exists() {
         return path;
     }
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let unique = format!("{}-{:?}", std::process::id(), std::thread::current().id()).replace(|c: char| !c.is_ascii_alphanumeric(), "_");
     let partial = dir.join(format!("{name}-{key:016x}.{unique}.partial"));
     Recorder::from_bytes(&cfg.program_name, wasm.to_vec())
