@@ -21,11 +21,11 @@ pub fn classes(profile: &Profile, module: &Module, deps: &ExercisedDeps, sites: 
     rows.push(ClassRow { class: "unclassified".into(), ..Default::default() });
     for ((w, load), e) in &deps.deps {
         let Writer::Site(i) = *w else { continue };
-        let writer = &sites[i as usize];
+        let writer = &sites[i.idx()];
         if matches!(writer.kind, SiteKind::HostCall { .. }) {
             continue;
         }
-        let row = match classifier.classify(writer.at, sites[*load as usize].at) {
+        let row = match classifier.classify(writer.at, sites[load.idx()].at) {
             Some(c) => order.iter().position(|&o| o == c).expect("every class is listed"),
             None => order.len(),
         };

@@ -29,7 +29,7 @@ fn read_checked(profile: &Profile, path: &Path) -> Result<(Vec<u8>, wpp_wasm::Pr
 /// The uses at each write of the module at `path` (`wpp_wasm::statement_uses`, by access
 /// site), checked to be the module `profile` was recorded from: what chains of memory
 /// dependences follow.
-pub fn statement_uses(profile: &Profile, path: &Path) -> Result<Vec<Vec<u32>>, Error> {
+pub fn statement_uses(profile: &Profile, path: &Path) -> Result<Vec<Vec<wpp_model::SiteIdx>>, Error> {
     let (wasm, program) = read_checked(profile, path)?;
     wpp_wasm::statement_uses(&wasm, &program).map_err(|source| Error::Decode { path: path.to_owned(), source })
 }

@@ -48,7 +48,7 @@ pub struct EwppRecord {
     /// For each load site with candidates, its candidate writers' sites, in the order `j`
     /// numbers them (from 1); only the first `max_candidates` have a `j`, the others take
     /// the generic way.
-    pub candidates: Vec<(u32, Vec<u32>)>,
+    pub candidates: Vec<(crate::SiteIdx, Vec<crate::SiteIdx>)>,
     pub max_candidates: u32,
     /// The filtering run's profile the candidates came from.
     pub filter: String,

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::access_event::{AccessSite, SiteKind};
 use crate::deps::{Shadow, WriteId, INITIAL};
+use crate::SiteIdx;
 
 /// What wrote the bytes a load read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -17,7 +18,7 @@ pub enum Writer {
     Initial,
     /// The instruction at this access site (a store or a bulk write), or for a
     /// [`SiteKind::HostCall`] site, that call of an import.
-    Site(u32),
+    Site(SiteIdx),
 }
 
 /// One dynamic dependence: instance `load_instance` (1-based) of load site `load` read
@@ -26,7 +27,7 @@ pub enum Writer {
 /// again between that instance and the load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Dependence {
-    pub load: u32,
+    pub load: SiteIdx,
     pub load_instance: u64,
     pub writer: Writer,
     pub writer_instance: u64,
@@ -73,8 +74,8 @@ pub struct Exercised {
 /// load site.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExercisedDeps {
-    pub deps: BTreeMap<(Writer, u32), Exercised>,
-    pub loads: BTreeMap<u32, u64>,
+    pub deps: BTreeMap<(Writer, SiteIdx), Exercised>,
+    pub loads: BTreeMap<SiteIdx, u64>,
 }
 
 impl ExercisedDeps {
@@ -99,7 +100,7 @@ pub struct Tracker {
     /// Executions so far of each site.
     instances: Vec<u64>,
     /// The last host call's site, and how many of its ranges are still to come.
-    call: Option<(u32, u32)>,
+    call: Option<(SiteIdx, u32)>,
     /// Scratch: one load's distinct writers.
     writers: Vec<WriteId>,
 }
@@ -108,7 +109,7 @@ pub struct Tracker {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TrackError {
     #[error("access site {0} is not in the module's table of {1} sites")]
-    NoSite(u32, usize),
+    NoSite(SiteIdx, usize),
     #[error("a host write without a host call before it")]
     StrayHostWrite,
     #[error("more than {MAX_TRACKED_SITES} access sites")]
@@ -128,8 +129,8 @@ impl Tracker {
     }
 
     /// Executions so far of site `site`.
-    pub fn instances(&self, site: u32) -> u64 {
-        self.instances[site as usize]
+    pub fn instances(&self, site: SiteIdx) -> u64 {
+        self.instances[site.idx()]
     }
 
     /// Bytes of shadow memory held.
@@ -148,11 +149,11 @@ impl Tracker {
     /// The access of site `site` at `addr` (for a bulk site, of `len` bytes; for a
     /// [`SiteKind::HostCall`] site, `addr` is how many ranges the call wrote); `f` gets
     /// each dependence of a load, one per distinct write instance.
-    pub fn access(&mut self, site: u32, addr: u32, len: Option<u64>, mut f: impl FnMut(Dependence)) -> Result<(), TrackError> {
-        let s = *self.sites.get(site as usize).ok_or(TrackError::NoSite(site, self.sites.len()))?;
+    pub fn access(&mut self, site: SiteIdx, addr: u32, len: Option<u64>, mut f: impl FnMut(Dependence)) -> Result<(), TrackError> {
+        let s = *self.sites.get(site.idx()).ok_or(TrackError::NoSite(site, self.sites.len()))?;
         let (writer, width) = match s.kind {
             SiteKind::HostCall { .. } => {
-                self.instances[site as usize] += 1;
+                self.instances[site.idx()] += 1;
                 self.call = Some((site, addr));
                 return Ok(());
             }
@@ -164,13 +165,13 @@ impl Tracker {
                 _ => return Err(TrackError::StrayHostWrite),
             },
             SiteKind::Write { width } => {
-                self.instances[site as usize] += 1;
+                self.instances[site.idx()] += 1;
                 (site, width)
             }
             SiteKind::Read { width } => {
-                self.instances[site as usize] += 1;
+                self.instances[site.idx()] += 1;
                 let len = width.map_or(len.unwrap_or(0), u64::from);
-                let load_instance = self.instances[site as usize];
+                let load_instance = self.instances[site.idx()];
                 let mut writers = std::mem::take(&mut self.writers);
                 writers.clear();
                 self.shadow(s.memory).read(addr as u64, len, |span| {
@@ -181,11 +182,11 @@ impl Tracker {
                 for &w in &writers {
                     let (writer, writer_instance) = match w {
                         INITIAL => (Writer::Initial, 0),
-                        w => (Writer::Site((w >> INSTANCE_BITS) as u32 - 1), w & ((1 << INSTANCE_BITS) - 1)),
+                        w => (Writer::Site(SiteIdx((w >> INSTANCE_BITS) as u32 - 1)), w & ((1 << INSTANCE_BITS) - 1)),
                     };
                     let writer_executions = match writer {
                         Writer::Initial => 0,
-                        Writer::Site(ws) => self.instances[ws as usize],
+                        Writer::Site(ws) => self.instances[ws.idx()],
                     };
                     let latest = writer_executions == writer_instance;
                     f(Dependence { load: site, load_instance, writer, writer_instance, writer_executions, latest });
@@ -195,8 +196,8 @@ impl Tracker {
             }
         };
         let len = width.map_or(len.unwrap_or(0), u64::from);
-        let id = ((writer as u64 + 1) << INSTANCE_BITS) | self.instances[writer as usize];
-        let memory = self.sites[writer as usize].memory;
+        let id = ((writer.0 as u64 + 1) << INSTANCE_BITS) | self.instances[writer.idx()];
+        let memory = self.sites[writer.idx()].memory;
         self.shadow(memory).write(addr as u64, len, id);
         Ok(())
     }

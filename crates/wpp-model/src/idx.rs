@@ -28,6 +28,15 @@ index!(
     pub struct PathId(u64);
 );
 
+index! {
+    /// A memory access site: an index into a module's table of access sites
+    /// ([`crate::access_event::AccessSite`], in the order `wpp_wasm::access_sites` lists
+    /// them). Printed and serialized as the bare number.
+    #[derive(serde::Serialize, serde::Deserialize)]
+    #[serde(transparent)]
+    pub struct SiteIdx(u32); bare_debug
+}
+
 impl BlockIdx {
     /// The entry block of every function.
     pub const ENTRY: BlockIdx = BlockIdx(0);

@@ -46,7 +46,7 @@ mod stop;
 pub use cfg::{Block, Cfg, CfgError, Edge, EdgeKind, Target};
 pub use event::{EventDecoder, EventWord, Narrow, NarrowDecoder, NarrowIds, PathEvent, ESCAPE_FUNC, NARROW_ESCAPE};
 pub use func_map::FuncMap;
-pub use idx::{BlockIdx, EdgeIdx, FuncIdx, PathId};
+pub use idx::{BlockIdx, EdgeIdx, FuncIdx, PathId, SiteIdx};
 pub use source::{LineRange, SourceMap};
 pub use stop::StopReason;
 

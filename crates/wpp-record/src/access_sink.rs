@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use wpp_model::access_event::{AccessEvent, AccessSite, Event, EventDecoder, SiteKind};
 use wpp_model::exercised::{ExercisedDeps, Tracker};
+use wpp_model::SiteIdx;
 use wpp_runtime::{EventSink, SinkError};
 
 use crate::sink::{BuildProgress, BuiltGrammar, GrammarSink, TraceStats};
@@ -147,9 +148,9 @@ impl FilterSink {
     pub fn finish(mut self) -> (TraceStats, ExercisedDeps) {
         let mut loads = BTreeMap::new();
         for (i, s) in self.tracker.sites().iter().enumerate() {
-            let n = self.tracker.instances(i as u32);
+            let n = self.tracker.instances(SiteIdx(i as u32));
             if matches!(s.kind, SiteKind::Read { .. }) && n > 0 {
-                loads.insert(i as u32, n);
+                loads.insert(SiteIdx(i as u32), n);
             }
         }
         self.exercised.loads = loads;
@@ -167,7 +168,7 @@ impl EventSink for FilterSink {
         let FilterSink { split, tracker, exercised, n_accesses, error, .. } = self;
         let paths = split.feed(words, |a| {
             *n_accesses += 1;
-            if let Err(e) = tracker.access(a.site, a.addr, a.len, |d| exercised.add(&d)) {
+            if let Err(e) = tracker.access(SiteIdx(a.site), a.addr, a.len, |d| exercised.add(&d)) {
                 error.get_or_insert_with(|| e.to_string().into());
             }
         });

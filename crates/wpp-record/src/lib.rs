@@ -306,10 +306,10 @@ impl Recorder {
         if sites != ours {
             return Err(bad(format!("its access sites are not {}'s", self.path.display())));
         }
-        let mut by_load: std::collections::BTreeMap<u32, Vec<(u64, u32)>> = std::collections::BTreeMap::new();
+        let mut by_load: std::collections::BTreeMap<wpp_model::SiteIdx, Vec<(u64, wpp_model::SiteIdx)>> = std::collections::BTreeMap::new();
         for (&(w, load), e) in &deps.deps {
             if let wpp_model::exercised::Writer::Site(w) = w {
-                if w as usize >= sites.len() || load as usize >= sites.len() {
+                if w.idx() >= sites.len() || load.idx() >= sites.len() {
                     return Err(bad("a dependence names a site past the module's".into()));
                 }
                 by_load.entry(load).or_default().push((e.count, w));

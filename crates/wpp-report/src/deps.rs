@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use wpp_model::access_event::{AccessSite, SiteKind};
 use wpp_model::exercised::{Dependence, ExercisedDeps};
+use wpp_model::SiteIdx;
 use wpp_profile::Profile;
 use wpp_twpp::recover::{exercised, from_addresses, from_ewpp, is_ewpp, site_name, sites, EwppChecks};
 
@@ -76,7 +77,7 @@ fn writer_row(p: &Profile, sites: &[AccessSite], w: wpp_model::exercised::Writer
     match w {
         wpp_model::exercised::Writer::Initial => ("initial memory".into(), None, None, None),
         wpp_model::exercised::Writer::Site(i) => {
-            let s = &sites[i as usize];
+            let s = &sites[i.idx()];
             let name = match s.kind {
                 SiteKind::HostCall { import } => format!("{} (call at {})", p.meta.func_name(import), site_name(p, s)),
                 _ => site_name(p, s),
@@ -90,11 +91,11 @@ fn writer_row(p: &Profile, sites: &[AccessSite], w: wpp_model::exercised::Writer
 /// offset (`0xOFF`, or `FUNC:0xOFF` in that function), a block's loads (`FUNC:bN`), a
 /// function's (`FUNC`), or those of the blocks whose lines cover a source line
 /// (`FILE:LINE`). `None` selects all.
-fn select(p: &Profile, sites: &[AccessSite], spec: Option<&str>) -> Result<Vec<u32>, Error> {
+fn select(p: &Profile, sites: &[AccessSite], spec: Option<&str>) -> Result<Vec<SiteIdx>, Error> {
     let loads = || sites.iter().enumerate().filter(|(_, s)| matches!(s.kind, SiteKind::Read { .. }));
-    let Some(spec) = spec else { return Ok(loads().map(|(i, _)| i as u32).collect()) };
-    let of = |keep: &dyn Fn(&AccessSite) -> bool| -> Vec<u32> { loads().filter(|(_, s)| keep(s)).map(|(i, _)| i as u32).collect() };
-    let chosen: Vec<u32> = match Point::parse(spec)? {
+    let Some(spec) = spec else { return Ok(loads().map(|(i, _)| SiteIdx(i as u32)).collect()) };
+    let of = |keep: &dyn Fn(&AccessSite) -> bool| -> Vec<SiteIdx> { loads().filter(|(_, s)| keep(s)).map(|(i, _)| SiteIdx(i as u32)).collect() };
+    let chosen: Vec<SiteIdx> = match Point::parse(spec)? {
         Point::Offset { func, at } => {
             let func = func.map(|name| select_func(p, name)).transpose()?;
             of(&|s| s.at == at && func.is_none_or(|f| s.func == f))
@@ -160,14 +161,14 @@ pub fn report(p: &Profile, spec: Option<&str>, instance: Option<u64>, top: crate
             }
         }
     };
-    let mut by_load: HashMap<u32, Vec<(&wpp_model::exercised::Writer, &wpp_model::exercised::Exercised)>> = HashMap::new();
+    let mut by_load: HashMap<SiteIdx, Vec<(&wpp_model::exercised::Writer, &wpp_model::exercised::Exercised)>> = HashMap::new();
     for ((w, l), e) in &deps.deps {
         by_load.entry(*l).or_default().push((w, e));
     }
     let mut rows: Vec<LoadRow> = chosen
         .iter()
         .map(|&l| {
-            let s = &sites[l as usize];
+            let s = &sites[l.idx()];
             let mut writers: Vec<WriterRow> = by_load
                 .get(&l)
                 .into_iter()
@@ -309,7 +310,7 @@ pub fn stats(p: &Profile) -> Result<(ExercisedDeps, Vec<AccessSite>, DepStats), 
         instance.executions += e.count;
         let kind = match w {
             wpp_model::exercised::Writer::Initial => &mut s.initial,
-            wpp_model::exercised::Writer::Site(i) if matches!(sites[*i as usize].kind, SiteKind::HostCall { .. }) => &mut s.host,
+            wpp_model::exercised::Writer::Site(i) if matches!(sites[i.idx()].kind, SiteKind::HostCall { .. }) => &mut s.host,
             wpp_model::exercised::Writer::Site(_) => &mut s.instructions,
         };
         kind.dependences += 1;

@@ -204,12 +204,12 @@ pub fn compare_with_direct(
     for (&(w, load), e) in &exercised.deps {
         let writer = match w {
             wpp_model::exercised::Writer::Initial => Writer::Initial,
-            wpp_model::exercised::Writer::Site(s) => match sites[s as usize].kind {
+            wpp_model::exercised::Writer::Site(s) => match sites[s.idx()].kind {
                 SiteKind::HostCall { import } => Writer::Host(imports[import.idx()].clone()),
-                _ => Writer::Instruction(sites[s as usize].at),
+                _ => Writer::Instruction(sites[s.idx()].at),
             },
         };
-        let m = mine.entry((writer, sites[load as usize].at)).or_default();
+        let m = mine.entry((writer, sites[load.idx()].at)).or_default();
         m.count += e.count;
         m.earlier_instance += e.earlier_instance;
     }
@@ -226,7 +226,7 @@ pub fn compare_with_direct(
     }
     let mut loads: BTreeMap<u32, u64> = BTreeMap::new();
     for (&site, &n) in &exercised.loads {
-        *loads.entry(sites[site as usize].at).or_default() += n;
+        *loads.entry(sites[site.idx()].at).or_default() += n;
     }
     if loads != direct.loads {
         return Err(format!("load executions differ: {} load sites against the log's {}", loads.len(), direct.loads.len()));

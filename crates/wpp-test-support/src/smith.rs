@@ -594,17 +594,17 @@ fn check_module(engine: &Engine, linker: &Linker<Rec>, wasm: &[u8], stats: &mut 
     // the generic checks run.
     let mut behaviour_only = vec![("trace mode with memory accesses", Options { mode: Mode::Trace, accesses: true, buffer_bytes: 256, ..Options::default() })];
     if let Ok(sites) = wpp_wasm::access_sites(wasm, &program) {
-        let writes: Vec<u32> = sites
+        let writes: Vec<wpp_model::SiteIdx> = sites
             .iter()
             .enumerate()
             .filter(|(_, s)| matches!(s.kind, wpp_model::access_event::SiteKind::Write { .. }))
-            .map(|(i, _)| i as u32)
+            .map(|(i, _)| wpp_model::SiteIdx(i as u32))
             .take(3)
             .collect();
         let mut plan = wpp_wasm::EwppPlan::default();
         for (i, s) in sites.iter().enumerate() {
             if matches!(s.kind, wpp_model::access_event::SiteKind::Read { .. }) && !writes.is_empty() {
-                plan.candidates.insert(i as u32, writes[..1 + i % writes.len()].to_vec());
+                plan.candidates.insert(wpp_model::SiteIdx(i as u32), writes[..1 + i % writes.len()].to_vec());
             }
         }
         behaviour_only.push(("the extended WPP's collection run", Options { mode: Mode::Trace, ewpp: Some(plan), buffer_bytes: 256, ..Options::default() }));

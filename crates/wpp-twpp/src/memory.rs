@@ -17,7 +17,7 @@
 
 use wpp_model::access_event::{AccessSite, SiteKind};
 use wpp_model::exercised::{Dependence, Writer};
-use wpp_model::FuncIdx;
+use wpp_model::{FuncIdx, SiteIdx};
 
 use crate::format::{number_at, put, unzigzag, zigzag};
 
@@ -130,7 +130,8 @@ impl Footprints {
 
     /// Site `site` touched `len` bytes from `addr` (`None`: its width). A call of an
     /// import comes first as itself (`len` `None`), then as each range it wrote.
-    pub fn touch(&mut self, site: u32, addr: u64, len: Option<u64>) {
+    pub fn touch(&mut self, site: SiteIdx, addr: u64, len: Option<u64>) {
+        let site = site.0;
         match (self.kinds.get(site as usize), len) {
             (Some(2), None) => self.writes[site as usize].instance += 1,
             (Some(2), Some(n)) if n > 0 => self.writes[site as usize].push(addr, n),
@@ -172,13 +173,13 @@ impl MemoryBuilder {
     /// Adds one dependence; a load's executions come in order, each one's writers
     /// together.
     pub fn add(&mut self, d: &Dependence) {
-        let Some(s) = self.streams.get_mut(d.load as usize) else { return };
+        let Some(s) = self.streams.get_mut(d.load.idx()) else { return };
         put(&mut s.bytes, d.load_instance.saturating_sub(s.instance));
         s.instance = s.instance.max(d.load_instance);
         match d.writer {
             Writer::Initial => put(&mut s.bytes, 0),
             Writer::Site(w) => {
-                put(&mut s.bytes, w as u64 + 1);
+                put(&mut s.bytes, w.0 as u64 + 1);
                 put(&mut s.bytes, zigzag(d.writer_instance as i64 - s.writer_instance as i64));
                 s.writer_instance = d.writer_instance;
             }
@@ -246,7 +247,7 @@ pub enum Written {
     Initial,
     /// Execution `instance` (1-based, in run order) of access site `site` (a store, a bulk
     /// write, or a call of an import).
-    Site { site: u32, instance: u64 },
+    Site { site: SiteIdx, instance: u64 },
 }
 
 /// One write of a writer: its instance (from 1), its first byte, one past its last.
@@ -257,9 +258,9 @@ pub type Write = (u64, u64, u64);
 pub struct Memory {
     pub sites: Vec<AccessSite>,
     /// Each read site by (function, offset).
-    reads: rustc_hash::FxHashMap<(FuncIdx, u32), u32>,
+    reads: rustc_hash::FxHashMap<(FuncIdx, u32), SiteIdx>,
     /// Each load's stream, as a range of `bytes`.
-    streams: rustc_hash::FxHashMap<u32, (usize, usize)>,
+    streams: rustc_hash::FxHashMap<SiteIdx, (usize, usize)>,
     bytes: Vec<u8>,
     /// How many dependences the run had (load executions times the write instances each
     /// read).
@@ -317,7 +318,7 @@ impl Memory {
             if !readable {
                 return Err(format!("the memory dependences name site {site}, which is not a read of memory"));
             }
-            dir.push((site as u32, len));
+            dir.push((SiteIdx(site as u32), len));
         }
         let mut streams = rustc_hash::FxHashMap::default();
         let mut start = at;
@@ -363,7 +364,8 @@ impl Memory {
         if at != bytes.len() {
             return Err(format!("{} bytes follow the memory dependences", bytes.len() - at));
         }
-        let reads = sites.iter().enumerate().filter(|(_, s)| matches!(s.kind, SiteKind::Read { .. })).map(|(i, s)| ((s.func, s.at), i as u32)).collect();
+        let reads =
+            sites.iter().enumerate().filter(|(_, s)| matches!(s.kind, SiteKind::Read { .. })).map(|(i, s)| ((s.func, s.at), SiteIdx(i as u32))).collect();
         Ok(Memory { sites, reads, streams, bytes, deps, footprints, writes })
     }
 
@@ -375,21 +377,21 @@ impl Memory {
 
     /// The writers (stores, bulk writes, calls of imports) whose bytes overlap `[start,
     /// end)` at some time in the run; `None` without footprints.
-    pub fn writers_over(&self, start: u64, end: u64) -> Option<Vec<u32>> {
+    pub fn writers_over(&self, start: u64, end: u64) -> Option<Vec<SiteIdx>> {
         let all = self.footprints.as_ref()?;
         let writes = |s: &AccessSite| matches!(s.kind, SiteKind::Write { .. } | SiteKind::HostCall { .. }) && s.memory == 0;
         let overlaps = |r: &[(u64, u64)]| {
             let k = r.partition_point(|&(_, e)| e <= start);
             r.get(k).is_some_and(|&(s, _)| s < end)
         };
-        Some((0..all.len() as u32).filter(|&w| writes(&self.sites[w as usize]) && overlaps(&all[w as usize])).collect())
+        Some((0..all.len() as u32).filter(|&w| writes(&self.sites[w as usize]) && overlaps(&all[w as usize])).map(SiteIdx).collect())
     }
 
     /// What writer `site` wrote: (instance, first byte, one past the last) in the order of
     /// its instances (1-based); `None` when the writes are not kept.
-    pub fn writes(&self, site: u32) -> Result<Option<Vec<Write>>, String> {
+    pub fn writes(&self, site: SiteIdx) -> Result<Option<Vec<Write>>, String> {
         let Some(ranges) = &self.writes else { return Ok(None) };
-        let &(start, end) = ranges.get(site as usize).ok_or_else(|| format!("no access site {site}"))?;
+        let &(start, end) = ranges.get(site.idx()).ok_or_else(|| format!("no access site {site}"))?;
         let bytes = &self.bytes[start..end];
         let mut at = 0usize;
         let next = |at: &mut usize| -> Result<u64, String> {
@@ -414,9 +416,9 @@ impl Memory {
 
     /// The write sites (stores, bulk writes, calls of imports that wrote) whose bytes
     /// overlap those site `site` touched during the run; `None` without footprints.
-    pub fn overlapping_writers(&self, site: u32) -> Option<Vec<u32>> {
+    pub fn overlapping_writers(&self, site: SiteIdx) -> Option<Vec<SiteIdx>> {
         let all = self.footprints.as_ref()?;
-        let mine = all.get(site as usize)?;
+        let mine = all.get(site.idx())?;
         let overlaps = |other: &[(u64, u64)]| {
             let (mut i, mut j) = (0, 0);
             while i < mine.len() && j < other.len() {
@@ -432,17 +434,17 @@ impl Memory {
             false
         };
         let writes = |s: &AccessSite| matches!(s.kind, SiteKind::Write { .. } | SiteKind::HostCall { .. });
-        Some((0..all.len() as u32).filter(|&w| writes(&self.sites[w as usize]) && overlaps(&all[w as usize])).collect())
+        Some((0..all.len() as u32).filter(|&w| writes(&self.sites[w as usize]) && overlaps(&all[w as usize])).map(SiteIdx).collect())
     }
 
     /// The read site of the instruction at `at` of function `f`, if it reads memory.
-    pub fn read_site(&self, f: FuncIdx, at: u32) -> Option<u32> {
+    pub fn read_site(&self, f: FuncIdx, at: u32) -> Option<SiteIdx> {
         self.reads.get(&(f, at)).copied()
     }
 
     /// The dependences of every execution of read site `site`, which ran `executions`
     /// times (a stream that names more is damaged).
-    pub fn load(&self, site: u32, executions: u64) -> Result<LoadDeps, String> {
+    pub fn load(&self, site: SiteIdx, executions: u64) -> Result<LoadDeps, String> {
         let mut out = LoadDeps::default();
         let Some(&(start, end)) = self.streams.get(&site) else { return Ok(out) };
         let bytes = &self.bytes[start..end];
@@ -479,7 +481,7 @@ impl Memory {
                     .checked_add_signed(step)
                     .filter(|&i| i > 0)
                     .ok_or_else(|| format!("the memory dependences of site {site}: a writer's instance out of range"))?;
-                Written::Site { site: s, instance: writer_instance }
+                Written::Site { site: SiteIdx(s), instance: writer_instance }
             };
             out.writers.push(written);
         }
@@ -517,12 +519,12 @@ mod tests {
             rng % n
         };
         let mut b = MemoryBuilder::new(4);
-        let mut want: Vec<(u32, u64, Vec<Written>)> = Vec::new();
+        let mut want: Vec<(SiteIdx, u64, Vec<Written>)> = Vec::new();
         let mut writes = [0u64; 4];
-        for load in [0u32, 2] {
+        for load in [SiteIdx(0), SiteIdx(2)] {
             let mut k = 0u64;
             for _ in 0..200 {
-                k += 1 + next(3) * u64::from(load == 2);
+                k += 1 + next(3) * u64::from(load == SiteIdx(2));
                 let mut ws = Vec::new();
                 for _ in 0..1 + next(3) {
                     let w = if next(5) == 0 {
@@ -530,7 +532,7 @@ mod tests {
                     } else {
                         let site = [1u32, 3][next(2) as usize];
                         writes[site as usize] += 1 + next(3);
-                        Written::Site { site, instance: 1 + next(writes[site as usize]) }
+                        Written::Site { site: SiteIdx(site), instance: 1 + next(writes[site as usize]) }
                     };
                     let writer = match w {
                         Written::Initial => Writer::Initial,
@@ -547,36 +549,36 @@ mod tests {
             }
         }
         let mut f = Footprints::new(&sites());
-        f.touch(0, 100, None);
-        f.touch(1, 102, None);
-        f.touch(2, 500, Some(10));
-        f.touch(3, 509, None);
-        f.touch(3, 600, None);
+        f.touch(SiteIdx(0), 100, None);
+        f.touch(SiteIdx(1), 102, None);
+        f.touch(SiteIdx(2), 500, Some(10));
+        f.touch(SiteIdx(3), 509, None);
+        f.touch(SiteIdx(3), 600, None);
         b.footprints(f);
         let m = Memory::decode(sites(), b.encode()).unwrap();
         assert_eq!(m.deps, b.len());
-        for load in [0u32, 2] {
+        for load in [SiteIdx(0), SiteIdx(2)] {
             let d = m.load(load, 1_000).unwrap();
             for (_, k, ws) in want.iter().filter(|w| w.0 == load) {
                 assert_eq!(d.of(*k), ws.as_slice(), "load {load} execution {k}");
             }
         }
-        assert_eq!(m.read_site(FuncIdx(1), 30), Some(2));
-        assert_eq!(m.overlapping_writers(0), Some(vec![1]));
-        assert_eq!(m.overlapping_writers(2), Some(vec![3]));
+        assert_eq!(m.read_site(FuncIdx(1), 30), Some(SiteIdx(2)));
+        assert_eq!(m.overlapping_writers(SiteIdx(0)), Some(vec![SiteIdx(1)]));
+        assert_eq!(m.overlapping_writers(SiteIdx(2)), Some(vec![SiteIdx(3)]));
     }
 
     /// A damaged section is an error, never a panic or a huge allocation.
     #[test]
     fn damaged() {
         let mut b = MemoryBuilder::new(4);
-        b.add(&Dependence { load: 0, load_instance: 1 << 40, writer: Writer::Initial, writer_instance: 0, writer_executions: 0, latest: true });
+        b.add(&Dependence { load: SiteIdx(0), load_instance: 1 << 40, writer: Writer::Initial, writer_instance: 0, writer_executions: 0, latest: true });
         let m = Memory::decode(sites(), b.encode()).unwrap();
-        assert!(m.load(0, 10).is_err(), "more executions than the load ran");
+        assert!(m.load(SiteIdx(0), 10).is_err(), "more executions than the load ran");
         let bytes = b.encode();
         for cut in 0..bytes.len() {
             if let Ok(m) = Memory::decode(sites(), bytes[..cut].to_vec()) {
-                let _ = m.load(0, 10);
+                let _ = m.load(SiteIdx(0), 10);
             }
         }
         let mut bad = Vec::new();

@@ -21,8 +21,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use wpp_model::access_event::{AccessSite, SiteKind};
+use wpp_model::exercised::Writer;
 use wpp_model::exercised::{Dependence, ExercisedDeps, Tracker};
-use wpp_model::{BlockIdx, FuncIdx, PathEvent};
+use wpp_model::{BlockIdx, FuncIdx, PathEvent, SiteIdx};
 use wpp_profile::{Profile, RecordMode};
 
 pub mod chain;
@@ -132,7 +133,8 @@ pub fn build_twpp(p: &Profile, out: &std::path::Path, progress: &mut dyn wpp_mod
 pub fn exercised(p: &Profile) -> Result<Option<ExercisedDeps>, Error> {
     let Some(deps) = p.optional_value::<ExercisedDeps>(wpp_profile::section::EXERCISED)? else { return Ok(None) };
     let n = sites(p)?.len() as u32;
-    let bad = deps.deps.keys().any(|&(w, l)| l >= n || matches!(w, wpp_model::exercised::Writer::Site(s) if s >= n)) || deps.loads.keys().any(|&l| l >= n);
+    let past = |s: SiteIdx| s.0 >= n;
+    let bad = deps.deps.keys().any(|&(w, l)| past(l) || matches!(w, Writer::Site(s) if past(s))) || deps.loads.keys().any(|&l| past(l));
     if bad {
         return Err(unsuitable(p, format!("section `{}` names access sites past the module's {n}", wpp_profile::section::EXERCISED)));
     }
@@ -170,11 +172,11 @@ pub fn from_addresses(p: &Profile, f: impl FnMut(&Dependence)) -> Result<Recover
 
 /// [`from_addresses`], each access also given to `touch` as (site, first byte, length
 /// for a bulk access); a host call's writes come as its own site's.
-pub fn walk_addresses(p: &Profile, mut f: impl FnMut(&Dependence), mut touch: impl FnMut(u32, u32, Option<u64>)) -> Result<Recovered, Error> {
+pub fn walk_addresses(p: &Profile, mut f: impl FnMut(&Dependence), mut touch: impl FnMut(SiteIdx, u32, Option<u64>)) -> Result<Recovered, Error> {
     let sites = sites(p)?;
     let Some((grammar, values)) = p.address_trace()? else { return Err(no_dependences(p)) };
     let by_block = block_sites(p, &sites)?;
-    let host_write = sites.len() as u32 - 1;
+    let host_write = SiteIdx(sites.len() as u32 - 1);
     let mut tracker = Tracker::new(sites.clone()).map_err(|e| unsuitable(p, e.to_string()))?;
     let mut out = Recovered { sites: sites.clone(), ..Default::default() };
     let mut trace = grammar.expand().map(|t| values[t as usize]);
@@ -194,8 +196,8 @@ pub fn walk_addresses(p: &Profile, mut f: impl FnMut(&Dependence), mut touch: im
         }
         let ranges = path_sites.entry(e).or_insert_with(|| path_site_ranges(p, &by_block, e));
         for &(from, to) in ranges.iter() {
-            for site in from..to {
-                let s = &sites[site as usize];
+            for site in (from..to).map(SiteIdx) {
+                let s = &sites[site.idx()];
                 let site_of_call = site;
                 let Some(addr) = trace.next() else {
                     // A call of an import that did not return (`proc_exit`, or a trap in
@@ -217,7 +219,7 @@ pub fn walk_addresses(p: &Profile, mut f: impl FnMut(&Dependence), mut touch: im
                     false => None,
                 };
                 out.accesses += 1;
-                let mut step = |site: u32, addr: u32, len: Option<u64>| {
+                let mut step = |site: SiteIdx, addr: u32, len: Option<u64>| {
                     touch(if site == host_write { site_of_call } else { site }, addr, len);
                     tracker.access(site, addr, len, |d| {
                         out.deps.add(&d);
@@ -252,9 +254,9 @@ pub fn walk_addresses(p: &Profile, mut f: impl FnMut(&Dependence), mut touch: im
     }
     out.unfinished_values = trace.count() as u64;
     for (i, s) in sites.iter().enumerate() {
-        let n = tracker.instances(i as u32);
+        let n = tracker.instances(SiteIdx(i as u32));
         if matches!(s.kind, SiteKind::Read { .. }) && n > 0 {
-            out.deps.loads.insert(i as u32, n);
+            out.deps.loads.insert(SiteIdx(i as u32), n);
         }
     }
     Ok(out)
@@ -303,10 +305,10 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
     let Some(record) = p.optional_value::<wpp_model::ewpp::EwppRecord>(wpp_profile::section::EWPP)? else { return Err(no_dependences(p)) };
     let bad = |what: String| unsuitable(p, format!("the extended WPP: {what}"));
     let n_sites = sites.len() as u64;
-    if record.candidates.iter().any(|(l, c)| *l as u64 >= n_sites || c.iter().any(|&w| w as u64 >= n_sites)) {
+    if record.candidates.iter().any(|(l, c)| l.0 as u64 >= n_sites || c.iter().any(|&w| w.0 as u64 >= n_sites)) {
         return Err(bad("a candidate names a site past the module's".into()));
     }
-    let candidates: HashMap<u32, Vec<u32>> = record.candidates.iter().cloned().collect();
+    let candidates: HashMap<SiteIdx, Vec<SiteIdx>> = record.candidates.iter().cloned().collect();
     let mut roles: HashMap<(FuncIdx, BlockIdx), Role> = HashMap::new();
     let r = &record.roles;
     for (b, role) in [
@@ -339,7 +341,7 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
     let mut path_sites: HashMap<PathEvent, Vec<(u32, u32)>> = HashMap::new();
     let mut path_roles: HashMap<PathEvent, Vec<Role>> = HashMap::new();
     let mut error: Option<String> = None;
-    let mut seen: Vec<(wpp_model::exercised::Writer, u64)> = Vec::new();
+    let mut seen: Vec<(Writer, u64)> = Vec::new();
     p.for_each_event(|e| {
         if error.is_some() {
             return;
@@ -350,14 +352,14 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
         }
         let ranges = path_sites.entry(e).or_insert_with(|| path_site_ranges(p, &by_block, e));
         for &(from, to) in ranges.iter() {
-            for site in from..to {
-                let s = &sites[site as usize];
-                executions[site as usize] += 1;
+            for site in (from..to).map(SiteIdx) {
+                let s = &sites[site.idx()];
+                executions[site.idx()] += 1;
                 if !matches!(s.kind, SiteKind::Read { .. }) {
                     continue;
                 }
                 // The load's reports, up to the one marked last.
-                let load_instance = executions[site as usize];
+                let load_instance = executions[site.idx()];
                 seen.clear();
                 loop {
                     let (mut writer, mut k, mut last) = (None, None, None);
@@ -372,17 +374,17 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
                             p.path_blocks(c.func, c.path).unwrap_or_default().iter().filter_map(|&b| roles.get(&(c.func, b)).copied()).collect()
                         });
                         for &role in path_roles.iter() {
-                            let n = |w: &Option<wpp_model::exercised::Writer>| match w {
-                                Some(wpp_model::exercised::Writer::Site(s)) => executions[*s as usize],
+                            let n = |w: &Option<Writer>| match w {
+                                Some(Writer::Site(s)) => executions[s.idx()],
                                 _ => 0,
                             };
                             match role {
                                 Role::Initial => {
-                                    writer = Some(wpp_model::exercised::Writer::Initial);
+                                    writer = Some(Writer::Initial);
                                     k = Some(0);
                                 }
                                 Role::Candidate(i) => match candidates.get(&site).and_then(|c| c.get(i)) {
-                                    Some(&w) => writer = Some(wpp_model::exercised::Writer::Site(w)),
+                                    Some(&w) => writer = Some(Writer::Site(w)),
                                     None => {
                                         error = Some(format!("load {} has no candidate {}", site_name(p, s), i + 1));
                                         return;
@@ -420,8 +422,8 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
                                             error = Some(format!("an unforeseen writer at site {v}, past the module's {n_sites}"));
                                             return;
                                         }
-                                        writer = Some(wpp_model::exercised::Writer::Site(v as u32));
-                                        match candidates.get(&site).is_some_and(|c| c.contains(&(v as u32))) {
+                                        writer = Some(Writer::Site(SiteIdx(v as u32)));
+                                        match candidates.get(&site).is_some_and(|c| c.contains(&SiteIdx(v as u32))) {
                                             true => checks.beyond_candidates += 1,
                                             false => checks.unforeseen += 1,
                                         }
@@ -450,8 +452,8 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
                     if !seen.contains(&(w, k)) {
                         seen.push((w, k));
                         let n = match w {
-                            wpp_model::exercised::Writer::Site(s) => executions[s as usize],
-                            wpp_model::exercised::Writer::Initial => 0,
+                            Writer::Site(s) => executions[s.idx()],
+                            Writer::Initial => 0,
                         };
                         let d = Dependence { load: site, load_instance, writer: w, writer_instance: k, writer_executions: n, latest: k == n };
                         out.deps.add(&d);
@@ -471,7 +473,7 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
     out.unfinished_values = pending.len() as u64;
     for (i, s) in sites.iter().enumerate() {
         if matches!(s.kind, SiteKind::Read { .. }) && executions[i] > 0 {
-            out.deps.loads.insert(i as u32, executions[i]);
+            out.deps.loads.insert(SiteIdx(i as u32), executions[i]);
         }
     }
     Ok((out, checks))

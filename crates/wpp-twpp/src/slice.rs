@@ -309,7 +309,7 @@ pub struct Slicer<'a> {
     /// The run's memory dependences, when followed.
     memory: Option<&'a Memory>,
     /// Each load's dependences, decoded when first reached.
-    loads: FxHashMap<u32, LoadDeps>,
+    loads: FxHashMap<wpp_model::SiteIdx, LoadDeps>,
     /// The executions of instructions that read or write memory, in run order, and for
     /// those that read, each execution's place in it.
     orders: FxHashMap<(FuncIdx, u32), RunOrder>,

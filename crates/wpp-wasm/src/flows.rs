@@ -17,16 +17,16 @@
 use std::collections::HashMap;
 
 use wasmparser::{FuncValidator, Operator, ValidatorResources};
-use wpp_model::FuncIdx;
+use wpp_model::{FuncIdx, SiteIdx};
 
 use crate::access::{bracketed_import, MemOp};
 use crate::body::{self, Instr, Visitor};
 use crate::{Error, Program};
 
 /// The set of load sites a value came from, sorted.
-type Origins = Vec<u32>;
+type Origins = Vec<SiteIdx>;
 
-fn union(into: &mut Origins, from: &[u32]) {
+fn union(into: &mut Origins, from: &[SiteIdx]) {
     if from.is_empty() {
         return;
     }
@@ -38,7 +38,7 @@ fn union(into: &mut Origins, from: &[u32]) {
 /// By access site (numbered as [`crate::access_sites`] numbers them): for a write site
 /// (store, bulk write, host call), the read sites of its block whose values flowed into
 /// its operands; empty for read sites and the final host-write site.
-pub fn statement_uses(bytes: &[u8], program: &Program) -> Result<Vec<Vec<u32>>, Error> {
+pub fn statement_uses(bytes: &[u8], program: &Program) -> Result<Vec<Vec<SiteIdx>>, Error> {
     let mut walk = Uses { program, uses: Vec::new(), stack: Vec::new(), vars: HashMap::new() };
     body::walk(bytes, program, &mut walk)?;
     let mut uses = walk.uses;
@@ -50,7 +50,7 @@ pub fn statement_uses(bytes: &[u8], program: &Program) -> Result<Vec<Vec<u32>>, 
 /// stack and in the variables set in the current block.
 struct Uses<'p> {
     program: &'p Program,
-    uses: Vec<Vec<u32>>,
+    uses: Vec<Vec<SiteIdx>>,
     stack: Vec<Origins>,
     vars: HashMap<(bool, u32), Origins>,
 }
@@ -79,7 +79,7 @@ impl Visitor for Uses<'_> {
         if let Some(mem_op) = MemOp::of(op) {
             let mut read = None;
             for (_, kind) in mem_op.sites() {
-                let site = self.uses.len() as u32;
+                let site = SiteIdx(self.uses.len() as u32);
                 match kind {
                     wpp_model::access_event::SiteKind::Read { .. } => {
                         read = Some(site);
@@ -149,6 +149,7 @@ mod tests {
         let sites = crate::access_sites(&bytes, &program).unwrap();
         let uses = statement_uses(&bytes, &program).unwrap();
         assert_eq!(uses.len(), sites.len());
+        let uses: Vec<Vec<u32>> = uses.iter().map(|u| u.iter().map(|s| s.0).collect()).collect();
         assert_eq!(uses, vec![vec![], vec![], vec![0, 1], vec![], vec![3], vec![], vec![5], vec![], vec![]]);
     }
 }

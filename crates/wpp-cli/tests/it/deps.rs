@@ -68,7 +68,7 @@ fn check_chains(name: &str, wasm: &[u8], cfg: &RunConfig, direct: &DirectDeps, p
         .iter()
         .enumerate()
         .filter(|(_, s)| matches!(s.kind, SiteKind::Write { .. }))
-        .map(|(i, s)| (s.at, uses[i].iter().map(|&u| sites[u as usize].at).collect()))
+        .map(|(i, s)| (s.at, uses[i].iter().map(|&u| sites[u.idx()].at).collect()))
         .collect();
     let has_uses = |w: &Writer| matches!(w, Writer::Instruction(at) if !uses_at[at].is_empty());
     // The loads to start from: those whose chains go past one writer first, the most

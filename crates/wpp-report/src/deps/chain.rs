@@ -1,6 +1,7 @@
 //! The rows of `wpp deps --chain`: the chains of memory dependences from one load
 //! ([`wpp_twpp::recover::chain`] follows them), each link named and placed in the source.
 
+use wpp_model::SiteIdx;
 use wpp_profile::Profile;
 
 use super::{select, site_name, sites, unsuitable, writer_row};
@@ -53,7 +54,7 @@ pub struct Chains {
 /// The chains from load `use_` (one load, as `wpp deps --use` names it), from every
 /// execution of it or from its `instance`th, of one to `depth` writers. `uses` is the
 /// module's `wpp_wasm::statement_uses` by site.
-pub fn chains(p: &Profile, uses: &[Vec<u32>], use_: &str, instance: Option<u64>, depth: usize, top: crate::Top) -> Result<Chains, Error> {
+pub fn chains(p: &Profile, uses: &[Vec<SiteIdx>], use_: &str, instance: Option<u64>, depth: usize, top: crate::Top) -> Result<Chains, Error> {
     let sites = sites(p)?;
     if uses.len() != sites.len() {
         return Err(unsuitable(p, format!("the module has {} access sites, the profile {}: not the module recorded", uses.len(), sites.len())));
@@ -67,22 +68,22 @@ pub fn chains(p: &Profile, uses: &[Vec<u32>], use_: &str, instance: Option<u64>,
     let u0 = match select(p, &sites, Some(use_))?.as_slice() {
         [one] => *one,
         many => {
-            let names: Vec<String> = many.iter().take(5).map(|&l| site_name(p, &sites[l as usize])).collect();
+            let names: Vec<String> = many.iter().take(5).map(|&l| site_name(p, &sites[l.idx()])).collect();
             let more = if many.len() > 5 { ", ..." } else { "" };
             return Err(unsuitable(p, format!("--chain starts from one load; --use {use_} names {}: {}{more}", many.len(), names.join(", "))));
         }
     };
     let followed = wpp_twpp::recover::chain::follow(p, uses, u0, instance, depth)?;
-    let link = |(load, w): (u32, wpp_model::exercised::Writer)| {
+    let link = |(load, w): (SiteIdx, wpp_model::exercised::Writer)| {
         let (writer, _, writer_offset, source) = writer_row(p, &sites, w);
-        let u = &sites[load as usize];
+        let u = &sites[load.idx()];
         ChainLink { use_: site_name(p, u), use_offset: u.at, writer, writer_offset, source }
     };
     let mut rows: Vec<ChainRow> = followed.counted().map(|(n, count)| ChainRow { count, links: followed.links(n).into_iter().map(link).collect() }).collect();
     rows.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.links.len().cmp(&b.links.len())).then_with(|| names(a).cmp(&names(b))));
     let mut truncation = crate::Truncation::default();
     truncation.cut("chains", &mut rows, top);
-    let s = &sites[u0 as usize];
+    let s = &sites[u0.idx()];
     Ok(Chains {
         from: if wpp_twpp::recover::is_ewpp(p) { "extended WPP" } else { "address trace" },
         load: site_name(p, s),

@@ -9,7 +9,7 @@
 use wpp_model::access_event::{Event, EventDecoder, SiteKind};
 
 use wpp_model::exercised::{ExercisedDeps, Tracker};
-use wpp_model::PathEvent;
+use wpp_model::{PathEvent, SiteIdx};
 use wpp_runtime::{run_block_log, run_paths, run_plain, BlockSink, RunConfig, Stdio};
 use wpp_test_support::corpus;
 use wpp_test_support::deps::{compare_with_direct, import_names, DirectDeps};
@@ -134,7 +134,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, buffer_bytes: u32) -> u64 {
         |e| match e {
             Event::Path(p) => paths.push(p),
             Event::Access(a) => {
-                tracker.access(a.site, a.addr, a.len, |d| exercised.add(&d)).unwrap();
+                tracker.access(SiteIdx(a.site), a.addr, a.len, |d| exercised.add(&d)).unwrap();
                 let s = &sites[a.site as usize];
                 match s.kind {
                     SiteKind::Read { width } | SiteKind::Write { width } => {
@@ -167,8 +167,9 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, buffer_bytes: u32) -> u64 {
 
     // The dependences followed from the events are the direct log's.
     for (i, s) in sites.iter().enumerate() {
-        if matches!(s.kind, SiteKind::Read { .. }) && tracker.instances(i as u32) > 0 {
-            exercised.loads.insert(i as u32, tracker.instances(i as u32));
+        let i = SiteIdx(i as u32);
+        if matches!(s.kind, SiteKind::Read { .. }) && tracker.instances(i) > 0 {
+            exercised.loads.insert(i, tracker.instances(i));
         }
     }
     if let Err(e) = compare_with_direct(&exercised, &sites, &imports, &direct) {

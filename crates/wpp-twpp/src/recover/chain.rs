@@ -16,12 +16,13 @@
 use std::collections::{HashMap, HashSet};
 
 use wpp_model::exercised::{Dependence, ExercisedDeps, Writer};
+use wpp_model::SiteIdx;
 use wpp_profile::Profile;
 
 use super::{exercised, from_addresses, from_ewpp, is_ewpp, sites, unsuitable, Error};
 
 /// The writers each kept load execution read: (writer, its instance).
-type Kept = HashMap<(u32, u64), Vec<(Writer, u64)>>;
+type Kept = HashMap<(SiteIdx, u64), Vec<(Writer, u64)>>;
 
 /// Runs the profile's recovery once, keeping the dependences of the load executions
 /// `keep` accepts.
@@ -42,11 +43,11 @@ fn walk(p: &Profile, kept: &mut Kept, mut keep: impl FnMut(&Dependence) -> bool)
 /// node is a writer's (a chain ending at that writer) or a use's under a writer.
 #[derive(Default)]
 pub struct Chains {
-    /// (parent, label): a writer site (`u32::MAX` for the initial memory) or a use site.
-    nodes: Vec<(u32, u32)>,
+    /// (parent, label): a writer site (`INITIAL` for the initial memory) or a use site.
+    nodes: Vec<(u32, SiteIdx)>,
     /// Whether a node is a writer's.
     writer: Vec<bool>,
-    children: HashMap<(u32, u32), u32>,
+    children: HashMap<(u32, SiteIdx), u32>,
     /// Executions of the first load from which the chain ending at each node was followed.
     counts: Vec<u64>,
     /// Executions of the first load in the run.
@@ -56,7 +57,7 @@ pub struct Chains {
 }
 
 impl Chains {
-    fn child(&mut self, parent: u32, label: u32) -> u32 {
+    fn child(&mut self, parent: u32, label: SiteIdx) -> u32 {
         let next = self.nodes.len() as u32;
         *self.children.entry((parent, label)).or_insert_with(|| {
             self.writer.push(!self.writer[parent as usize]);
@@ -72,7 +73,7 @@ impl Chains {
 
     /// The links of the chain ending at writer node `n`, first load first: each load
     /// site and the writer whose bytes it read.
-    pub fn links(&self, mut n: usize) -> Vec<(u32, Writer)> {
+    pub fn links(&self, mut n: usize) -> Vec<(SiteIdx, Writer)> {
         let mut out = Vec::new();
         while n != 0 {
             let (use_node, writer) = self.nodes[n];
@@ -86,11 +87,11 @@ impl Chains {
     }
 }
 
-const INITIAL: u32 = u32::MAX;
+const INITIAL: SiteIdx = SiteIdx(u32::MAX);
 
 /// The chains from load site `u0`, from every execution of it or from its `instance`th,
 /// of one to `depth` writers. `uses` is the module's `wpp_wasm::statement_uses` by site.
-pub fn follow(p: &Profile, uses: &[Vec<u32>], u0: u32, instance: Option<u64>, depth: usize) -> Result<Chains, Error> {
+pub fn follow(p: &Profile, uses: &[Vec<SiteIdx>], u0: SiteIdx, instance: Option<u64>, depth: usize) -> Result<Chains, Error> {
     let sites = sites(p)?;
     if uses.len() != sites.len() {
         return Err(unsuitable(p, format!("the module has {} access sites, the profile {}: not the module recorded", uses.len(), sites.len())));
@@ -114,13 +115,13 @@ pub fn follow(p: &Profile, uses: &[Vec<u32>], u0: u32, instance: Option<u64>, de
     let mut roots: Vec<u64> = kept.keys().map(|&(_, t)| t).collect();
     roots.sort_unstable();
     // One step back per walk: the load executions at the write instances just found.
-    let mut frontier: Vec<(u32, u64)> = kept.keys().copied().collect();
+    let mut frontier: Vec<(SiteIdx, u64)> = kept.keys().copied().collect();
     for _ in 1..depth {
-        let mut next: HashSet<(u32, u64)> = HashSet::new();
+        let mut next: HashSet<(SiteIdx, u64)> = HashSet::new();
         for key in &frontier {
             for &(w, k) in &kept[key] {
                 if let Writer::Site(s) = w {
-                    next.extend(uses[s as usize].iter().map(|&u| (u, k)).filter(|n| !kept.contains_key(n)));
+                    next.extend(uses[s.idx()].iter().map(|&u| (u, k)).filter(|n| !kept.contains_key(n)));
                 }
             }
         }
@@ -128,8 +129,8 @@ pub fn follow(p: &Profile, uses: &[Vec<u32>], u0: u32, instance: Option<u64>, de
             break;
         }
         let mut wanted = vec![false; sites.len()];
-        next.iter().for_each(|&(u, _)| wanted[u as usize] = true);
-        walk(p, &mut kept, |d| wanted[d.load as usize] && next.contains(&(d.load, d.load_instance)))?;
+        next.iter().for_each(|&(u, _)| wanted[u.idx()] = true);
+        walk(p, &mut kept, |d| wanted[d.load.idx()] && next.contains(&(d.load, d.load_instance)))?;
         walks += 1;
         frontier = next.into_iter().filter(|n| kept.contains_key(n)).collect();
     }
@@ -152,7 +153,7 @@ pub fn follow(p: &Profile, uses: &[Vec<u32>], u0: u32, instance: Option<u64>, de
 
 /// The chain nodes reached from load execution `at` (whose node is `node`), `depth`
 /// writers deep, added to `reached`.
-fn follow_from(kept: &Kept, uses: &[Vec<u32>], trie: &mut Chains, node: u32, at: (u32, u64), depth: usize, reached: &mut Vec<u32>) {
+fn follow_from(kept: &Kept, uses: &[Vec<SiteIdx>], trie: &mut Chains, node: u32, at: (SiteIdx, u64), depth: usize, reached: &mut Vec<u32>) {
     let Some(writers) = kept.get(&at) else { return };
     for &(w, k) in writers {
         let label = match w {
@@ -162,7 +163,7 @@ fn follow_from(kept: &Kept, uses: &[Vec<u32>], trie: &mut Chains, node: u32, at:
         let wn = trie.child(node, label);
         reached.push(wn);
         if let (Writer::Site(s), true) = (w, depth > 1) {
-            for &u in &uses[s as usize] {
+            for &u in &uses[s.idx()] {
                 let un = trie.child(wn, u);
                 follow_from(kept, uses, trie, un, (u, k), depth - 1, reached);
             }

@@ -28,7 +28,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use wpp_model::access_event::SiteKind;
 use wpp_model::stmts::{Kind, Reg};
-use wpp_model::{BlockIdx, FuncIdx, Target};
+use wpp_model::{BlockIdx, FuncIdx, SiteIdx, Target};
 
 use super::{DepKind, Part, Slicer, Source};
 use crate::memory::Written;
@@ -318,8 +318,8 @@ impl<'a> Slicer<'a> {
         };
         let runs = self.execution_count(f, at)?;
         self.decode_load(m, site, runs)?;
-        let writer = |w: u32| {
-            let ws = m.sites[w as usize];
+        let writer = |w: SiteIdx| {
+            let ws = m.sites[w.idx()];
             let part = if matches!(ws.kind, SiteKind::HostCall { .. }) { Part::Result } else { Part::Exec };
             Origin::Instr { func: ws.func, at: ws.at, part }
         };

@@ -3,6 +3,7 @@
 //! bytes of memory before an execution.
 
 use super::*;
+use wpp_model::SiteIdx;
 
 impl<'a> Slicer<'a> {
     /// Follows the run's memory dependences (from [`Twpp::memory`]): a load's execution
@@ -35,7 +36,7 @@ impl<'a> Slicer<'a> {
         for site in m.writers_over(addr, end).unwrap_or_default() {
             let writes = m.writes(site).map_err(|e| self.damaged(e))?.unwrap_or_default();
             let over: Vec<(u64, u64, u64)> = writes.into_iter().filter(|w| w.1 < end && addr < w.2).collect();
-            let ws = m.sites[site as usize];
+            let ws = m.sites[site.idx()];
             let part = if matches!(ws.kind, SiteKind::HostCall { .. }) { Part::Result } else { Part::Exec };
             // The writes before `inst`: instances run in order.
             let (mut lo, mut hi) = (0usize, over.len());
@@ -98,7 +99,7 @@ impl<'a> Slicer<'a> {
             let from = match w {
                 Written::Initial => Source::InitialMemory,
                 Written::Site { site, instance } => {
-                    let ws = m.sites[site as usize];
+                    let ws = m.sites[site.idx()];
                     let inst = self.nth_execution(ws.func, ws.at, instance)?;
                     let part = if matches!(ws.kind, SiteKind::HostCall { .. }) { Part::Result } else { Part::Exec };
                     Source::Node(Node { inst, part })
@@ -111,7 +112,7 @@ impl<'a> Slicer<'a> {
 
     /// Decodes the dependences of read site `site` (of an instruction that ran `runs`
     /// times) once.
-    pub(super) fn decode_load(&mut self, m: &Memory, site: u32, runs: u64) -> Result<(), Error> {
+    pub(super) fn decode_load(&mut self, m: &Memory, site: SiteIdx, runs: u64) -> Result<(), Error> {
         if !self.loads.contains_key(&site) {
             let deps = m.load(site, runs).map_err(|e| self.damaged(e))?;
             self.loads.insert(site, deps);

@@ -23,12 +23,13 @@ use std::collections::BTreeMap;
 use wasm_encoder::{BlockType, Function, Instruction as I, MemArg, ValType};
 
 use crate::wasm_idx::{MemIdx, OutFuncIdx};
+use wpp_model::SiteIdx;
 
 /// Which writers each load is expected to read from (the filtering run's dependences):
 /// by load site, its candidate writer sites, most frequent first.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EwppPlan {
-    pub candidates: BTreeMap<u32, Vec<u32>>,
+    pub candidates: BTreeMap<SiteIdx, Vec<SiteIdx>>,
 }
 
 /// The most candidates a load's check names directly; more go the generic way.
@@ -56,12 +57,12 @@ pub(super) fn place(top: u64, n_sites: usize, plan: &EwppPlan) -> (EwppLayout, V
     let mut max_candidates = 0;
     for (&load, cands) in &plan.candidates {
         let cands = &cands[..cands.len().min(MAX_CANDIDATES)];
-        let Some(entry) = table.get_mut(8 * load as usize..8 * load as usize + 8) else { continue };
+        let Some(entry) = table.get_mut(8 * load.idx()..8 * load.idx() + 8) else { continue };
         let off = lists_base + lists.len() as u64;
         entry[..4].copy_from_slice(&(off as u32).to_le_bytes());
         entry[4..].copy_from_slice(&(cands.len() as u32).to_le_bytes());
         for &c in cands {
-            lists.extend_from_slice(&c.to_le_bytes());
+            lists.extend_from_slice(&c.0.to_le_bytes());
         }
         max_candidates = max_candidates.max(cands.len() as u32);
     }
