@@ -21,6 +21,9 @@
 //!   against every recording mode and the block-log oracle;
 //! * `deps` (feature `runtime`): `DirectDeps`, every memory dependence of a run recorded
 //!   directly from the access log and a shadow memory, the oracle of their recovery;
+//! * `frame_walk` (feature `runtime`): the frame skeleton of the oracles that walk a
+//!   block log with state per invocation (the data flow frequencies' and the TWPP data
+//!   flow queries');
 //! * `smith` (feature `runtime`): the same agreement for one wasm-smith module, in a
 //!   wasmtime harness of its own (the modules are not WASI commands), for `smith.rs` and
 //!   the `instrument` fuzz target;
@@ -89,6 +92,8 @@ pub mod agree;
 pub mod cfgs;
 #[cfg(feature = "runtime")]
 pub mod deps;
+#[cfg(feature = "runtime")]
+pub mod frame_walk;
 #[cfg(feature = "grammar")]
 pub mod grammar_checks;
 #[cfg(feature = "wasm")]

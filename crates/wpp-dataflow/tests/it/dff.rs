@@ -19,20 +19,13 @@ use wpp_model::effects::{Access, Action, Base, FuncEffects, Var};
 use wpp_model::{FuncIdx, FuncMap, PathEvent};
 use wpp_profile::Profile;
 use wpp_record::{Builder, RecordMode};
-use wpp_runtime::{run_block_log, BlockSink, RunConfig, Stdio};
+use wpp_runtime::{run_block_log, RunConfig, Stdio};
+use wpp_test_support::frame_walk::{FrameOracle, FrameWalk};
 use wpp_test_support::{corpus, recordings, workloads};
 use wpp_twpp::dataflow::Site;
 
 /// What the walk counts at one point: executions, and per fact how often it held.
 type Counts = (u64, BTreeMap<FactDesc, u64>);
-
-struct Frame {
-    func: u32,
-    /// The current definition of each local, for analysed functions.
-    locals: Vec<Site>,
-    in_call: bool,
-    entered: bool,
-}
 
 struct Walk {
     effects: FuncMap<FuncEffects>,
@@ -43,12 +36,10 @@ struct Walk {
     memory: BTreeMap<Access, Option<Site>>,
     /// Per analysed function, its tracked loads' accesses and whether each is available.
     available: BTreeMap<Access, bool>,
-    frames: Vec<Frame>,
     /// Per (function, block): counts at its entry; per (function, load offset): counts
     /// before the load (available loads).
     blocks: HashMap<(u32, u32), Counts>,
     loads: HashMap<(u32, u32), (u64, u64)>,
-    blocks_left: u64,
 }
 
 fn tracked(a: &Access) -> bool {
@@ -56,7 +47,7 @@ fn tracked(a: &Access) -> bool {
 }
 
 impl Walk {
-    fn new(effects: FuncMap<FuncEffects>, analysed: Vec<u32>, blocks_left: u64) -> Walk {
+    fn new(effects: FuncMap<FuncEffects>, analysed: Vec<u32>) -> Walk {
         let mut globals = BTreeMap::new();
         let mut memory = BTreeMap::new();
         let mut available = BTreeMap::new();
@@ -76,14 +67,14 @@ impl Walk {
                 }
             }
         }
-        Walk { effects, analysed, globals, memory, available, frames: Vec::new(), blocks: HashMap::new(), loads: HashMap::new(), blocks_left }
+        Walk { effects, analysed, globals, memory, available, blocks: HashMap::new(), loads: HashMap::new() }
     }
 
-    fn apply(&mut self, a: &Action) {
-        let top = self.frames.last_mut().expect("a frame");
+    /// Action `a` in the running invocation, whose locals' definitions are `locals`.
+    fn apply(&mut self, locals: &mut [Site], a: &Action) {
         match *a {
             Action::Def { var: Var::Local(x), at } => {
-                if let Some(l) = top.locals.get_mut(x as usize) {
+                if let Some(l) = locals.get_mut(x as usize) {
                     *l = Site::At(at);
                 }
             }
@@ -123,12 +114,11 @@ impl Walk {
         }
     }
 
-    fn note_block(&mut self, func: u32, block: u32) {
-        let top = self.frames.last().expect("a frame");
+    fn note_block(&mut self, locals: &[Site], func: u32, block: u32) {
         let entry = self.blocks.entry((func, block)).or_default();
         entry.0 += 1;
         let mut add = |d: FactDesc| *entry.1.entry(d).or_default() += 1;
-        for (x, &s) in top.locals.iter().enumerate() {
+        for (x, &s) in locals.iter().enumerate() {
             add(FactDesc::Local { var: x as u32, site: s });
         }
         for (&g, &s) in &self.globals {
@@ -142,33 +132,28 @@ impl Walk {
     }
 }
 
-impl BlockSink for Walk {
-    fn enter(&mut self, func: u32) {
-        if self.blocks_left == 0 {
-            return;
-        }
-        if let Some(top) = self.frames.last_mut() {
-            top.entered = true;
-        }
+/// A frame: the current definition of each local, for analysed functions.
+impl FrameOracle for Walk {
+    type Frame = Vec<Site>;
+
+    fn frame(&mut self, func: u32) -> Vec<Site> {
         // Every local starts at its entry definition (a parameter or zero).
-        let locals = if self.analysed.contains(&func) { vec![Site::Entry; self.effects.get(FuncIdx(func)).unwrap().locals as usize] } else { Vec::new() };
-        self.frames.push(Frame { func, locals, in_call: false, entered: false });
+        match self.analysed.contains(&func) {
+            true => vec![Site::Entry; self.effects.get(FuncIdx(func)).unwrap().locals as usize],
+            false => Vec::new(),
+        }
     }
 
-    fn block(&mut self, func: u32, block: u32) {
-        if self.blocks_left == 0 {
-            return;
-        }
-        self.blocks_left -= 1;
-        let top = self.frames.last_mut().unwrap();
-        assert_eq!(top.func, func);
-        if std::mem::take(&mut top.in_call) && !top.entered {
-            // A call to an import: it may write any memory.
-            self.available.values_mut().for_each(|a| *a = false);
-        }
+    fn import_call(&mut self, _frames: &mut [Vec<Site>]) {
+        // It may write any memory.
+        self.available.values_mut().for_each(|a| *a = false);
+    }
+
+    fn block(&mut self, frames: &mut [Vec<Site>], func: u32, block: u32) {
+        let locals = frames.last_mut().expect("a frame");
         let analysed = self.analysed.contains(&func);
         if analysed {
-            self.note_block(func, block);
+            self.note_block(locals, func, block);
         }
         let actions = self.effects.get(FuncIdx(func)).unwrap().blocks[block as usize].clone();
         for a in &actions {
@@ -179,25 +164,7 @@ impl BlockSink for Walk {
                     e.1 += u64::from(self.available[&access]);
                 }
             }
-            self.apply(a);
-        }
-    }
-
-    fn exit(&mut self, _func: u32) {
-        if self.blocks_left == 0 {
-            return;
-        }
-        self.frames.pop();
-    }
-
-    fn unwind(&mut self, func: u32) {
-        self.exit(func);
-    }
-
-    fn leave(&mut self, _func: u32) {
-        if let Some(top) = self.frames.last_mut() {
-            top.in_call = true;
-            top.entered = false;
+            self.apply(locals, a);
         }
     }
 }
@@ -225,7 +192,8 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, choose: impl Fn(&
     let effects = wpp_wasm::effects(wasm, &program).unwrap();
     let oracle_wasm = wpp_wasm::instrument_block_log(wasm, &program).unwrap();
     let engine = wpp_runtime::engine().unwrap();
-    let (_, walk) = run_block_log(&engine, &oracle_wasm, cfg, Walk::new(effects.clone(), analysed.clone(), blocks)).unwrap();
+    let (_, walk) = run_block_log(&engine, &oracle_wasm, cfg, FrameWalk::new(Walk::new(effects.clone(), analysed.clone()), blocks)).unwrap();
+    let walk = walk.oracle;
     let (dag, module) = wpp_dataflow::dff::open(&profile_path, &module_path).unwrap();
     let dff = Dff::new(&dag, &module).unwrap();
     let mut agreed = 0;

@@ -18,7 +18,8 @@ use wpp_model::effects::{Action, Base, FuncEffects, Var};
 use wpp_model::{BlockIdx, FuncIdx, FuncMap, PathEvent};
 use wpp_profile::Profile;
 use wpp_record::{Builder, RecordMode};
-use wpp_runtime::{run_block_log, BlockSink, RunConfig, Stdio};
+use wpp_runtime::{run_block_log, RunConfig, Stdio};
+use wpp_test_support::frame_walk::{FrameOracle, FrameWalk};
 use wpp_test_support::{corpus, recordings, workloads, Rng};
 use wpp_twpp::dataflow::{Answer, Engine, Fact, Point, Program, Resolution, Site};
 use wpp_twpp::{build, Twpp};
@@ -36,14 +37,8 @@ fn local_fact(f: &Fact) -> bool {
     }
 }
 
-/// One frame of the walk: its function, the state of its function's frame-local queries,
-/// and whether it is in a call (and whether that call entered a function of the module).
-struct Frame {
-    func: u32,
-    state: HashMap<usize, Resolution>,
-    in_call: bool,
-    entered: bool,
-}
+/// One frame of the walk: the state of its function's frame-local queries.
+type Frame = HashMap<usize, Resolution>;
 
 struct Walk {
     effects: FuncMap<FuncEffects>,
@@ -52,14 +47,11 @@ struct Walk {
     at_block: HashMap<(u32, u32), Vec<usize>>,
     /// State of the queries whose fact outlives a frame.
     global: HashMap<usize, Resolution>,
-    frames: Vec<Frame>,
     answers: Vec<Answer>,
-    /// Blocks still to walk: the profile holds the run's completed paths only.
-    blocks_left: u64,
 }
 
 impl Walk {
-    fn new(effects: FuncMap<FuncEffects>, queries: Vec<Query>, blocks: u64) -> Self {
+    fn new(effects: FuncMap<FuncEffects>, queries: Vec<Query>) -> Self {
         let mut at_block: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
         let mut global = HashMap::new();
         for (i, q) in queries.iter().enumerate() {
@@ -73,7 +65,7 @@ impl Walk {
             }
         }
         let answers = vec![Answer::default(); queries.len()];
-        Walk { effects, queries, at_block, global, frames: Vec::new(), answers, blocks_left: blocks }
+        Walk { effects, queries, at_block, global, answers }
     }
 
     /// What one action in frame `depth` does to the state of query `q` held by frame
@@ -105,10 +97,10 @@ impl Walk {
         }
     }
 
-    fn apply(&mut self, action: &Action) {
-        let top = self.frames.len() - 1;
-        for (depth, frame) in self.frames.iter_mut().enumerate() {
-            for (&q, state) in frame.state.iter_mut() {
+    fn apply(&mut self, frames: &mut [Frame], action: &Action) {
+        let top = frames.len() - 1;
+        for (depth, frame) in frames.iter_mut().enumerate() {
+            for (&q, state) in frame.iter_mut() {
                 Self::step(&self.queries[q].fact, action, depth == top, state);
             }
         }
@@ -117,38 +109,18 @@ impl Walk {
         }
     }
 
-    fn import_call(&mut self) {
-        let kill = |q: &Query, s: &mut Resolution| {
-            if matches!(q.fact, Fact::Available(_)) {
-                *s = Resolution::Kill(Site::Import);
-            }
-        };
-        for frame in &mut self.frames {
-            for (&q, s) in frame.state.iter_mut() {
-                kill(&self.queries[q], s);
-            }
-        }
-        for (&q, s) in self.global.iter_mut() {
-            kill(&self.queries[q], s);
-        }
-    }
-
-    fn note(&mut self, q: usize) {
-        let state = if local_fact(&self.queries[q].fact) { self.frames.last().unwrap().state[&q] } else { self.global[&q] };
+    fn note(&mut self, top: &Frame, q: usize) {
+        let state = if local_fact(&self.queries[q].fact) { top[&q] } else { self.global[&q] };
         let a = &mut self.answers[q];
         a.executions += 1;
         *a.by.entry(state).or_default() += 1;
     }
 }
 
-impl BlockSink for Walk {
-    fn enter(&mut self, func: u32) {
-        if self.blocks_left == 0 {
-            return;
-        }
-        if let Some(top) = self.frames.last_mut() {
-            top.entered = true;
-        }
+impl FrameOracle for Walk {
+    type Frame = Frame;
+
+    fn frame(&mut self, func: u32) -> Frame {
         let mut state = HashMap::new();
         for (i, q) in self.queries.iter().enumerate() {
             if q.point.func.0 == func && local_fact(&q.fact) {
@@ -159,49 +131,38 @@ impl BlockSink for Walk {
                 state.insert(i, entry);
             }
         }
-        self.frames.push(Frame { func, state, in_call: false, entered: false });
+        state
     }
 
-    fn block(&mut self, func: u32, block: u32) {
-        if self.blocks_left == 0 {
-            return;
+    fn import_call(&mut self, frames: &mut [Frame]) {
+        let kill = |q: &Query, s: &mut Resolution| {
+            if matches!(q.fact, Fact::Available(_)) {
+                *s = Resolution::Kill(Site::Import);
+            }
+        };
+        for frame in frames {
+            for (&q, s) in frame.iter_mut() {
+                kill(&self.queries[q], s);
+            }
         }
-        self.blocks_left -= 1;
-        let top = self.frames.last_mut().unwrap();
-        assert_eq!(top.func, func);
-        if std::mem::take(&mut top.in_call) && !top.entered {
-            self.import_call();
+        for (&q, s) in self.global.iter_mut() {
+            kill(&self.queries[q], s);
         }
+    }
+
+    fn block(&mut self, frames: &mut [Frame], func: u32, block: u32) {
         let actions = self.effects.get(FuncIdx(func)).unwrap().blocks[block as usize].clone();
         let mut here: Vec<usize> = self.at_block.get(&(func, block)).cloned().unwrap_or_default();
         here.sort_by_key(|&q| std::cmp::Reverse(self.queries[q].point.at));
         for a in &actions {
             while here.last().is_some_and(|&q| self.queries[q].point.at <= a.at()) {
                 let q = here.pop().unwrap();
-                self.note(q);
+                self.note(frames.last().unwrap(), q);
             }
-            self.apply(a);
+            self.apply(frames, a);
         }
         while let Some(q) = here.pop() {
-            self.note(q);
-        }
-    }
-
-    fn exit(&mut self, _func: u32) {
-        if self.blocks_left == 0 {
-            return;
-        }
-        self.frames.pop();
-    }
-
-    fn unwind(&mut self, func: u32) {
-        self.exit(func);
-    }
-
-    fn leave(&mut self, _func: u32) {
-        if let Some(top) = self.frames.last_mut() {
-            top.in_call = true;
-            top.entered = false;
+            self.note(frames.last().unwrap(), q);
         }
     }
 }
@@ -273,7 +234,8 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize) -> 
     profile.for_each_event(|e: PathEvent| blocks += profile.numberings.get(e.func).unwrap().decode(e.path).unwrap().len() as u64).unwrap();
     let oracle_wasm = wpp_wasm::instrument_block_log(wasm, &program).unwrap();
     let engine_rt = wpp_runtime::engine().unwrap();
-    let (_, walk) = run_block_log(&engine_rt, &oracle_wasm, cfg, Walk::new(effects.clone(), queries.clone(), blocks)).unwrap();
+    let (_, walk) = run_block_log(&engine_rt, &oracle_wasm, cfg, FrameWalk::new(Walk::new(effects.clone(), queries.clone()), blocks)).unwrap();
+    let walk = walk.oracle;
     let mut engine = Engine::new(&twpp, Program { functions: &twpp.profile.meta.functions, numberings: &twpp.profile.numberings, effects: &effects }).unwrap();
     let mut kinds: BTreeMap<&'static str, usize> = BTreeMap::new();
     for (q, want) in queries.iter().zip(&walk.answers) {
