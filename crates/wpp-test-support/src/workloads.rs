@@ -18,12 +18,14 @@
 //!
 //! # Fast suite and full suite
 //!
-//! Plain `cargo test` must pass on a fresh checkout, where nothing is built: a program
-//! whose module or inputs are missing is skipped with a one-line note on stderr (written
-//! past the harness's capture, so it shows). `scripts/test.sh` builds the workloads and
-//! sets [`FULL_SUITE`]`=1`: then anything missing fails the test, so the full suite never
-//! passes a real-program test that did not run. [`skip_or_fail`] applies the same rule to
-//! other prerequisites (a C compiler for wasm32-wasi, one workload module).
+//! Which suite runs is chosen by intent, not by what happens to be built. Plain `cargo
+//! test` is the fast suite: it runs no real program, built or not, and says so in a
+//! one-line note on stderr (written past the harness's capture, so it shows).
+//! `scripts/test.sh` builds the workloads and sets [`FULL_SUITE`]`=1`: then every real
+//! program runs and anything missing fails the test, so the full suite never passes a
+//! real-program test that did not run. `WPP_PROGRAMS=lua` runs the named programs
+//! without the rest of the full suite (and skips what is not built). [`skip_or_fail`]
+//! applies the same rule to other prerequisites (a C compiler for wasm32-wasi).
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -37,6 +39,16 @@ pub const FULL_SUITE: &str = "WPP_FULL_SUITE";
 
 /// The environment variable that restricts the real programs to a comma-separated list.
 pub const ONLY_PROGRAMS: &str = "WPP_PROGRAMS";
+
+/// Whether real programs run: in the full suite, or when `WPP_PROGRAMS` names some. In
+/// the fast suite `test` is skipped with a note.
+pub fn real_programs_wanted(test: &str) -> bool {
+    if full_suite() || std::env::var(ONLY_PROGRAMS).is_ok_and(|s| !s.trim().is_empty()) {
+        return true;
+    }
+    note(&format!("{test} skipped: real programs run in the full suite (`scripts/test.sh`), or name them: {ONLY_PROGRAMS}=lua,sqlite"));
+    false
+}
 
 /// Whether this is the full suite: `WPP_FULL_SUITE` set to anything but empty or `0`.
 pub fn full_suite() -> bool {
@@ -67,6 +79,9 @@ pub fn skip_or_fail(test: &str, why: &str) {
 /// The built module of workload program `name`, or `None` (after [`skip_or_fail`]) when it
 /// is not built.
 pub fn module(test: &str, name: &str) -> Option<PathBuf> {
+    if !real_programs_wanted(test) {
+        return None;
+    }
     let m = manifest();
     let p = m.program(name).unwrap_or_else(|e| panic!("{test}: {e}"));
     let path = m.path(&p.wasm);
@@ -80,10 +95,14 @@ pub fn module(test: &str, name: &str) -> Option<PathBuf> {
 
 /// Runs `check(manifest, index, program)` on every program of the manifest (or of
 /// `WPP_PROGRAMS`), `index` being the program's position in the manifest, on a pool of
-/// threads; panics at the end naming every program whose check panicked. Programs not
-/// built are skipped, or fail the suite under the full suite. `suite` names the suite in
+/// threads; panics at the end naming every program whose check panicked. Nothing runs in
+/// the fast suite ([`real_programs_wanted`]). Programs not built are skipped, or fail the
+/// suite under the full suite. `suite` names the suite in
 /// notes and failures.
 pub fn for_each_program(suite: &str, check: impl Fn(&Manifest, usize, &Program) + Sync) {
+    if !real_programs_wanted(suite) {
+        return;
+    }
     let m = manifest();
     let selected = selection(&m);
     type Numbered<'a> = Vec<(usize, &'a Program)>;

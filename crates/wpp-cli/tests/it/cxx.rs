@@ -23,6 +23,9 @@ use common::{json, ok, run, scratch, wpp};
 
 /// The built module, or `None` (skipped, or failed under the full suite) when it is not.
 fn module(test: &str) -> Option<PathBuf> {
+    if !workloads::real_programs_wanted(test) {
+        return None;
+    }
     let path = workloads::manifest().path("build/calc.wasm");
     if path.exists() {
         Some(path)

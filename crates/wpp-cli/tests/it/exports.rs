@@ -151,6 +151,9 @@ fn field_paths_the_tests_missed_by_duckdb_and_dask() {
 
 /// Lua built with `-g` (`workloads/build.sh -g lua`), or `None` after a skip note.
 fn debug_lua(test: &str) -> Option<(wpp_workloads::Manifest, PathBuf)> {
+    if !workloads::real_programs_wanted(test) {
+        return None;
+    }
     let m = workloads::manifest();
     let wasm = m.dir.join("build/debug/lua.wasm");
     if wasm.exists() {
