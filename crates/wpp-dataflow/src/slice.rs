@@ -408,7 +408,7 @@ impl Slicing {
         match algorithm {
             1 => slicer.visit_executed(&from, |_, at, part, runs, deps| {
                 let deps: Vec<wpp_twpp::slice::Dep> = deps.iter().map(|d| wpp_twpp::slice::Dep { kind: d.kind, from: origin_source(d.from) }).collect();
-                add(wpp_twpp::slice::Node { inst: Inst { node: 0, step: 0, at }, part }, runs, &deps)
+                add(wpp_twpp::slice::Node { inst: Inst { node: wpp_twpp::Invocation(0), step: 0, at }, part }, runs, &deps)
             }),
             2 => slicer.visit_statements(&from, |_, _, _, n, deps| add(n, 1, deps)),
             _ => slicer.visit(&from, |n, deps| add(n, 1, deps)),
@@ -549,9 +549,10 @@ fn unpack(v: u64) -> Source {
         1 => Source::Init,
         2 => Source::Memory,
         3 => Source::InitialMemory,
-        _ => {
-            Source::Node(wpp_twpp::slice::Node { inst: Inst { node: 0, step: 0, at: (v >> 32) as u32 }, part: Part::of_code(v & 0xffff_ffff).expect("packed") })
-        }
+        _ => Source::Node(wpp_twpp::slice::Node {
+            inst: Inst { node: wpp_twpp::Invocation(0), step: 0, at: (v >> 32) as u32 },
+            part: Part::of_code(v & 0xffff_ffff).expect("packed"),
+        }),
     }
 }
 
@@ -559,7 +560,7 @@ fn unpack(v: u64) -> Source {
 fn origin_source(o: wpp_twpp::slice::Origin) -> Source {
     use wpp_twpp::slice::Origin;
     match o {
-        Origin::Instr { at, part, .. } => Source::Node(wpp_twpp::slice::Node { inst: Inst { node: 0, step: 0, at }, part }),
+        Origin::Instr { at, part, .. } => Source::Node(wpp_twpp::slice::Node { inst: Inst { node: wpp_twpp::Invocation(0), step: 0, at }, part }),
         Origin::Entry => Source::Entry,
         Origin::Init => Source::Init,
         Origin::Memory => Source::Memory,

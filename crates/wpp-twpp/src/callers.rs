@@ -29,7 +29,7 @@ pub type ByPair = Vec<Vec<(Caller, u64)>>;
 pub fn invocations(dcg: &Dcg, n_functions: usize) -> Vec<Vec<(u32, Caller)>> {
     let mut out: Vec<Vec<(u32, Caller)>> = vec![Vec::new(); n_functions];
     dcg.in_order(|node, caller| {
-        let n = &dcg.nodes[node as usize];
+        let n = &dcg.nodes[node];
         if let Some(v) = out.get_mut(n.func.idx()) {
             v.push((n.trace.0, caller));
         }

@@ -36,7 +36,7 @@ use wpp_paths::ProgramNumbering;
 
 pub use crate::run::Error;
 use crate::run::{RunView, TraceView};
-use crate::Twpp;
+use crate::{Invocation, Twpp};
 
 /// A data flow fact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -274,11 +274,11 @@ struct Query<'q> {
     fact: &'q Fact,
     points: FxHashMap<(FuncIdx, u32, bool), Points>,
     /// Each invocation's effect on the fact, as a callee (`None`: leaves it alone).
-    effect: FxHashMap<u32, Option<Resolution>>,
+    effect: FxHashMap<Invocation, Option<Resolution>>,
     /// What held at each invocation's entry (facts that outlive a frame).
-    entry: FxHashMap<u32, Resolution>,
+    entry: FxHashMap<Invocation, Resolution>,
     /// What held after a call occurrence of an invocation, in its frame.
-    after_call: FxHashMap<(u32, u32), Before>,
+    after_call: FxHashMap<(Invocation, u32), Before>,
 }
 
 impl<'a> Engine<'a> {
@@ -305,8 +305,8 @@ impl<'a> Engine<'a> {
     }
 
     /// The callee of call occurrence `k` of invocation `node`, `None` for an import.
-    fn callee(&self, node: u32, k: u32) -> Option<u32> {
-        let n = &self.run.dcg.nodes[node as usize];
+    fn callee(&self, node: Invocation, k: u32) -> Option<Invocation> {
+        let n = &self.run.dcg.nodes[node];
         let path = self.run.trace(n.func, n.trace.0).calls[k as usize].path;
         self.run.callee_after_path(node, path)
     }
@@ -320,12 +320,12 @@ impl<'a> Engine<'a> {
     }
 
     /// What an invocation, as a callee, leaves the fact as (`None`: alone).
-    fn effect(&mut self, q: &mut Query, node: u32) -> Result<Option<Resolution>, Error> {
+    fn effect(&mut self, q: &mut Query, node: Invocation) -> Result<Option<Resolution>, Error> {
         if let Some(&e) = q.effect.get(&node) {
             return Ok(e);
         }
         // A subtree is contiguous in post-order, children first.
-        for i in self.run.subtree_start(node)..=node {
+        for i in (self.run.subtree_start(node).0..=node.0).map(Invocation) {
             if !q.effect.contains_key(&i) {
                 let e = self.effect_from_children(q, i)?;
                 q.effect.insert(i, e);
@@ -335,8 +335,8 @@ impl<'a> Engine<'a> {
     }
 
     /// [`Engine::effect`] of a node whose callees' effects are known.
-    fn effect_from_children(&mut self, q: &mut Query, node: u32) -> Result<Option<Resolution>, Error> {
-        let n = self.run.dcg.nodes[node as usize].clone();
+    fn effect_from_children(&mut self, q: &mut Query, node: Invocation) -> Result<Option<Resolution>, Error> {
+        let n = self.run.dcg.nodes[node].clone();
         if let Some(last) = n.calls.clone().last() {
             let c = self.run.dcg.calls[last as usize];
             if c.tail {
@@ -368,9 +368,9 @@ impl<'a> Engine<'a> {
     /// What held at `before` in invocation `node`, in its own frame, or `Entry` when the
     /// search reached the invocation's start. Calls that leave the fact alone are passed
     /// once per invocation: what held after each is remembered.
-    fn resolve_in(&mut self, q: &mut Query, node: u32, before: Before) -> Result<Before, Error> {
+    fn resolve_in(&mut self, q: &mut Query, node: Invocation, before: Before) -> Result<Before, Error> {
         let Before::Call(mut k) = before else { return Ok(before) };
-        let n = self.run.dcg.nodes[node as usize].clone();
+        let n = self.run.dcg.nodes[node].clone();
         let mut passed = Vec::new();
         let answer = loop {
             if let Some(&a) = q.after_call.get(&(node, k)) {
@@ -398,7 +398,7 @@ impl<'a> Engine<'a> {
     }
 
     /// What held at the entry of invocation `node`.
-    fn entry(&mut self, q: &mut Query, node: u32) -> Result<Resolution, Error> {
+    fn entry(&mut self, q: &mut Query, node: Invocation) -> Result<Resolution, Error> {
         if !q.fact.outlives_frame() {
             return Ok(match q.fact {
                 Fact::Reaching(_) => Resolution::Gen(Site::Entry),
@@ -419,7 +419,7 @@ impl<'a> Engine<'a> {
             chain.push(cur);
             let Some((caller, call)) = self.run.parent(cur) else { break init };
             let c = self.run.dcg.calls[call as usize];
-            let p = self.run.dcg.nodes[caller as usize].clone();
+            let p = self.run.dcg.nodes[caller].clone();
             self.ensure_points(q, p.func, p.trace.0, true)?;
             let before = if c.tail {
                 q.points[&(p.func, p.trace.0, true)].last(self.run.trace(p.func, p.trace.0))
@@ -459,7 +459,7 @@ impl<'a> Engine<'a> {
         let mut per_trace: FxHashMap<u32, Vec<(Before, u64)>> = FxHashMap::default();
         for i in 0..n_nodes {
             let node = self.run.invocations(point.func)[i];
-            let pair = self.run.dcg.nodes[node as usize].trace.0;
+            let pair = self.run.dcg.nodes[node].trace.0;
             if let std::collections::hash_map::Entry::Vacant(slot) = per_trace.entry(pair) {
                 slot.insert(self.point_counts(&mut q, point, pair, local)?);
             }

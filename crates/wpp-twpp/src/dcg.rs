@@ -10,7 +10,7 @@
 use rustc_hash::FxHashMap;
 use wpp_model::FuncIdx;
 
-use crate::partition::{Call, Dcg, DcgNode, TraceIdx};
+use crate::partition::{Call, Dcg, DcgNode, Invocation, TraceIdx};
 
 /// `dcg` as its stream of numbers.
 pub fn to_numbers(dcg: &Dcg) -> Vec<u32> {
@@ -32,18 +32,18 @@ pub enum DcgDecodeError {
     #[error("the call graph stream ends inside an invocation")]
     Truncated,
     #[error("invocation {node} makes {calls} calls, but only {available} invocations precede it")]
-    TooManyCalls { node: u32, calls: u32, available: usize },
+    TooManyCalls { node: Invocation, calls: u32, available: usize },
     #[error("invocation {node}: its calls are not in the order of its paths")]
-    Position { node: u32 },
+    Position { node: Invocation },
 }
 
 /// The call graph again from [`to_numbers`]'s stream.
 pub fn from_numbers(numbers: &[u32]) -> Result<Dcg, DcgDecodeError> {
     let mut dcg = Dcg::default();
-    let mut done: Vec<u32> = Vec::new();
+    let mut done: Vec<Invocation> = Vec::new();
     let mut it = numbers.iter().copied();
     while let Some(func) = it.next() {
-        let node = dcg.nodes.len() as u32;
+        let node = Invocation(dcg.nodes.len() as u32);
         let (trace, n_calls) = (it.next().ok_or(DcgDecodeError::Truncated)?, it.next().ok_or(DcgDecodeError::Truncated)?);
         if n_calls as usize > done.len() {
             return Err(DcgDecodeError::TooManyCalls { node, calls: n_calls, available: done.len() });
@@ -154,6 +154,7 @@ pub fn lzw_bytes(alphabet_len: usize, n_codes: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wpp_base::IndexVec;
 
     #[test]
     fn lzw_round_trips_with_the_repeated_entry_case() {
@@ -171,19 +172,23 @@ mod tests {
     fn a_call_graph_round_trips() {
         // main(0) calls f(1) twice, the second call tail-calls g(2).
         let dcg = Dcg {
-            nodes: vec![
+            nodes: IndexVec::from(vec![
                 DcgNode { func: FuncIdx(1), trace: TraceIdx(0), calls: 0..0 },
                 DcgNode { func: FuncIdx(2), trace: TraceIdx(0), calls: 0..0 },
                 DcgNode { func: FuncIdx(1), trace: TraceIdx(1), calls: 0..1 },
                 DcgNode { func: FuncIdx(0), trace: TraceIdx(0), calls: 1..3 },
+            ]),
+            calls: vec![
+                Call { at: 3, node: Invocation(1), tail: true },
+                Call { at: 2, node: Invocation(0), tail: false },
+                Call { at: 5, node: Invocation(2), tail: false },
             ],
-            calls: vec![Call { at: 3, node: 1, tail: true }, Call { at: 2, node: 0, tail: false }, Call { at: 5, node: 2, tail: false }],
-            roots: vec![3],
+            roots: vec![Invocation(3)],
         };
         let numbers = to_numbers(&dcg);
         assert_eq!(numbers, [1, 0, 0, 2, 0, 0, 1, 1, 1, 7, 0, 0, 2, 4, 6]);
         assert_eq!(from_numbers(&numbers), Ok(dcg));
-        assert_eq!(from_numbers(&[0, 0, 1]), Err(DcgDecodeError::TooManyCalls { node: 0, calls: 1, available: 0 }));
+        assert_eq!(from_numbers(&[0, 0, 1]), Err(DcgDecodeError::TooManyCalls { node: Invocation(0), calls: 1, available: 0 }));
         assert_eq!(from_numbers(&[0, 0]), Err(DcgDecodeError::Truncated));
     }
 }

@@ -71,4 +71,4 @@ pub mod steps;
 pub mod timestamps;
 
 pub use file::{build, build_with, Twpp};
-pub use partition::{partition, Call, Caller, Dcg, DcgNode, FuncTraces, Partition, PartitionError, Partitioner, TraceIdx};
+pub use partition::{partition, Call, Caller, Dcg, DcgNode, FuncTraces, Invocation, Partition, PartitionError, Partitioner, TraceIdx};

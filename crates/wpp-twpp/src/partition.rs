@@ -40,6 +40,7 @@
 use std::ops::Range;
 
 use rustc_hash::FxHashMap;
+use wpp_base::IndexVec;
 use wpp_model::{BlockIdx, EdgeKind, FuncIdx, FuncMap, Function, PathEvent, PathId, Target};
 use wpp_paths::ProgramNumbering;
 
@@ -55,14 +56,20 @@ pub struct FuncTraces {
     pub calls: Vec<u64>,
 }
 
+wpp_base::index! {
+    /// An invocation of the run: an index into [`Dcg::nodes`], which lists them in
+    /// post-order (callees before their caller).
+    pub struct Invocation(u32); bare_debug
+}
+
 /// A call from one invocation to another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Call {
     /// How many of the caller's paths ran before the call: the callee's events come right
     /// after path `at - 1` of the caller's trace (for a tail call, after the last).
     pub at: u32,
-    /// The callee's invocation, an index into [`Dcg::nodes`].
-    pub node: u32,
+    /// The callee's invocation.
+    pub node: Invocation,
     /// A tail call: the callee returns to the caller's caller.
     pub tail: bool,
 }
@@ -80,9 +87,9 @@ pub struct DcgNode {
 /// their caller), and the invocations the host made (normally one, `_start`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Dcg {
-    pub nodes: Vec<DcgNode>,
+    pub nodes: IndexVec<Invocation, DcgNode>,
     pub calls: Vec<Call>,
-    pub roots: Vec<u32>,
+    pub roots: Vec<Invocation>,
 }
 
 /// A whole program path reorganised by call.
@@ -448,7 +455,7 @@ impl<'a> Partitioner<'a> {
     fn enter(&mut self, func: FuncIdx, called: Option<bool>) {
         if let (Some(tail), Some(caller)) = (called, self.stack.last_mut()) {
             // Its node index is fixed when it ends; `node` is filled in then.
-            caller.calls.push(Call { at: caller.trace.len() as u32, node: u32::MAX, tail });
+            caller.calls.push(Call { at: caller.trace.len() as u32, node: Invocation(u32::MAX), tail });
         }
         self.stack.push(Frame { func, trace: Vec::new(), calls: Vec::new() });
     }
@@ -466,7 +473,7 @@ impl<'a> Partitioner<'a> {
     }
 
     /// Interns a finished invocation's trace and appends its node.
-    fn finish_frame(&mut self, frame: Frame) -> u32 {
+    fn finish_frame(&mut self, frame: Frame) -> Invocation {
         let interned = self.interned.get_mut(frame.func).expect("a frame's function has traces");
         let traces = self.out.traces.get_mut(frame.func).expect("a frame's function has traces");
         let hash = {
@@ -489,10 +496,9 @@ impl<'a> Partitioner<'a> {
         traces.calls[trace.0 as usize] += 1;
         let dcg = &mut self.out.dcg;
         let start = dcg.calls.len() as u32;
-        debug_assert!(frame.calls.iter().all(|c| c.node != u32::MAX), "every callee ended before its caller");
+        debug_assert!(frame.calls.iter().all(|c| c.node != Invocation(u32::MAX)), "every callee ended before its caller");
         dcg.calls.extend(frame.calls);
-        dcg.nodes.push(DcgNode { func: frame.func, trace, calls: start..dcg.calls.len() as u32 });
-        dcg.nodes.len() as u32 - 1
+        dcg.nodes.push(DcgNode { func: frame.func, trace, calls: start..dcg.calls.len() as u32 })
     }
 
     /// Ends the run: invocations still open end here.
@@ -520,16 +526,16 @@ impl Partition {
     /// inserted where it was made.
     pub fn for_each_event(&self, mut f: impl FnMut(PathEvent)) {
         // (node, next path of its trace, next call of its calls)
-        let mut stack: Vec<(u32, u32, u32)> = Vec::new();
+        let mut stack: Vec<(Invocation, u32, u32)> = Vec::new();
         for &root in &self.dcg.roots {
-            stack.push((root, 0, self.dcg.nodes[root as usize].calls.start));
+            stack.push((root, 0, self.dcg.nodes[root].calls.start));
             while let Some(&mut (node, ref mut pos, ref mut call)) = stack.last_mut() {
-                let n = &self.dcg.nodes[node as usize];
+                let n = &self.dcg.nodes[node];
                 let trace = &self.traces.get(n.func).expect("a node's function has traces").traces[n.trace.0 as usize];
                 if *call < n.calls.end && self.dcg.calls[*call as usize].at == *pos {
                     let callee = self.dcg.calls[*call as usize].node;
                     *call += 1;
-                    stack.push((callee, 0, self.dcg.nodes[callee as usize].calls.start));
+                    stack.push((callee, 0, self.dcg.nodes[callee].calls.start));
                 } else if (*pos as usize) < trace.len() {
                     f(PathEvent { func: n.func, path: trace[*pos as usize] });
                     *pos += 1;
@@ -556,8 +562,8 @@ impl Dcg {
     /// followed it each caller made, most first.
     pub fn callers(&self, f: FuncIdx) -> Vec<Vec<(Caller, u64)>> {
         let mut by_trace: Vec<rustc_hash::FxHashMap<Caller, u64>> = Vec::new();
-        let mut note = |node: u32, caller: Caller| {
-            let n = &self.nodes[node as usize];
+        let mut note = |node: Invocation, caller: Caller| {
+            let n = &self.nodes[node];
             if n.func == f {
                 let t = n.trace.0 as usize;
                 if by_trace.len() <= t {
@@ -586,11 +592,11 @@ impl Dcg {
 
     /// Calls `f` with every invocation (its node and its caller) in the order the run made
     /// them: pre-order, an invocation before its callees.
-    pub fn in_order(&self, mut f: impl FnMut(u32, Caller)) {
-        let mut stack: Vec<(u32, Caller)> = self.roots.iter().rev().map(|&r| (r, None)).collect();
+    pub fn in_order(&self, mut f: impl FnMut(Invocation, Caller)) {
+        let mut stack: Vec<(Invocation, Caller)> = self.roots.iter().rev().map(|&r| (r, None)).collect();
         while let Some((node, caller)) = stack.pop() {
             f(node, caller);
-            let d = &self.nodes[node as usize];
+            let d = &self.nodes[node];
             for c in self.calls[d.calls.start as usize..d.calls.end as usize].iter().rev() {
                 stack.push((c.node, Some(d.func)));
             }
@@ -599,13 +605,13 @@ impl Dcg {
 
     /// Every invocation in the order the run made them, with its caller's function
     /// (`None` for a root): one pre-order walk of the graph.
-    pub fn in_run_order(&self) -> Vec<(u32, Caller)> {
+    pub fn in_run_order(&self) -> Vec<(Invocation, Caller)> {
         let mut out = Vec::with_capacity(self.nodes.len());
         // Pre-order: an invocation starts before its callees.
-        let mut stack: Vec<(u32, Caller)> = self.roots.iter().rev().map(|&r| (r, None)).collect();
+        let mut stack: Vec<(Invocation, Caller)> = self.roots.iter().rev().map(|&r| (r, None)).collect();
         while let Some((node, caller)) = stack.pop() {
             out.push((node, caller));
-            let d = &self.nodes[node as usize];
+            let d = &self.nodes[node];
             for c in self.calls[d.calls.start as usize..d.calls.end as usize].iter().rev() {
                 stack.push((c.node, Some(d.func)));
             }

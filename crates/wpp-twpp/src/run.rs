@@ -8,13 +8,14 @@
 //! of its traces is first asked for, and a trace is put in timestamped form once.
 
 use rustc_hash::FxHashMap;
+use wpp_base::IndexVec;
 use wpp_model::{BlockIdx, Cfg, FuncIdx, FuncMap, Function};
 use wpp_paths::ProgramNumbering;
 
 use crate::dbb::Dictionary;
 use crate::format::FunctionPart;
 use crate::timestamps::untimestamp;
-use crate::{Dcg, Twpp};
+use crate::{Dcg, Invocation, Twpp};
 
 /// What a query needs that is wrong.
 #[derive(Debug, thiserror::Error)]
@@ -127,13 +128,13 @@ pub struct RunView<'a> {
     numberings: &'a ProgramNumbering,
     pub(crate) dcg: Dcg,
     /// Each invocation's caller and the call (an index into `dcg.calls`).
-    parent: Vec<Option<(u32, u32)>>,
+    parent: IndexVec<Invocation, Option<(Invocation, u32)>>,
     /// The first node of each node's subtree (post-order keeps a subtree together).
-    subtree_start: Vec<u32>,
+    subtree_start: IndexVec<Invocation, Invocation>,
     /// Each node's depth in the call graph (a root's is 0).
-    depth: Vec<u32>,
+    depth: IndexVec<Invocation, u32>,
     /// Each function's invocations, in post-order.
-    invocations: FuncMap<Vec<u32>>,
+    invocations: FuncMap<Vec<Invocation>>,
     parts: FxHashMap<FuncIdx, FunctionPart>,
     views: FxHashMap<(FuncIdx, u32), TraceView>,
 }
@@ -144,27 +145,27 @@ impl<'a> RunView<'a> {
     pub fn new(twpp: &'a Twpp, functions: &'a [Function], numberings: &'a ProgramNumbering) -> Result<RunView<'a>, Error> {
         let dcg = twpp.dcg()?;
         let n = dcg.nodes.len();
-        let mut parent = vec![None; n];
-        let mut subtree_start: Vec<u32> = (0..n as u32).collect();
-        let mut invocations: FuncMap<Vec<u32>> = FuncMap::new(functions.len());
-        for (i, node) in dcg.nodes.iter().enumerate() {
+        let mut parent: IndexVec<Invocation, Option<(Invocation, u32)>> = IndexVec::from_elem(None, n);
+        let mut subtree_start: IndexVec<Invocation, Invocation> = dcg.nodes.indices().collect();
+        let mut invocations: FuncMap<Vec<Invocation>> = FuncMap::new(functions.len());
+        for (i, node) in dcg.nodes.iter_enumerated() {
             for c in node.calls.clone() {
                 let child = dcg.calls[c as usize].node;
-                parent[child as usize] = Some((i as u32, c));
+                parent[child] = Some((i, c));
             }
             if let Some(first) = node.calls.clone().next() {
-                subtree_start[i] = subtree_start[dcg.calls[first as usize].node as usize];
+                subtree_start[i] = subtree_start[dcg.calls[first as usize].node];
             }
             match invocations.get_mut(node.func) {
-                Some(v) => v.push(i as u32),
-                None => invocations.insert(node.func, vec![i as u32]),
+                Some(v) => v.push(i),
+                None => invocations.insert(node.func, vec![i]),
             }
         }
         // A caller comes after its callees in post-order.
-        let mut depth = vec![0u32; n];
-        for i in (0..n).rev() {
+        let mut depth: IndexVec<Invocation, u32> = IndexVec::from_elem(0, n);
+        for i in dcg.nodes.indices().rev() {
             if let Some((caller, _)) = parent[i] {
-                depth[i] = depth[caller as usize] + 1;
+                depth[i] = depth[caller] + 1;
             }
         }
         Ok(RunView { twpp, functions, numberings, dcg, parent, subtree_start, depth, invocations, parts: FxHashMap::default(), views: FxHashMap::default() })
@@ -181,7 +182,7 @@ impl<'a> RunView<'a> {
     }
 
     /// The invocations of `f`, in post-order (none for a function never invoked).
-    pub fn invocations(&self, f: FuncIdx) -> &[u32] {
+    pub fn invocations(&self, f: FuncIdx) -> &[Invocation] {
         self.invocations.get(f).map_or(&[], Vec::as_slice)
     }
 
@@ -192,19 +193,19 @@ impl<'a> RunView<'a> {
 
     /// The caller of invocation `node` and the call that made it (an index into the call
     /// graph's calls); `None` for a root.
-    pub fn parent(&self, node: u32) -> Option<(u32, u32)> {
-        self.parent[node as usize]
+    pub fn parent(&self, node: Invocation) -> Option<(Invocation, u32)> {
+        self.parent[node]
     }
 
     /// The first invocation of `node`'s subtree: the subtree is `subtree_start(node)..=node`
     /// in post-order.
-    pub fn subtree_start(&self, node: u32) -> u32 {
-        self.subtree_start[node as usize]
+    pub fn subtree_start(&self, node: Invocation) -> Invocation {
+        self.subtree_start[node]
     }
 
     /// How many calls lead from a root to invocation `node`.
-    pub fn depth(&self, node: u32) -> u32 {
-        self.depth[node as usize]
+    pub fn depth(&self, node: Invocation) -> u32 {
+        self.depth[node]
     }
 
     /// The error of a TWPP whose call graph and traces disagree.
@@ -227,8 +228,8 @@ impl<'a> RunView<'a> {
     }
 
     /// Reads the trace of invocation `node`; its function and distinct trace.
-    pub(crate) fn load_node(&mut self, node: u32) -> Result<(FuncIdx, u32), Error> {
-        let n = self.dcg.nodes.get(node as usize).ok_or_else(|| self.damaged(format!("no invocation {node}")))?;
+    pub(crate) fn load_node(&mut self, node: Invocation) -> Result<(FuncIdx, u32), Error> {
+        let n = self.dcg.nodes.get(node).ok_or_else(|| self.damaged(format!("no invocation {node}")))?;
         let (f, pair) = (n.func, n.trace.0);
         self.load(f, pair)?;
         Ok((f, pair))
@@ -241,8 +242,8 @@ impl<'a> RunView<'a> {
 
     /// The callee invocation of the call that ends path `path` (counted from 0 in the
     /// invocation's trace) of invocation `node`; `None` for an import or a tail call.
-    pub(crate) fn callee_after_path(&self, node: u32, path: u32) -> Option<u32> {
-        let n = &self.dcg.nodes[node as usize];
+    pub(crate) fn callee_after_path(&self, node: Invocation, path: u32) -> Option<Invocation> {
+        let n = &self.dcg.nodes[node];
         let calls = &self.dcg.calls[n.calls.start as usize..n.calls.end as usize];
         let i = calls.partition_point(|c| c.at < path + 1);
         calls.get(i).filter(|c| c.at == path + 1 && !c.tail).map(|c| c.node)
@@ -260,21 +261,21 @@ impl<'a> RunView<'a> {
     /// and the offset order them (a call ends its block, so a block's instructions run
     /// before its callee; a tail call comes after everything its caller ran and never
     /// counts as called before).
-    pub(crate) fn run_key(&self, view: &TraceView, node: u32, step: u32, pos: u32, at: u32) -> RunKey {
+    pub(crate) fn run_key(&self, view: &TraceView, node: Invocation, step: u32, pos: u32, at: u32) -> RunKey {
         let k = view.calls.partition_point(|s| (s.step, s.pos) < (step, pos));
-        let n = &self.dcg.nodes[node as usize];
+        let n = &self.dcg.nodes[node];
         let calls = &self.dcg.calls[n.calls.start as usize..n.calls.end as usize];
         let callee = k.checked_sub(1).and_then(|k| {
             let i = calls.partition_point(|c| c.at <= view.calls[k].path + 1);
             calls[..i].iter().rev().find(|c| !c.tail)
         });
-        let returned = callee.map_or(self.subtree_start[node as usize], |c| c.node + 1);
-        (returned, self.depth[node as usize], step, pos, at)
+        let returned = callee.map_or(self.subtree_start[node].0, |c| c.node.0 + 1);
+        (returned, self.depth[node], step, pos, at)
     }
 
     /// The invocation's tail call, if it ended with one into the module.
-    pub(crate) fn tail_callee(&self, node: u32) -> Option<u32> {
-        let n = &self.dcg.nodes[node as usize];
+    pub(crate) fn tail_callee(&self, node: Invocation) -> Option<Invocation> {
+        let n = &self.dcg.nodes[node];
         n.calls.clone().last().map(|c| self.dcg.calls[c as usize]).filter(|c| c.tail).map(|c| c.node)
     }
 }

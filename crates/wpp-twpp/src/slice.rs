@@ -46,7 +46,7 @@ use wpp_paths::ProgramNumbering;
 
 use crate::memory::{LoadDeps, Memory, Written};
 use crate::run::{Error, RunKey, RunView, TraceView};
-use crate::{Dcg, Twpp};
+use crate::{Dcg, Invocation, Twpp};
 
 mod cache;
 mod closure;
@@ -71,7 +71,7 @@ pub struct Program<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Inst {
     /// The invocation, an index into the dynamic call graph's nodes.
-    pub node: u32,
+    pub node: Invocation,
     /// The timestamp, in the invocation's trace, of the dynamic block that ran it.
     pub step: u32,
     /// The instruction's byte offset in the module.
@@ -282,7 +282,7 @@ pub struct Slicer<'a> {
     /// Sorted (timestamp, chain position) of the executions of the blocks a key names.
     lists: FxHashMap<(FuncIdx, u32, Key), Vec<(u32, u32)>>,
     /// The latest definition of a global in an invocation or anything it called.
-    defined_below: FxHashMap<(u32, u32), Option<Source>>,
+    defined_below: FxHashMap<(Invocation, u32), Option<Source>>,
     /// The nodes found so far and their dependences.
     graph: graph::Graph,
     /// Dependences being found (a scratch area).
@@ -330,7 +330,7 @@ pub type Statement = (FuncIdx, u32, Part);
 #[derive(Default)]
 struct RunOrder {
     list: Vec<Inst>,
-    index: Option<FxHashMap<(u32, u32), u64>>,
+    index: Option<FxHashMap<(Invocation, u32), u64>>,
 }
 
 impl<'a> Slicer<'a> {
@@ -380,7 +380,7 @@ impl<'a> Slicer<'a> {
     }
 
     /// Reads the trace of invocation `node` (once per distinct trace).
-    fn view_of(&mut self, node: u32) -> Result<(FuncIdx, u32), Error> {
+    fn view_of(&mut self, node: Invocation) -> Result<(FuncIdx, u32), Error> {
         let (f, pair) = self.run.load_node(node)?;
         if !self.dense.contains_key(&(f, pair)) {
             let view = self.run.trace(f, pair);

@@ -25,7 +25,7 @@ use wpp_record::{Builder, RecordMode, Recorder};
 use wpp_runtime::{run_block_log, BlockSink, RunConfig, Stdio};
 use wpp_test_support::{corpus, recordings, workloads, Rng};
 use wpp_twpp::slice::{DepKind, Node, Origin, Part, Program, Slicer, Source};
-use wpp_twpp::{build, Twpp};
+use wpp_twpp::{build, Invocation, Twpp};
 
 /// The graph projected on instructions: (offset, part) to the (offset, part) of each
 /// dependence any execution had.
@@ -350,10 +350,10 @@ impl BlockSink for Walk {
 /// node of each.
 fn entry_order(dcg: &wpp_twpp::Dcg) -> Vec<u32> {
     let mut out = Vec::new();
-    let mut work: Vec<u32> = dcg.roots.iter().rev().copied().collect();
+    let mut work: Vec<Invocation> = dcg.roots.iter().rev().copied().collect();
     while let Some(n) = work.pop() {
-        out.push(n);
-        let node = &dcg.nodes[n as usize];
+        out.push(n.0);
+        let node = &dcg.nodes[n];
         work.extend(node.calls.clone().rev().map(|c| dcg.calls[c as usize].node));
     }
     out
@@ -439,12 +439,12 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
     let mut execs: Vec<Id> = graph.keys().filter(|k| k.3 == 0).copied().collect();
     execs.sort_unstable();
     let mut rng = Rng::new(0x511ce ^ name.len() as u64);
-    let id_of = |slicer: &mut Slicer, n: Node| -> Id { (n.inst.node, slicer.block_index(n.inst).unwrap(), n.inst.at, part_code(n.part)) };
+    let id_of = |slicer: &mut Slicer, n: Node| -> Id { (n.inst.node.0, slicer.block_index(n.inst).unwrap(), n.inst.at, part_code(n.part)) };
     let mut total = 0;
     let mut checked = 0;
     while checked < limit.min(execs.len()) {
         let start = execs[rng.below(execs.len())];
-        let inst = slicer.at_block_index(start.0, start.1, start.2).unwrap();
+        let inst = slicer.at_block_index(Invocation(start.0), start.1, start.2).unwrap();
         assert_eq!(id_of(&mut slicer, Node::exec(inst)), start);
         let slice = slicer.slice(&[Source::Node(Node::exec(inst))]).unwrap();
         let mut got: BTreeSet<Id> = BTreeSet::new();
@@ -548,7 +548,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
         }
         // Executions come in run order.
         if blocks <= cap {
-            let f = slicer.dcg().nodes[inst.node as usize].func;
+            let f = slicer.dcg().nodes[inst.node].func;
             let ids: Vec<Id> = slicer.executions(f, inst.at).unwrap().into_iter().map(|i| id_of(&mut slicer, Node::exec(i))).collect();
             let seqs: Vec<u64> = ids.iter().map(|id| seq[&(order_inv[&id.0], id.1, id.2, id.3)]).collect();
             assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{name}: the executions of {:#x} out of run order: {ids:?}", inst.at);
@@ -563,7 +563,7 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, limit: usize, cap
         for _ in 0..limit.min(walk.reads.len()) * 4 {
             let (id, addr, len) = walk.reads[rng.below(walk.reads.len())];
             let node = order[id.0 as usize];
-            let inst = slicer.at_block_index(node, id.1, id.2).unwrap();
+            let inst = slicer.at_block_index(Invocation(node), id.1, id.2).unwrap();
             let mut got: Vec<Src> = slicer
                 .memory_before(addr, len, inst)
                 .unwrap()

@@ -71,7 +71,7 @@ impl<'a> Slicer<'a> {
         }
         let local = d.before[n.inst.step as usize - 1] + d.block_off[p.block.idx()] as u64 + off[p.index] as u64 + part;
         let total = *d.before.last().expect("one past the last");
-        let v = n.inst.node as usize;
+        let v = n.inst.node.idx();
         if self.base[v] == u64::MAX {
             self.base[v] = self.next_id;
             self.next_id += total;

@@ -17,7 +17,7 @@ impl<'a> Slicer<'a> {
     /// result and arguments) with its dependences, kept; how many nodes. For comparison
     /// with slices found on demand (`wpp-bench slice`).
     pub fn whole_graph(&mut self) -> Result<u64, Error> {
-        for node in 0..self.run.dcg.nodes.len() as u32 {
+        for node in self.run.dcg.nodes.indices() {
             let (f, pair) = self.view_of(node)?;
             let stmts = self.stmts(f)?;
             let len = self.run.trace(f, pair).len;
@@ -168,7 +168,7 @@ impl<'a> Slicer<'a> {
                 self.find_deps(Node { inst, part })?;
                 for d in &self.arena[start..] {
                     if let Source::Node(m) = d.from {
-                        found.insert((self.run.dcg.nodes[m.inst.node as usize].func, m.inst.at, m.part));
+                        found.insert((self.run.dcg.nodes[m.inst.node].func, m.inst.at, m.part));
                     }
                 }
                 self.arena.truncate(start);
@@ -204,7 +204,7 @@ impl<'a> Slicer<'a> {
                 for i in start..self.arena.len() {
                     if let Source::Node(m) = self.arena[i].from {
                         if !seen.contains(&(m.inst.at, m.part)) {
-                            let g = self.run.dcg.nodes[m.inst.node as usize].func;
+                            let g = self.run.dcg.nodes[m.inst.node].func;
                             work.push((g, m.inst.at, m.part));
                         }
                     }

@@ -107,12 +107,12 @@ impl<'a> Slicer<'a> {
             return Ok(());
         }
         let mut calls = Calls::default();
-        for node in 0..self.run.dcg.nodes.len() as u32 {
-            let callee = self.run.dcg.nodes[node as usize].func;
+        for node in self.run.dcg.nodes.indices() {
+            let callee = self.run.dcg.nodes[node].func;
             let from = match self.run.parent(node) {
                 Some((caller, call)) => {
                     let inst = self.call_inst(caller, call)?;
-                    let f = self.run.dcg.nodes[caller as usize].func;
+                    let f = self.run.dcg.nodes[caller].func;
                     let e = calls.callees.entry((f, inst.at)).or_default();
                     e.0.insert(callee);
                     e.1 += 1;

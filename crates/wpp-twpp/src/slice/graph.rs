@@ -12,6 +12,7 @@
 
 use super::{Dep, DepKind, Inst, Node, Part, Source};
 use crate::format::{put, unzigzag, zigzag};
+use crate::Invocation;
 
 const PAGE_BITS: u32 = 7;
 const PAGE: usize = 1 << PAGE_BITS;
@@ -187,11 +188,11 @@ pub(crate) fn encode(graph: &Graph, fingerprint: u64, bases: &[(u32, u64)], next
     for (k, &(id, i)) in order.iter().enumerate() {
         let e = graph.entries[i as usize];
         put(&mut out, id - prev_id);
-        put(&mut out, zigzag(e.node.inst.node as i64 - prev_node));
+        put(&mut out, zigzag(e.node.inst.node.0 as i64 - prev_node));
         put(&mut out, e.node.inst.step as u64);
         put(&mut out, e.node.inst.at as u64);
         put(&mut out, e.node.part.code());
-        (prev_id, prev_node) = (id, e.node.inst.node as i64);
+        (prev_id, prev_node) = (id, e.node.inst.node.0 as i64);
         match graph.deps(i) {
             None => put(&mut out, 0),
             Some(deps) => {
@@ -267,7 +268,8 @@ pub(crate) fn decode(bytes: &[u8], invocations: u32) -> Result<Decoded, String> 
         }
         id = id.checked_add(gap).filter(|&i| i < next_id).ok_or_else(|| format!("node {k}: id out of range"))?;
         inv += unzigzag(next()?);
-        let node_inv = u32::try_from(inv).ok().filter(|&i| i < invocations).ok_or_else(|| format!("node {k}: invocation {inv} is not in the run"))?;
+        let node_inv =
+            u32::try_from(inv).ok().filter(|&i| i < invocations).map(Invocation).ok_or_else(|| format!("node {k}: invocation {inv} is not in the run"))?;
         let step = u32::try_from(next()?).map_err(|_| format!("node {k}: timestamp out of range"))?;
         let at_ = u32::try_from(next()?).map_err(|_| format!("node {k}: offset out of range"))?;
         let part = Part::of_code(next()?).ok_or_else(|| format!("node {k}: bad part"))?;

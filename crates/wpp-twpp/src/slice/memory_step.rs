@@ -151,7 +151,7 @@ impl<'a> Slicer<'a> {
 
     /// Calls `visit(run, trace, invocation, timestamp, chain position)` for every
     /// execution of the instruction at `at` of function `f`, invocation by invocation.
-    fn for_each_execution(&mut self, f: FuncIdx, at: u32, mut visit: impl FnMut(&RunView<'a>, &TraceView, u32, u32, u32)) -> Result<(), Error> {
+    fn for_each_execution(&mut self, f: FuncIdx, at: u32, mut visit: impl FnMut(&RunView<'a>, &TraceView, Invocation, u32, u32)) -> Result<(), Error> {
         let (b, _) = self.stmts(f)?.find(at).ok_or(Error::NoInstruction { func: f, at })?;
         for node in self.run.invocations(f).to_vec() {
             let key = self.view_of(node)?;
@@ -222,7 +222,7 @@ impl<'a> Slicer<'a> {
 
     /// The execution of the instruction at `at` in the `index`-th block invocation `node`
     /// ran (the inverse of [`Slicer::block_index`], for checks).
-    pub fn at_block_index(&mut self, node: u32, index: u64, at: u32) -> Result<Inst, Error> {
+    pub fn at_block_index(&mut self, node: Invocation, index: u64, at: u32) -> Result<Inst, Error> {
         let key = self.view_of(node)?;
         let before = self.blocks_before(key);
         if index >= *before.last().expect("one past the last") {

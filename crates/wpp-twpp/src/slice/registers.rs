@@ -37,7 +37,7 @@ impl<'a> Slicer<'a> {
 
     /// The callee invocation of the call ending the block at `(step, pos)` of `node`
     /// (`None`: an import, or a tail call).
-    pub(super) fn callee(&self, node: u32, f: FuncIdx, pair: u32, step: u32, pos: u32) -> Option<u32> {
+    pub(super) fn callee(&self, node: Invocation, f: FuncIdx, pair: u32, step: u32, pos: u32) -> Option<Invocation> {
         let view = self.run.trace(f, pair);
         let k = view.calls.partition_point(|c| (c.step, c.pos) < (step, pos));
         let site = view.calls.get(k).filter(|c| (c.step, c.pos) == (step, pos))?;
@@ -45,12 +45,12 @@ impl<'a> Slicer<'a> {
     }
 
     /// The invocation's tail call, if it ended with one into the module.
-    pub(super) fn tail_callee(&self, node: u32) -> Option<u32> {
+    pub(super) fn tail_callee(&self, node: Invocation) -> Option<Invocation> {
         self.run.tail_callee(node)
     }
 
     /// The execution of the call `call` (an index into `dcg.calls`) made by `caller`.
-    pub(super) fn call_inst(&mut self, caller: u32, call: u32) -> Result<Inst, Error> {
+    pub(super) fn call_inst(&mut self, caller: Invocation, call: u32) -> Result<Inst, Error> {
         let (f, pair) = self.view_of(caller)?;
         let c = self.run.dcg.calls[call as usize];
         let view = self.run.trace(f, pair);
@@ -70,7 +70,14 @@ impl<'a> Slicer<'a> {
     }
 
     /// What defined `reg` last among instructions `..index` of the block at `(step, pos)`.
-    pub(super) fn in_block(&mut self, reg: Reg, node: u32, at: (FuncIdx, u32, u32, u32), block: BlockIdx, index: usize) -> Result<Option<Source>, Error> {
+    pub(super) fn in_block(
+        &mut self,
+        reg: Reg,
+        node: Invocation,
+        at: (FuncIdx, u32, u32, u32),
+        block: BlockIdx,
+        index: usize,
+    ) -> Result<Option<Source>, Error> {
         let (f, pair, step, pos) = at;
         let stmts = self.stmts(f)?;
         for s in stmts.blocks[block.idx()].stmts[..index].iter().rev() {
@@ -106,7 +113,7 @@ impl<'a> Slicer<'a> {
 
     /// What defined `reg` last in invocation `node` before `(step, pos)` (exclusive), the
     /// entry aside.
-    pub(super) fn search(&mut self, reg: Reg, node: u32, step: u32, pos: u32) -> Result<Option<Source>, Error> {
+    pub(super) fn search(&mut self, reg: Reg, node: Invocation, step: u32, pos: u32) -> Result<Option<Source>, Error> {
         let (f, pair) = self.view_of(node)?;
         let mut k = self.list(f, pair, Key::Defines(reg))?.partition_point(|&x| x < (step, pos));
         while k > 0 {
@@ -131,7 +138,7 @@ impl<'a> Slicer<'a> {
 
     /// The value of `reg` just before instruction `index` of `block`, run at `(step,
     /// pos)` of invocation `node`.
-    pub(super) fn resolve_at(&mut self, reg: Reg, node: u32, at: (FuncIdx, u32, u32, u32), block: BlockIdx, index: usize) -> Result<Source, Error> {
+    pub(super) fn resolve_at(&mut self, reg: Reg, node: Invocation, at: (FuncIdx, u32, u32, u32), block: BlockIdx, index: usize) -> Result<Source, Error> {
         if let Some(src) = self.in_block(reg, node, at, block, index)? {
             return Ok(src);
         }
@@ -142,7 +149,7 @@ impl<'a> Slicer<'a> {
     }
 
     /// The value of `reg` at the start of invocation `node`.
-    pub(super) fn at_entry(&mut self, reg: Reg, node: u32) -> Result<Source, Error> {
+    pub(super) fn at_entry(&mut self, reg: Reg, node: Invocation) -> Result<Source, Error> {
         let (f, _) = self.view_of(node)?;
         let params = self.stmts(f)?.params;
         let Some((caller, call)) = self.run.parent(node) else {
@@ -159,7 +166,7 @@ impl<'a> Slicer<'a> {
     }
 
     /// The latest definition of global `g` in invocation `node` or anything it called.
-    pub(super) fn defined_below(&mut self, node: u32, g: u32) -> Result<Option<Source>, Error> {
+    pub(super) fn defined_below(&mut self, node: Invocation, g: u32) -> Result<Option<Source>, Error> {
         if let Some(&d) = self.defined_below.get(&(node, g)) {
             return Ok(d);
         }
@@ -200,7 +207,7 @@ impl<'a> Slicer<'a> {
 
     /// The execution that returned from invocation `node`'s call: its last instruction,
     /// or the returning instruction of the invocation it tail-called.
-    pub(super) fn returning(&mut self, mut node: u32) -> Result<Source, Error> {
+    pub(super) fn returning(&mut self, mut node: Invocation) -> Result<Source, Error> {
         while let Some(tail) = self.tail_callee(node) {
             node = tail;
         }

@@ -53,8 +53,8 @@ fn check(name: &str, wasm: &[u8], cfg: &RunConfig, dir: &Path, cut_to: u64) {
         // against the call graph's answers.
         let mut in_order: std::collections::HashMap<_, Vec<_>> = std::collections::HashMap::new();
         for (node, caller) in p.dcg.in_run_order() {
-            let want = (p.dcg.nodes[node as usize].trace.0, caller);
-            in_order.entry(p.dcg.nodes[node as usize].func).or_default().push(want);
+            let want = (p.dcg.nodes[node].trace.0, caller);
+            in_order.entry(p.dcg.nodes[node].func).or_default().push(want);
         }
         for e in &twpp.index.functions {
             let part = twpp.part(e.func).unwrap();

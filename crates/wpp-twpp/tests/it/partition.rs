@@ -206,7 +206,7 @@ fn check(seed: u64) -> Result<(), TestCaseError> {
         .map(|n| Invocation {
             func: n.func,
             paths: p.traces.get(n.func).unwrap().traces[n.trace.0 as usize].clone(),
-            calls: p.dcg.calls[n.calls.start as usize..n.calls.end as usize].iter().map(|c| (c.at, c.node as usize, c.tail)).collect(),
+            calls: p.dcg.calls[n.calls.start as usize..n.calls.end as usize].iter().map(|c| (c.at, c.node.idx(), c.tail)).collect(),
         })
         .collect();
     // An invocation without paths does not exist for the partition (the run ended on entry):
@@ -254,10 +254,10 @@ fn check(seed: u64) -> Result<(), TestCaseError> {
     let in_order = p.dcg.in_run_order();
     for (f, t) in p.traces.iter() {
         let mine: Vec<_> = starts.iter().filter(|s| s.0 == f).collect();
-        let theirs: Vec<_> = in_order.iter().filter(|&&(node, _)| p.dcg.nodes[node as usize].func == f).collect();
+        let theirs: Vec<_> = in_order.iter().filter(|&&(node, _)| p.dcg.nodes[node].func == f).collect();
         prop_assert_eq!(theirs.len(), mine.len());
         for (s, &&(node, caller)) in mine.iter().zip(&theirs) {
-            let n = &p.dcg.nodes[node as usize];
+            let n = &p.dcg.nodes[node];
             prop_assert_eq!((n.func, caller), (f, s.1));
             prop_assert_eq!(&t.traces[n.trace.0 as usize], &s.2);
         }
@@ -269,7 +269,7 @@ fn check(seed: u64) -> Result<(), TestCaseError> {
         let got: Vec<std::collections::BTreeMap<Option<FuncIdx>, u64>> = p.dcg.callers(f).into_iter().map(|v| v.into_iter().collect()).collect();
         prop_assert_eq!(got, want, "callers of function {}", f);
     }
-    prop_assert_eq!(&p.dcg.roots, &vec![p.dcg.nodes.len() as u32 - 1]);
+    prop_assert_eq!(&p.dcg.roots, &vec![wpp_twpp::Invocation(p.dcg.nodes.len() as u32 - 1)]);
     Ok(())
 }
 
