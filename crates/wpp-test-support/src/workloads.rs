@@ -1,20 +1,19 @@
 //! The real programs of `workloads/workloads.json` (built by `workloads/build.sh`) for the
 //! suites that run them, and what a test does when something it needs is not there.
 //!
-//! # One test per suite, programs on a pool
+//! # One test per program and suite
 //!
-//! A suite is one `#[test]` calling [`for_each_program`] with its check. The program list
-//! is the manifest's, read when the test runs, so a program added to the manifest is
-//! tested by every suite without touching a test file. The programs run on a pool of
-//! `RUST_TEST_THREADS` threads (default: one per core), as the test harness would run one
-//! `#[test]` per program; each runs on a thread named after it, so a panic says which
-//! program it is about, and the test fails at the end naming every program that failed,
-//! with its message. `WPP_PROGRAMS=lua,sqlite` runs only those programs.
+//! A suite is [`real_programs!`]`(suite, |manifest, index, program| CHECK)`: a module
+//! `suite` with one `#[test]` per program, named after it (`dff::real_programs::lua`), so
+//! that the harness lists, runs in parallel, times and reports each program of each suite
+//! on its own, and `cargo test -- real_programs::lua` runs one. The programs are
+//! [`with_program_names!`]'s list, held to `workloads/workloads.json` by a unit test (a
+//! program added to the manifest is added there, and every suite tests it).
+//! `WPP_PROGRAMS=lua,sqlite` runs only those programs.
 //!
-//! (The alternative, a build script turning the manifest into one `#[test]` per program,
-//! would put a build script into each crate with such a suite for the sake of its tests,
-//! and `cargo test` would re-run it whenever the manifest changes; the pool keeps all of
-//! it here.)
+//! A check that needs every program at once (what the tests of all programs together
+//! cover) is one `#[test]` calling [`for_each_program`], which runs the programs on a pool
+//! of `RUST_TEST_THREADS` threads and fails at the end naming every program that failed.
 //!
 //! # Fast suite and full suite
 //!
@@ -32,7 +31,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use wpp_workloads::{Manifest, Program};
+pub use wpp_workloads::{Manifest, Program};
 
 /// The environment variable that makes this the full suite (`scripts/test.sh` sets it).
 pub const FULL_SUITE: &str = "WPP_FULL_SUITE";
@@ -41,12 +40,17 @@ pub const FULL_SUITE: &str = "WPP_FULL_SUITE";
 pub const ONLY_PROGRAMS: &str = "WPP_PROGRAMS";
 
 /// Whether real programs run: in the full suite, or when `WPP_PROGRAMS` names some. In
-/// the fast suite `test` is skipped with a note.
+/// the fast suite they are skipped, with a note (once per test binary, naming `test`).
 pub fn real_programs_wanted(test: &str) -> bool {
     if full_suite() || std::env::var(ONLY_PROGRAMS).is_ok_and(|s| !s.trim().is_empty()) {
         return true;
     }
-    note(&format!("{test} skipped: real programs run in the full suite (`scripts/test.sh`), or name them: {ONLY_PROGRAMS}=lua,sqlite"));
+    static NOTED: std::sync::Once = std::sync::Once::new();
+    NOTED.call_once(|| {
+        note(&format!(
+            "{test} and the other real-program tests skipped: they run in the full suite (`scripts/test.sh`), or name the programs: {ONLY_PROGRAMS}=lua,sqlite"
+        ))
+    });
     false
 }
 
@@ -124,6 +128,84 @@ pub fn for_each_program(suite: &str, check: impl Fn(&Manifest, usize, &Program) 
     }
 }
 
+/// Calls macro `$m` with `$args`, then `;` and every program of the manifest as
+/// `(test_name "program-name")`, in manifest order: the one list the per-program tests
+/// ([`real_programs!`]) and [`PROGRAMS`] are made from. A unit test holds it to
+/// `workloads/workloads.json`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! with_program_names {
+    ($m:ident!($($args:tt)*)) => {
+        $crate::$m!($($args)*; (bzip2 "bzip2") (bzip2_d "bzip2-d") (zlib "zlib") (zstd "zstd") (lz4 "lz4") (xz "xz")
+            (lua "lua") (sqlite "sqlite") (tree_sitter_c "tree-sitter-c") (pcre2 "pcre2") (cjpeg "cjpeg"));
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! program_list {
+    (; $(($t:ident $p:literal))*) => {
+        /// The manifest's programs, in its order ([`with_program_names!`]'s list).
+        pub const PROGRAMS: &[&str] = &[$($p),*];
+    };
+}
+
+with_program_names!(program_list!());
+
+/// One `#[test]` per real program: `real_programs!(suite, |m, i, p| BODY)` declares a
+/// module `suite` holding a test named after each program (`suite::lua`,
+/// `suite::tree_sitter_c`), which runs `BODY` with the manifest, the program's position in
+/// it and the program ([`run_program`] says when it is skipped). The module sees
+/// everything its parent does.
+#[macro_export]
+macro_rules! real_programs {
+    ($(#[$attr:meta])* $suite:ident, $check:expr) => {
+        $(#[$attr])*
+        mod $suite {
+            #[allow(unused_imports)]
+            use super::*;
+
+            fn program_check() -> impl Fn(&$crate::workloads::Manifest, usize, &$crate::workloads::Program) {
+                $check
+            }
+
+            $crate::with_program_names!(real_program_tests!($suite));
+        }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! real_program_tests {
+    ($suite:ident; $(($t:ident $p:literal))*) => {
+        $(
+            #[test]
+            fn $t() {
+                $crate::workloads::run_program(concat!(module_path!(), "::", stringify!($t)), $p, program_check());
+            }
+        )*
+    };
+}
+
+/// Runs `check(manifest, index, program)` on program `name` for test `test`, unless this
+/// is the fast suite ([`real_programs_wanted`]) or `WPP_PROGRAMS` leaves the program out.
+/// A program not built is skipped, or fails the test under the full suite.
+pub fn run_program(test: &str, name: &str, check: impl Fn(&Manifest, usize, &Program)) {
+    if !real_programs_wanted(test) {
+        return;
+    }
+    let m = manifest();
+    let Some((index, p)) = selection(&m).into_iter().find(|(_, p)| p.name == name) else {
+        m.program(name).unwrap_or_else(|e| panic!("{test}: {e}"));
+        return; // left out by WPP_PROGRAMS
+    };
+    if let Some(missing) = missing_files(&m, p).first() {
+        skip_or_fail(test, &format!("{name} is not built ({} is missing)", missing.display()));
+        return;
+    }
+    check(&m, index, p);
+}
+
 /// The manifest's programs with their positions, restricted to `WPP_PROGRAMS` when set.
 fn selection(m: &Manifest) -> Vec<(usize, &Program)> {
     let all = m.programs.iter().enumerate();
@@ -193,4 +275,15 @@ pub fn load_run(m: &Manifest, p: &Program, run: &wpp_workloads::Run) -> (Vec<u8>
         ..Default::default()
     };
     (wasm, cfg)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The per-program tests are the manifest's programs, in its order.
+    #[test]
+    fn the_program_list_is_the_manifests() {
+        let m = super::manifest();
+        let names: Vec<&str> = m.programs.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(super::PROGRAMS, names.as_slice(), "with_program_names! must list the programs of workloads/workloads.json");
+    }
 }

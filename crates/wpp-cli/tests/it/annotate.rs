@@ -11,7 +11,6 @@ use std::path::Path;
 use serde_json::Value;
 use wpp_model::{BlockIdx, PathEvent};
 use wpp_profile::Profile;
-use wpp_test_support::workloads;
 
 use crate::common;
 use common::{compile_c, json, ok, run, scratch, wpp};
@@ -317,15 +316,15 @@ fn sources_read_remapped_or_not() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
-/// The real programs (without DWARF: their blocks by byte offset).
-#[test]
-fn real_programs_against_the_walk() {
-    workloads::for_each_program("annotate", |m, _, p| {
+wpp_test_support::real_programs!(
+    /// The real programs (without DWARF: their blocks by byte offset).
+    real_programs_against_the_walk,
+    |m, _, p| {
         let (p, run) = m.run(&p.name, "test").unwrap();
         let d = scratch(&format!("annotate-real-{}", p.name));
         let profile = d.join("run.wpp");
         common::record_run(m, p, run, &profile, &[]);
         check(&profile, &p.name);
         std::fs::remove_dir_all(&d).unwrap();
-    });
-}
+    }
+);

@@ -182,12 +182,9 @@ fn random_programs() {
     }
 }
 
-#[test]
-fn real_programs() {
-    workloads::for_each_program("deps", |m, _, p| {
-        let (p, run) = m.run(&p.name, "test").unwrap();
-        let (wasm, cfg) = workloads::load_run(m, p, run);
-        let rec = record(&wasm, &cfg);
-        check(&p.name, &wasm, &cfg, &rec, ChainPlan { loads: 1, most: 100_000, depth: 3 });
-    });
-}
+wpp_test_support::real_programs!(real_programs, |m, _, p| {
+    let (p, run) = m.run(&p.name, "test").unwrap();
+    let (wasm, cfg) = workloads::load_run(m, p, run);
+    let rec = record(&wasm, &cfg);
+    check(&p.name, &wasm, &cfg, &rec, ChainPlan { loads: 1, most: 100_000, depth: 3 });
+});

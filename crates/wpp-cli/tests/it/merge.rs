@@ -19,7 +19,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use wpp_test_support::workloads;
 use wpp_workloads::Manifest;
 
 use crate::common;
@@ -62,10 +61,7 @@ fn answer(args: &[&str], profile: &Path, run: Option<usize>) -> Value {
     json(&mut cmd)
 }
 
-#[test]
-fn all_programs() {
-    workloads::for_each_program("merge", |m, _, p| check(m, &p.name));
-}
+wpp_test_support::real_programs!(all_programs, |m, _, p| check(m, &p.name));
 
 fn check(m: &Manifest, name: &str) {
     let (p, train) = m.run(name, "train").unwrap();

@@ -16,7 +16,6 @@ use std::process::Command;
 use wpp_grammar::{Grammar, Sym};
 use wpp_profile::Profile;
 use wpp_profile::REPAIR_BLOCK;
-use wpp_test_support::workloads;
 use wpp_workloads::Manifest;
 
 use crate::common;
@@ -24,12 +23,12 @@ use crate::common;
 /// A reported subpath: its paths (function, path id), frequency and cost.
 type Subpath = (Vec<(u32, u64)>, u64, u64);
 
-/// Every program of the manifest; the second builder alternates between SEQUITUR with
-/// rule prediction and Re-Pair in manifest order.
-#[test]
-fn all_programs() {
-    workloads::for_each_program("real_grammar", |m, i, p| check(m, &p.name, if i % 2 == 0 { "sequitur+p" } else { "repair" }));
-}
+wpp_test_support::real_programs!(
+    /// Every program of the manifest; the second builder alternates between SEQUITUR with
+    /// rule prediction and Re-Pair in manifest order.
+    all_programs,
+    |m, i, p| check(m, &p.name, if i % 2 == 0 { "sequitur+p" } else { "repair" })
+);
 
 /// Records the test run in trace mode, then as grammars: with SEQUITUR(1) (spool in
 /// memory) and with `second` (spool on disk); each must expand to the trace.

@@ -17,7 +17,6 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use wpp_test_support::workloads;
 use wpp_workloads::Manifest;
 
 use crate::common;
@@ -25,11 +24,11 @@ use common::{json, path_counts, path_rows, wpp};
 
 type Counts = BTreeMap<(u64, u64), u64>;
 
-/// Every program of the manifest.
-#[test]
-fn all_programs() {
-    workloads::for_each_program("real_ppp", |m, _, p| check(m, &p.name));
-}
+wpp_test_support::real_programs!(
+    /// Every program of the manifest.
+    all_programs,
+    |m, _, p| check(m, &p.name)
+);
 
 fn check(m: &Manifest, name: &str) {
     let (p, train) = m.run(name, "train").unwrap();

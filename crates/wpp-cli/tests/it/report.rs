@@ -354,11 +354,11 @@ fn without_dot_and_on_failure() {
     assert!(left.is_empty(), "temporary files left: {left:?}");
 }
 
-/// Every real program's test run: its page loads cleanly, agrees with the other commands,
-/// and stays under 5 MB.
-#[test]
-fn real_programs() {
-    workloads::for_each_program("report", |m, _, p| {
+wpp_test_support::real_programs!(
+    /// Every real program's test run: its page loads cleanly, agrees with the other commands,
+    /// and stays under 5 MB.
+    real_programs,
+    |m, _, p| {
         let (p, r) = m.run(&p.name, "test").unwrap();
         let d = scratch(&format!("report-real-{}", p.name));
         let profile = d.join("run.wpp");
@@ -372,5 +372,5 @@ fn real_programs() {
         assert_summary(&seen, &profile, &p.name);
         assert_against_paths(&seen, &profile, true, &p.name);
         workloads::note(&format!("report {}: {} KiB, first paint {} ms, load {} ms", p.name, bytes / 1024, seen["paint"], seen["loadMs"]));
-    });
-}
+    }
+);

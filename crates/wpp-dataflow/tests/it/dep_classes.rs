@@ -58,13 +58,10 @@ fn wat_programs() {
     }
 }
 
-#[test]
-fn real_programs() {
-    workloads::for_each_program("dependence classes", |m, _, p| {
-        let (p, run) = m.run(&p.name, "test").unwrap();
-        let (wasm, cfg) = workloads::load_run(m, p, run);
-        let c = classes(&p.name, &wasm, &cfg);
-        assert!(c.values().sum::<u64>() > 0, "{}: no dependence exercised", p.name);
-        table(&p.name, &c);
-    });
-}
+wpp_test_support::real_programs!(real_programs, |m, _, p| {
+    let (p, run) = m.run(&p.name, "test").unwrap();
+    let (wasm, cfg) = workloads::load_run(m, p, run);
+    let c = classes(&p.name, &wasm, &cfg);
+    assert!(c.values().sum::<u64>() > 0, "{}: no dependence exercised", p.name);
+    table(&p.name, &c);
+});

@@ -281,11 +281,11 @@ fn random_programs() {
     assert!(total > 1000, "{total}");
 }
 
-/// Every real program's test run: the most executed function and two of moderate weight
-/// (the walk counts every fact at every block execution, so the heaviest are left out).
-#[test]
-fn real_programs() {
-    workloads::for_each_program("dff real_programs", |m, _, p| {
+wpp_test_support::real_programs!(
+    /// Every real program's test run: the most executed function and two of moderate weight
+    /// (the walk counts every fact at every block execution, so the heaviest are left out).
+    real_programs,
+    |m, _, p| {
         let dir = tempfile::tempdir().unwrap();
         let (p, run) = m.run(&p.name, "test").unwrap();
         let (wasm, cfg) = workloads::load_run(m, p, run);
@@ -297,5 +297,5 @@ fn real_programs() {
             pick
         });
         assert!(n > 0, "{}: nothing compared", p.name);
-    });
-}
+    }
+);

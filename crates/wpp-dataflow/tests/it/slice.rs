@@ -620,15 +620,12 @@ fn random_programs() {
     }
 }
 
-#[test]
-fn real_programs() {
-    workloads::for_each_program("slice real_programs", |m, _, p| {
-        let dir = tempfile::tempdir().unwrap();
-        let (p, run) = m.run(&p.name, "test").unwrap();
-        let (wasm, cfg) = workloads::load_run(m, p, run);
-        check(&p.name, &wasm, &cfg, dir.path(), 10, 50_000, true);
-    });
-}
+wpp_test_support::real_programs!(real_programs, |m, _, p| {
+    let dir = tempfile::tempdir().unwrap();
+    let (p, run) = m.run(&p.name, "test").unwrap();
+    let (wasm, cfg) = workloads::load_run(m, p, run);
+    check(&p.name, &wasm, &cfg, dir.path(), 10, 50_000, true);
+});
 
 /// Zhang and Gupta's Fig. 10 (the blessed `wpp slice` program): the precise slice of Z at
 /// the breakpoint holds every statement of main but 3 and 8 (values overwritten before

@@ -212,12 +212,9 @@ fn access_events_are_the_access_log_on_wat_programs() {
     assert!(total > 600, "only {total} accesses");
 }
 
-#[test]
-fn access_events_are_the_access_log_on_real_programs() {
-    wpp_test_support::workloads::for_each_program("addresses", |m, _, p| {
-        let (p, run) = m.run(&p.name, "test").unwrap();
-        let (wasm, cfg) = wpp_test_support::workloads::load_run(m, p, run);
-        let n = check(&p.name, &wasm, &cfg, 1 << 20);
-        assert!(n > 0, "{}: no access", p.name);
-    });
-}
+wpp_test_support::real_programs!(access_events_are_the_access_log_on_real_programs, |m, _, p| {
+    let (p, run) = m.run(&p.name, "test").unwrap();
+    let (wasm, cfg) = wpp_test_support::workloads::load_run(m, p, run);
+    let n = check(&p.name, &wasm, &cfg, 1 << 20);
+    assert!(n > 0, "{}: no access", p.name);
+});

@@ -16,15 +16,13 @@
 use sha2::{Digest, Sha256};
 use wpp_runtime::{Outcome, RunConfig, Stdio};
 use wpp_test_support::agree::check_all_ways;
-use wpp_test_support::workloads;
 use wpp_workloads::Manifest;
 
-/// Every program of the manifest (at least 8 of them), checked by [`check`].
-#[test]
-fn all_programs() {
-    assert!(workloads::manifest().programs.len() >= 8);
-    workloads::for_each_program("real_programs", |m, _, p| check(m, &p.name));
-}
+wpp_test_support::real_programs!(
+    /// Every program of the manifest, checked by [`check`].
+    all_programs,
+    |m, _, p| check(m, &p.name)
+);
 
 fn check(manifest: &Manifest, name: &str) {
     let dir = manifest.dir.clone();

@@ -160,12 +160,9 @@ fn wat_programs() {
     }
 }
 
-#[test]
-fn real_programs() {
-    workloads::for_each_program("twpp block_log real_programs", |m, _, p| {
-        let (p, run) = m.run(&p.name, "test").unwrap();
-        let (wasm, cfg) = workloads::load_run(m, p, run);
-        let invocations = check(&p.name, &wasm, &cfg);
-        assert!(invocations > 100, "{}: only {invocations} invocations", p.name);
-    });
-}
+wpp_test_support::real_programs!(real_programs, |m, _, p| {
+    let (p, run) = m.run(&p.name, "test").unwrap();
+    let (wasm, cfg) = workloads::load_run(m, p, run);
+    let invocations = check(&p.name, &wasm, &cfg);
+    assert!(invocations > 100, "{}: only {invocations} invocations", p.name);
+});

@@ -296,13 +296,10 @@ fn random_programs() {
     }
 }
 
-#[test]
-fn real_programs() {
-    workloads::for_each_program("twpp dataflow real_programs", |m, _, p| {
-        let dir = tempfile::tempdir().unwrap();
-        let (p, run) = m.run(&p.name, "test").unwrap();
-        let (wasm, cfg) = workloads::load_run(m, p, run);
-        let n: usize = check(&p.name, &wasm, &cfg, dir.path(), 60).values().sum();
-        assert!(n >= 60, "{}: only {n} queries", p.name);
-    });
-}
+wpp_test_support::real_programs!(real_programs, |m, _, p| {
+    let dir = tempfile::tempdir().unwrap();
+    let (p, run) = m.run(&p.name, "test").unwrap();
+    let (wasm, cfg) = workloads::load_run(m, p, run);
+    let n: usize = check(&p.name, &wasm, &cfg, dir.path(), 60).values().sum();
+    assert!(n >= 60, "{}: only {n} queries", p.name);
+});

@@ -101,18 +101,13 @@ fn wat_programs() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn real_programs() {
-    let dir = std::env::temp_dir().join(format!("wpp-twpp-file-real-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    workloads::for_each_program("twpp file real_programs", |m, _, p| {
-        let (p, run) = m.run(&p.name, "test").unwrap();
-        let (wasm, cfg) = workloads::load_run(m, p, run);
-        // Real functions have too many blocks for 16 paths even with every block cut.
-        check(&p.name, &wasm, &cfg, &dir, 65536);
-    });
-    std::fs::remove_dir_all(&dir).unwrap();
-}
+wpp_test_support::real_programs!(real_programs, |m, _, p| {
+    let dir = tempfile::tempdir().unwrap();
+    let (p, run) = m.run(&p.name, "test").unwrap();
+    let (wasm, cfg) = workloads::load_run(m, p, run);
+    // Real functions have too many blocks for 16 paths even with every block cut.
+    check(&p.name, &wasm, &cfg, dir.path(), 65536);
+});
 
 /// A TWPP file of the earlier layout (no layout section, function parts without their
 /// heads) is refused with what to do, not read as damaged.

@@ -6,7 +6,7 @@
 
 use arbitrary::Unstructured;
 use wpp_test_support::operators::Operators;
-use wpp_test_support::{corpus, workloads, Rng};
+use wpp_test_support::{corpus, Rng};
 
 /// Checks every block of every defined function of `wasm`; returns the blocks checked.
 fn check(name: &str, wasm: &[u8]) -> usize {
@@ -67,12 +67,9 @@ fn random_modules() {
     assert!(blocks > 1000, "only {blocks} blocks checked");
 }
 
-#[test]
-fn real_programs() {
-    workloads::for_each_program("instr_counts", |m, _, p| {
-        let path = m.dir.join(&p.wasm);
-        let wasm = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let blocks = check(&p.name, &wasm);
-        assert!(blocks > 1000, "{}: only {blocks} blocks", p.name);
-    });
-}
+wpp_test_support::real_programs!(real_programs, |m, _, p| {
+    let path = m.dir.join(&p.wasm);
+    let wasm = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let blocks = check(&p.name, &wasm);
+    assert!(blocks > 1000, "{}: only {blocks} blocks", p.name);
+});
