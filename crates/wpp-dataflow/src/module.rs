@@ -39,6 +39,8 @@ pub fn statement_uses(profile: &Profile, path: &Path) -> Result<Vec<Vec<wpp_mode
 pub struct Module {
     pub path: PathBuf,
     pub effects: FuncMap<FuncEffects>,
+    /// How many globals the module has, imported ones included.
+    pub globals: u32,
     lines: Option<InstructionLines>,
     /// Every block's byte range with its function and index, by start (blocks do not
     /// overlap).
@@ -46,6 +48,19 @@ pub struct Module {
 }
 
 impl Module {
+    /// Refuses global `g` when the module has no such global, naming the ones it has.
+    pub fn check_global(&self, g: u32) -> Result<(), Error> {
+        if g < self.globals {
+            return Ok(());
+        }
+        let has = match self.globals {
+            0 => "no globals".to_string(),
+            1 => "1 global (global:0)".to_string(),
+            n => format!("{n} globals (global:0 to global:{})", n - 1),
+        };
+        Err(Error::Invalid(format!("{}: the module has {has}; there is no global {g}", self.path.display())))
+    }
+
     /// Reads `path` and checks that it is the module `profile` was recorded from.
     pub fn open(profile: &Profile, path: &Path) -> Result<Module, Error> {
         Self::open_decoded(profile, path).map(|(m, _, _)| m)
@@ -64,7 +79,7 @@ impl Module {
             .flat_map(|(f, cfg)| cfg.blocks.iter().enumerate().map(move |(i, b)| (b.start, b.end, f, BlockIdx(i as u32))))
             .collect();
         blocks.sort_unstable_by_key(|b| b.0);
-        Ok((Module { path: path.to_owned(), effects, lines, blocks }, wasm, program))
+        Ok((Module { path: path.to_owned(), effects, globals: program.n_globals(), lines, blocks }, wasm, program))
     }
 
     /// The function and block holding byte offset `at`.

@@ -220,6 +220,9 @@ impl Analysis {
     pub fn reaching(&self, at: u32, var: Var, progress: &mut dyn Progress) -> Result<ReachingReport, Error> {
         let (func, block) =
             self.module.block_at(at).ok_or_else(|| Error::Place(format!("{}: byte offset {at:#x} is in no function's code", self.module.path.display())))?;
+        if let Var::Global(g) = var {
+            self.module.check_global(g)?;
+        }
         if let Var::Local(l) = var {
             let n = self.module.effects.get(func).map_or(0, |fx| fx.locals);
             if l >= n {

@@ -322,6 +322,9 @@ impl Slicing {
     ) -> Result<(SliceReport, Option<CacheUse>), Error> {
         let module = self.module.path.display();
         let name = self.twpp.profile.meta.func_name(func);
+        if let Var::Reg(Reg::Global(g)) = var {
+            self.module.check_global(g)?;
+        }
         if let Var::Reg(Reg::Local(l)) = var {
             let n = self.module.effects.get(func).map_or(0, |fx| fx.locals);
             if l >= n {

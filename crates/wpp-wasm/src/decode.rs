@@ -60,6 +60,11 @@ impl Program {
     pub fn name(&self, func: FuncIdx) -> &str {
         &self.functions[func.idx()].name
     }
+
+    /// How many globals the module has, imported ones included.
+    pub fn n_globals(&self) -> u32 {
+        self.n_globals
+    }
 }
 
 /// Decodes and validates `bytes`, building a CFG for every defined function.

@@ -16,6 +16,7 @@
 ;; RUN: dataflow redundancy %t.twpp --module %s --load 0x12345678
 ;; RUN: dataflow reaching %t.twpp --module %s --at 0x87 --global 0
 ;; RUN: dataflow reaching %t.twpp --module %s --at 0x87 --local 2
+;; RUN: dataflow reaching %t.twpp --module %s --at 0x87 --global 99
 ;; RUN: dataflow reaching %t.twpp --module %s --at main:0x87 --global 0
 ;; RUN: dataflow reaching %t.twpp --module %s --func main --at b3 --global 0
 ;; RUN: dataflow redundancy %t.twpp --module %s --load main:0x78

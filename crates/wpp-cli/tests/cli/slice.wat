@@ -12,6 +12,7 @@
 ;; RUN: slice %t.twpp --module %s --at main:0x106 --var local:5
 ;; RUN: slice %t.twpp --module %s --at 0xea --var local:4 --instance 1 --top 2
 ;; RUN: slice %t.twpp --module %s --at main:0x106 --var local:9
+;; RUN: slice %t.twpp --module %s --at main:0x106 --var global:5
 ;; RUN: slice %t.twpp --module %s --at main:0x105 --var local:5
 ;; RUN: slice %t.twpp --module %s --at 0xea --var local:4 --instance 7
 ;; RUN: slice %t.twpp --module %s --at slice.wat:40 --var local:4
