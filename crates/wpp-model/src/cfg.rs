@@ -9,7 +9,8 @@ pub struct Block {
     pub start: u32,
     /// Byte offset just past the block's last instruction.
     pub end: u32,
-    /// Number of instructions in the block (structural ones such as `end` included).
+    /// Number of instructions in the block that do work: structure markers (`block`,
+    /// `loop`, `try_table`, `else`, `end`) and `nop` are not counted.
     pub n_instrs: u32,
 }
 

@@ -1,14 +1,15 @@
 //! An independent count of instructions: the byte offset of every operator in a module's
-//! code, read from wasmparser's operator stream, so that a test can count the
-//! instructions in any byte range without the CFG builder's bookkeeping.
+//! code that does work, read from wasmparser's operator stream, so that a test can count
+//! the instructions in any byte range without the CFG builder's bookkeeping. The rule
+//! (docs/testing.md): structure markers and `nop` are not instructions.
 
 use std::ops::Range;
 
-use wasmparser::{Parser, Payload};
+use wasmparser::{Operator, Parser, Payload};
 
 /// Every operator of a module's function bodies, by offset.
 pub struct Operators {
-    /// Offsets of all operators, ascending.
+    /// Offsets of the operators that do work, ascending.
     offsets: Vec<u32>,
     /// Per defined function, in order: the offsets of its operators (from its first
     /// operator to just past its final `end`).
@@ -23,19 +24,35 @@ impl Operators {
         for payload in Parser::new(0).parse_all(wasm) {
             if let Payload::CodeSectionEntry(body) = payload? {
                 let mut ops = body.get_operators_reader()?;
-                let first = offsets.len();
+                let mut first = None;
                 while !ops.eof() {
-                    let (_, offset) = ops.read_with_offset()?;
-                    offsets.push(offset as u32);
+                    let (op, offset) = ops.read_with_offset()?;
+                    first.get_or_insert(offset as u32);
+                    let marker = matches!(
+                        op,
+                        Operator::Nop
+                            | Operator::Block { .. }
+                            | Operator::Loop { .. }
+                            | Operator::End
+                            | Operator::Else
+                            | Operator::TryTable { .. }
+                            | Operator::Try { .. }
+                            | Operator::Catch { .. }
+                            | Operator::CatchAll
+                            | Operator::Delegate { .. }
+                    );
+                    if !marker {
+                        offsets.push(offset as u32);
+                    }
                 }
                 let end = body.range().end as u32;
-                bodies.push(offsets.get(first).copied().unwrap_or(end)..end);
+                bodies.push(first.unwrap_or(end)..end);
             }
         }
         Ok(Operators { offsets, bodies })
     }
 
-    /// Operators starting in `start..end`.
+    /// Operators that do work starting in `start..end`.
     pub fn count(&self, start: u32, end: u32) -> u64 {
         (self.offsets.partition_point(|&o| o < end) - self.offsets.partition_point(|&o| o < start)) as u64
     }

@@ -171,6 +171,9 @@ struct Control {
     ctl: Vec<Ctl>,
     /// Byte offset of each instruction, then of the body's end.
     offsets: Vec<u32>,
+    /// For each instruction, how many before it do work (see [`does_work`]), then the
+    /// body's total.
+    work_before: Vec<u32>,
     n_ops: u32,
     /// For each `br_table` whose labels carry values, the values' types.
     br_table_types: BTreeMap<u32, Vec<ValType>>,
@@ -194,12 +197,14 @@ fn scan_control(body: &FunctionBody<'_>, ty: &FuncType, types: &[Option<FuncType
     let mut open: Vec<usize> = vec![0];
     let mut ctl: Vec<Ctl> = Vec::new();
     let mut offsets: Vec<u32> = Vec::new();
+    let mut work_before: Vec<u32> = vec![0];
     let mut reader = body.get_operators_reader()?;
     let body_end = body.range().end as u32;
     while !reader.eof() {
         let (op, offset) = reader.read_with_offset()?;
         let i = offsets.len() as u32;
         offsets.push(offset as u32);
+        work_before.push(work_before[i as usize] + u32::from(does_work(&op)));
         let frame_at = |open: &Vec<usize>, depth: u32| -> Result<usize, Error> {
             open.len()
                 .checked_sub(1 + depth as usize)
@@ -292,7 +297,28 @@ fn scan_control(body: &FunctionBody<'_>, ty: &FuncType, types: &[Option<FuncType
     }
     let n_ops = offsets.len() as u32;
     offsets.push(body_end);
-    Ok(Control { frames, ctl, offsets, n_ops, br_table_types })
+    Ok(Control { frames, ctl, offsets, work_before, n_ops, br_table_types })
+}
+
+/// Whether an operator is counted as an executed instruction: every operator but the
+/// markers of structure (`block`, `loop`, `try_table`, `else`, `end`, and the legacy
+/// `try`, `catch`, `catch_all`, `delegate`) and `nop`. This is what a native profiler
+/// counts as instructions retired: a marker compiles to no machine code. `if`, `br` and the
+/// other branches do work and are counted.
+fn does_work(op: &Operator<'_>) -> bool {
+    !matches!(
+        op,
+        Operator::Block { .. }
+            | Operator::Loop { .. }
+            | Operator::TryTable { .. }
+            | Operator::Else
+            | Operator::End
+            | Operator::Nop
+            | Operator::Try { .. }
+            | Operator::Catch { .. }
+            | Operator::CatchAll
+            | Operator::Delegate { .. }
+    )
 }
 
 /// The catch clauses an exception thrown inside the open frames `open` may reach,
@@ -339,7 +365,7 @@ fn block_starts(c: &Control) -> Vec<u32> {
 /// edges out of its last instruction (one per distinct target, in the order the code
 /// names them) and how it ends.
 fn blocks_and_edges(c: Control, first_op: Vec<u32>) -> (Cfg, FuncLayout) {
-    let Control { frames, ctl, offsets, n_ops, br_table_types } = c;
+    let Control { frames, ctl, offsets, work_before, n_ops, br_table_types } = c;
     let mut block_at = vec![0u32; n_ops as usize];
     for (b, w) in first_op.iter().enumerate() {
         let end = first_op.get(b + 1).copied().unwrap_or(n_ops);
@@ -378,7 +404,7 @@ fn blocks_and_edges(c: Control, first_op: Vec<u32>) -> (Cfg, FuncLayout) {
     for (b, &first) in first_op.iter().enumerate() {
         let next = first_op.get(b + 1).copied().unwrap_or(n_ops);
         let last = next - 1;
-        blocks.push(Block { start: offsets[first as usize], end: offsets[next as usize], n_instrs: next - first });
+        blocks.push(Block { start: offsets[first as usize], end: offsets[next as usize], n_instrs: work_before[next as usize] - work_before[first as usize] });
         let from = BlockIdx(b as u32);
         // The block's edges, one per target, in the order the code names them.
         let mut index: BTreeMap<Target, EdgeIdx> = BTreeMap::new();
