@@ -127,7 +127,7 @@ fn measure(dir: &Path, p: &wpp_workloads::Program, run: &wpp_workloads::Run, tmp
     let recover_ewpp = run_wpp(&["deps".to_string(), "stats".into(), f(&format!("ewpp-{first}.wpp")).display().to_string()])?;
     let recover_addresses = run_wpp(&["deps".to_string(), "stats".into(), f(&format!("addresses-{first}.wpp")).display().to_string()])?;
     let module_functions = pa.meta.functions.len();
-    let ecf_events = pe.meta.events;
+    let ecf_events = pe.recorded_events();
     let cf_events = pa.meta.events;
     debug_assert!(pe.counts.iter().filter(|c| c.func.idx() < module_functions).map(|c| c.count).sum::<u64>() == cf_events);
     Ok(Measured {

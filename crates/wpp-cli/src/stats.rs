@@ -13,8 +13,9 @@ use clap::Args;
 /// profile does not record it: an older wpp's, or `wpp compress`'s), "mode",
 /// "prediction" (a grammar profile's rule prediction, `rules` or `off`; null when not
 /// recorded), "ending",
-/// "partial" (true when the recorder stopped the program: a signal or a limit), "events",
-/// "distinct_paths", "rules", "grammar_symbols", "depth", "ratio", "sections": {name:
+/// "partial" (true when the recorder stopped the program: a signal or a limit), "events"
+/// (the program's path events), "check_events" (an extended WPP's: its check routine's,
+/// recorded among them; null otherwise), "distinct_paths", "rules", "grammar_symbols", "depth", "ratio", "sections": {name:
 /// bytes}, "merged_runs": a merged profile's runs in order, [{"file", "mode", "args",
 /// "ending", "partial", "events", "guest_nanos"}], null for a profile of one run}.
 #[derive(Args)]

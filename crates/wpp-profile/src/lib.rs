@@ -82,7 +82,7 @@ pub use atomic::{remove_unfinished, write_atomically, AtomicFile};
 pub use build::{GrammarBuilder, GrammarOptions, Prediction, REPAIR_BLOCK, SEGMENT_TOKENS};
 pub use error::Error;
 pub use merge::{merge, Merged};
-pub use read::{Profile, RunRecord, TraceReader};
+pub use read::{Instrumentation, Profile, RunRecord, TraceReader};
 pub use wpp_grammar::GrammarFull;
 pub use write::Writer;
 

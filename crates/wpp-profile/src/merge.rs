@@ -175,8 +175,11 @@ fn read_first(path: &Path) -> Result<First, Error> {
     p.require_program("merge")?;
     let module = p.module_id()?.ok_or_else(|| Error::NoModuleHash { path: path.to_owned() })?;
     let source = p.toc.iter().any(|e| e.name == SOURCE).then(|| p.section_bytes(SOURCE)).transpose()?;
-    let functions = postcard::to_stdvec(&p.meta.functions).map_err(|e| read::corrupt(path, format!("section `{META}`: {e}")))?;
-    Ok(First { path: path.to_owned(), meta: p.meta, numberings: p.numberings, functions, module, source })
+    // The file's functions as recorded (an extended WPP's check routine included), as the
+    // other inputs' `meta` holds them.
+    let meta = p.recorded_meta();
+    let functions = postcard::to_stdvec(&meta.functions).map_err(|e| read::corrupt(path, format!("section `{META}`: {e}")))?;
+    Ok(First { path: path.to_owned(), meta, numberings: p.numberings, functions, module, source })
 }
 
 /// Merges the profiles `inputs` (recorded from one module, or merged before) into `out`,

@@ -31,6 +31,31 @@ pub struct Profile {
     pub source: Option<wpp_model::SourceMap>,
     /// Preferential path profiling's record (a profile recorded with interesting paths).
     pub ppp: Option<crate::PppRecord>,
+    /// The functions wpp added to the module (an extended WPP's check routine), kept out of
+    /// `meta.functions`, `meta.events` and `counts`, so that every view of the profile shows
+    /// the program alone; their paths stay in the whole program path for the analyses that
+    /// read them ([`Profile::for_each_event_with_instrumentation`]).
+    pub instrumentation: Option<Instrumentation>,
+}
+
+/// What the instrumentation cost a run: the functions wpp added, their path counts, and
+/// how many of the recorded events were theirs.
+#[derive(Debug, Clone)]
+pub struct Instrumentation {
+    /// The index of the first added function; every function from here on was added.
+    pub first: wpp_model::FuncIdx,
+    pub functions: Vec<wpp_model::Function>,
+    pub counts: Vec<PathCount>,
+    /// Path events of the added functions (the whole program path holds
+    /// `meta.events + events`).
+    pub events: u64,
+}
+
+impl Instrumentation {
+    /// Whether `func` is one of the added functions.
+    pub fn has(&self, func: wpp_model::FuncIdx) -> bool {
+        func >= self.first
+    }
 }
 
 /// The sections a run shares with the profile that holds it: they are not stored per run.
@@ -203,7 +228,7 @@ impl Profile {
             return Err(corrupt(path, format!("both `{a}` and `{b}` name the grammar's terminals")));
         }
         let grammar_options = if has(section::GRAMMAR_OPTIONS) { Some(decode_section(&mut file, path, &toc, section::GRAMMAR_OPTIONS)?) } else { None };
-        let source: Option<wpp_model::SourceMap> = if has(section::SOURCE) { Some(decode_section(&mut file, path, &toc, section::SOURCE)?) } else { None };
+        let mut source: Option<wpp_model::SourceMap> = if has(section::SOURCE) { Some(decode_section(&mut file, path, &toc, section::SOURCE)?) } else { None };
         if let Some(s) = &source {
             let n_blocks: Vec<usize> = meta.functions.iter().map(|f| f.cfg.as_ref().map_or(0, |c| c.n_blocks())).collect();
             s.validate(&n_blocks).map_err(|e| corrupt(path, format!("section `source`: {e}")))?;
@@ -212,8 +237,30 @@ impl Profile {
         if let Some(r) = &ppp {
             check_ppp(path, &meta, &numberings, &counts, r)?;
         }
+        // An extended WPP's check routine, after the module's functions, is instrumentation.
+        let mut counts = counts;
+        // A merged profile keeps it per run; the runs share the module and so the routine.
+        let ewpp = toc.iter().map(|e| e.name.as_str()).find(|n| *n == section::EWPP || n.strip_prefix("run.").and_then(|n| n.split_once('/')).is_some_and(|(_, n)| n == section::EWPP));
+        let instrumentation = if let Some(name) = ewpp.map(str::to_owned) {
+            let record: wpp_model::ewpp::EwppRecord = decode_section(&mut file, path, &toc, &name)?;
+            let first = record.check;
+            if first.idx() > meta.functions.len() {
+                return Err(corrupt(path, format!("section `ewpp`: the check routine is function {first}, past the profile's {} functions", meta.functions.len())));
+            }
+            let functions = meta.functions.split_off(first.idx());
+            if let Some(s) = &mut source {
+                s.blocks.truncate(first.idx());
+            }
+            let (added, program): (Vec<PathCount>, Vec<PathCount>) = counts.into_iter().partition(|c| c.func >= first);
+            counts = program;
+            let events = added.iter().map(|c| c.count).sum::<u64>();
+            meta.events = meta.events.checked_sub(events).ok_or_else(|| corrupt(path, format!("the check routine ran {events} paths, more than the {} recorded events", meta.events)))?;
+            Some(Instrumentation { first, functions, counts: added, events })
+        } else {
+            None
+        };
         // A trace or grammar, if present, is verified when it is read.
-        Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings, symbols, terminals, terminal_events, grammar_options, source, ppp })
+        Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings, symbols, terminals, terminal_events, grammar_options, source, ppp, instrumentation })
     }
 
     /// Whether the profile holds the full path trace.
@@ -338,21 +385,75 @@ impl Profile {
         self.symbols.len().max(self.terminals.len()).max(self.terminal_events.len()) as u32
     }
 
-    /// The path trace as a grammar over [`Profile::symbols`], decoded and validated.
+    /// The path trace of the program as a grammar over [`Profile::symbols`], decoded and
+    /// validated: the paths of the [instrumentation](Profile::instrumentation) left out.
     pub fn grammar(&self) -> Result<wpp_grammar::Grammar, Error> {
+        let g = self.grammar_with_instrumentation()?;
+        match &self.instrumentation {
+            None => Ok(g),
+            Some(i) => {
+                let symbols = &self.symbols;
+                g.without_terminals(|t| symbols.get(t.idx()).is_some_and(|e| i.has(e.func)))
+                    .map_err(|e| corrupt(&self.path, format!("section `grammar`: {e}")))
+            }
+        }
+    }
+
+    /// The whole program path as recorded, as a grammar over [`Profile::symbols`],
+    /// decoded and validated: with the paths of the instrumentation, if any.
+    pub fn grammar_with_instrumentation(&self) -> Result<wpp_grammar::Grammar, Error> {
         let bytes = self.section_bytes(section::GRAMMAR)?;
         let g = wpp_grammar::decode_grammar(&bytes).map_err(|e| corrupt(&self.path, format!("section `grammar`: {e}")))?;
         g.validate(Some(self.n_terminals())).map_err(|e| corrupt(&self.path, format!("section `grammar`: {e}")))?;
         let length = g.rule_lengths().first().copied().unwrap_or(0);
-        if length != self.meta.events {
-            return Err(corrupt(&self.path, format!("section `grammar` derives {length} events; the profile recorded {}", self.meta.events)));
+        let recorded = self.recorded_events();
+        if length != recorded {
+            return Err(corrupt(&self.path, format!("section `grammar` derives {length} events; the profile recorded {recorded}")));
         }
         Ok(g)
     }
 
-    /// Calls `f` with every path event in order, from the trace or the grammar, whichever
-    /// the profile holds.
+    /// `meta` as recorded: the instrumentation's functions after the program's, and the
+    /// events of both (what a file holding this run's whole program path writes).
+    pub fn recorded_meta(&self) -> Meta {
+        let mut meta = self.meta.clone();
+        if let Some(i) = &self.instrumentation {
+            meta.functions.extend(i.functions.iter().cloned());
+            meta.events += i.events;
+        }
+        meta
+    }
+
+    /// `counts` as recorded: the instrumentation's paths after the program's.
+    pub fn recorded_counts(&self) -> Vec<PathCount> {
+        let mut counts = self.counts.clone();
+        if let Some(i) = &self.instrumentation {
+            counts.extend(i.counts.iter().copied());
+        }
+        counts
+    }
+
+    /// Path events in the whole program path: the program's and the instrumentation's.
+    pub fn recorded_events(&self) -> u64 {
+        self.meta.events + self.instrumentation.as_ref().map_or(0, |i| i.events)
+    }
+
+    /// Calls `f` with every path event of the program in order, from the trace or the
+    /// grammar, whichever the profile holds; the instrumentation's paths left out.
     pub fn for_each_event(&self, mut f: impl FnMut(PathEvent)) -> Result<(), Error> {
+        match &self.instrumentation {
+            None => self.for_each_event_with_instrumentation(f),
+            Some(i) => self.for_each_event_with_instrumentation(|e| {
+                if !i.has(e.func) {
+                    f(e)
+                }
+            }),
+        }
+    }
+
+    /// Calls `f` with every path event in order as recorded, the instrumentation's
+    /// included.
+    pub fn for_each_event_with_instrumentation(&self, mut f: impl FnMut(PathEvent)) -> Result<(), Error> {
         if self.has_trace() {
             let mut r = self.trace()?;
             loop {
@@ -367,7 +468,7 @@ impl Profile {
             if self.symbols.is_empty() && self.meta.events > 0 {
                 return Err(corrupt(&self.path, "the grammar's terminals are not paths (a trace compressed by `wpp compress`)"));
             }
-            let g = self.grammar()?;
+            let g = self.grammar_with_instrumentation()?;
             for t in g.expand() {
                 f(self.symbols[t as usize]);
             }
@@ -557,7 +658,7 @@ impl TraceReader<'_> {
                         let Some(t) = tokens.next() else { break };
                         let t = t.map_err(|e| bad(*offset + e.offset as u64, e.what))?;
                         let e = *symbols.get(t.symbol as usize).ok_or_else(|| bad(at, &format!("symbol {} is not in section `symbols`", t.symbol)))?;
-                        let recorded = self.profile.meta.events;
+                        let recorded = self.profile.recorded_events();
                         *events = events
                             .checked_add(t.run)
                             .filter(|&n| n <= recorded)
@@ -575,8 +676,8 @@ impl TraceReader<'_> {
                     *offset += used as u64;
                     carry.drain(..used);
                     if self.eof && carry.is_empty() && pending.is_none() {
-                        if *events != self.profile.meta.events {
-                            return Err(corrupt(path, format!("section `runs` holds {events} events; the profile recorded {}", self.profile.meta.events)));
+                        if *events != self.profile.recorded_events() {
+                            return Err(corrupt(path, format!("section `runs` holds {events} events; the profile recorded {}", self.profile.recorded_events())));
                         }
                         self.done = true;
                     }

@@ -177,7 +177,28 @@ pub fn kind(k: EdgeKind) -> &'static str {
 
 /// The export of `p` (decoding its grammar or reading its trace, if it has one).
 pub fn export(p: &Profile) -> Result<Export<'_>, Error> {
-    let grammar = if p.has_grammar() { Some(p.grammar()?) } else { None };
+    let mut grammar = if p.has_grammar() { Some(p.grammar()?) } else { None };
+    // The instrumentation's paths are not the program's: their symbols go, and the
+    // grammar's terminals are numbered among the program's symbols alone.
+    let mut symbols = p.symbols.clone();
+    if let Some(i) = &p.instrumentation {
+        let mut number = vec![u32::MAX; symbols.len()];
+        let mut kept = Vec::with_capacity(symbols.len());
+        for (t, e) in symbols.iter().enumerate() {
+            if !i.has(e.func) {
+                number[t] = kept.len() as u32;
+                kept.push(*e);
+            }
+        }
+        symbols = kept;
+        for body in grammar.iter_mut().flat_map(|g| g.rules.iter_mut()) {
+            for s in body.iter_mut() {
+                if let Sym::T(t) = s {
+                    t.0 = number[t.idx()];
+                }
+            }
+        }
+    }
     let trace = match p.meta.mode {
         RecordMode::Trace => {
             let mut events = Vec::new();
@@ -232,8 +253,8 @@ pub fn export(p: &Profile) -> Result<Export<'_>, Error> {
             .collect(),
         counts: p.counts.iter().map(|c| Count { function: c.func.0, path_id: Exact(c.path.0), count: Exact(c.count) }).collect(),
         trace,
-        symbols: if !p.symbols.is_empty() {
-            Some(p.symbols.iter().map(|e| SymbolRow { function: e.func.0, path_id: Exact(e.path.0) }).collect())
+        symbols: if !symbols.is_empty() {
+            Some(symbols.iter().map(|e| SymbolRow { function: e.func.0, path_id: Exact(e.path.0) }).collect())
         } else {
             (!p.terminal_events.is_empty()).then(|| p.terminal_events.iter().map(|&(f, path)| SymbolRow { function: f, path_id: Exact(path) }).collect())
         },

@@ -23,7 +23,11 @@ pub struct Stats {
     /// Whether the recorder stopped the program (a signal, a limit): the profile holds the
     /// run up to there, not all of it.
     pub partial: bool,
+    /// Path events of the program.
     pub events: u64,
+    /// An extended WPP's: path events of its check routine, recorded among the program's
+    /// (not in `events`; the grammar and `raw_trace_bytes` hold both); null otherwise.
+    pub check_events: Option<u64>,
     pub distinct_paths: u64,
     /// Grammar rules, the start rule included (null without a grammar).
     pub rules: Option<u64>,
@@ -72,14 +76,16 @@ fn mode_name(mode: RecordMode, options: Option<wpp_profile::GrammarOptions>) -> 
 
 /// The statistics of `p` (decoding its grammar, if it has one).
 pub fn stats(p: &Profile) -> Result<Stats, Error> {
-    let g = if p.has_grammar() { Some(p.grammar()?) } else { None };
+    let g = if p.has_grammar() { Some(p.grammar_with_instrumentation()?) } else { None };
     stats_of(p, g.as_ref())
 }
 
-/// The statistics of `p`, whose grammar section decodes to `grammar` (`None` without one).
+/// The statistics of `p`, whose grammar section decodes to `grammar` (`None` without one;
+/// the instrumentation's paths included, as stored).
 pub fn stats_of(p: &Profile, grammar: Option<&wpp_grammar::Grammar>) -> Result<Stats, Error> {
     let sections: BTreeMap<String, u64> = p.toc.iter().map(|e| (e.name.clone(), e.len)).collect();
-    let raw = p.meta.events.saturating_mul(4);
+    let raw = p.recorded_events().saturating_mul(4);
+    let program_path = |e: &wpp_model::PathEvent| p.instrumentation.as_ref().is_none_or(|i| !i.has(e.func));
     let mut s = Stats {
         module: p.meta.module.clone(),
         module_sha256: p.module_id()?.map(|id| id.sha256_hex()),
@@ -88,7 +94,12 @@ pub fn stats_of(p: &Profile, grammar: Option<&wpp_grammar::Grammar>) -> Result<S
         ending: p.meta.ending.to_string(),
         partial: p.meta.ending.is_partial(),
         events: p.meta.events,
-        distinct_paths: if p.has_grammar() { p.n_terminals() as u64 } else { p.counts.len() as u64 },
+        check_events: p.instrumentation.as_ref().map(|i| i.events),
+        distinct_paths: match p.has_grammar() {
+            true if !p.symbols.is_empty() => p.symbols.iter().filter(|e| program_path(e)).count() as u64,
+            true => p.n_terminals() as u64,
+            false => p.counts.len() as u64,
+        },
         rules: None,
         grammar_symbols: None,
         depth: None,

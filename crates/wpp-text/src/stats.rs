@@ -14,6 +14,10 @@ pub fn render(out: &mut dyn Write, profile: &Path, s: &Stats) -> io::Result<()> 
     writeln!(out, "mode            {}", s.mode)?;
     writeln!(out, "ending          {}", s.ending)?;
     writeln!(out, "events          {}", group(s.events))?;
+    if let Some(c) = s.check_events {
+        let share = 100.0 * c as f64 / (s.events + c).max(1) as f64;
+        writeln!(out, "checks          {} events of the extended WPP's check routine ({share:.1}% of those recorded)", group(c))?;
+    }
     writeln!(out, "distinct paths  {}", group(s.distinct_paths))?;
     if let Some(runs) = &s.merged_runs {
         writeln!(out, "runs            {} merged (--run N reads one)", runs.len())?;

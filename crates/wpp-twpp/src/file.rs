@@ -235,12 +235,8 @@ pub fn partition_profile(profile: &Profile, progress: &mut dyn Progress) -> Resu
     let mut failed = None;
     let mut done = 0u64;
     // An extended WPP's check routine reports memory dependences between the module's
-    // paths: the run is the module's paths alone.
-    let check = profile.optional_value::<wpp_model::ewpp::EwppRecord>(profile_section::EWPP)?.map(|r| r.check);
+    // paths: the run is the module's paths alone, which is what the profile yields.
     profile.for_each_event(|e| {
-        if Some(e.func) == check {
-            return;
-        }
         if failed.is_none() {
             failed = partitioner.push(e).err();
         }
@@ -272,10 +268,12 @@ pub fn build_with(profile: &Profile, out: &Path, memory: Option<&crate::memory::
     let mut layout = Vec::new();
     put(&mut layout, LAYOUT);
     w.write_section(section::LAYOUT, &layout)?;
+    // The program's functions, counts and source lines: an extended WPP's check routine
+    // stays behind, its work done once the dependences are recovered.
     w.write_value(profile_section::META, &profile.meta)?;
     w.write_value(profile_section::COUNTS, &profile.counts)?;
-    if profile.toc.iter().any(|e| e.name == profile_section::SOURCE) {
-        w.write_section(profile_section::SOURCE, &profile.section_bytes(profile_section::SOURCE)?)?;
+    if let Some(source) = &profile.source {
+        w.write_value(profile_section::SOURCE, source)?;
     }
     if profile.toc.iter().any(|e| e.name == profile_section::MODULE) {
         w.write_section(profile_section::MODULE, &profile.section_bytes(profile_section::MODULE)?)?;

@@ -342,7 +342,7 @@ pub fn from_ewpp(p: &Profile, mut f: impl FnMut(&Dependence)) -> Result<(Recover
     let mut path_roles: HashMap<PathEvent, Vec<Role>> = HashMap::new();
     let mut error: Option<String> = None;
     let mut seen: Vec<(Writer, u64)> = Vec::new();
-    p.for_each_event(|e| {
+    p.for_each_event_with_instrumentation(|e| {
         if error.is_some() {
             return;
         }

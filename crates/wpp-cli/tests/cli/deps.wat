@@ -36,6 +36,12 @@
 ;; RUN: deps %t.f.wpp --use 0xc1 --chain --module %s
 ;; RUN: deps %t.wpp --use main --chain --module %s
 ;; RUN: deps %t.wpp --use 0xc1 --chain
+;; An extended WPP shows the program: its check routine is a cost, not a function.
+;; RUN: functions %t.e.wpp
+;; RUN: paths %t.e.wpp --top 4
+;; RUN: hot %t.e.wpp --max-len 2
+;; RUN: stats %t.e.wpp
+;; RUN: diff %t.wpp %t.e.wpp --top 3
 (module
   (import "wasi_snapshot_preview1" "args_get" (func $args_get (param i32 i32) (result i32)))
   (memory (export "memory") 1)

@@ -194,6 +194,51 @@ impl Grammar {
         depth
     }
 
+    /// The grammar of the derived sequence with the terminals `drop` names left out, in one
+    /// pass over the DAG: each rule keeps its other symbols; a rule left empty goes, with
+    /// every reference to it; the rules that remain keep their order. Rule 0 stays, empty
+    /// if every terminal went.
+    pub fn without_terminals(&self, mut drop: impl FnMut(Terminal) -> bool) -> Result<Grammar, GrammarError> {
+        let n = self.rules.len();
+        let mut bodies: Vec<Option<Vec<Sym>>> = vec![None; n];
+        // Children before parents, so each reference knows whether its rule survived.
+        for &RuleId(r) in self.topological_order()?.iter().rev() {
+            let body: Vec<Sym> = self.rules[r as usize]
+                .iter()
+                .copied()
+                .filter(|&s| match s {
+                    Sym::T(t) => !drop(t),
+                    Sym::N(RuleId(c)) => bodies[c as usize].as_ref().is_some_and(|b| !b.is_empty()),
+                })
+                .collect();
+            bodies[r as usize] = Some(body);
+        }
+        // The surviving rules' new numbers: rule 0, then the non-empty ones in order.
+        let mut number = vec![u32::MAX; n];
+        let mut next = 0u32;
+        for (r, b) in bodies.iter().enumerate() {
+            if r == 0 || b.as_ref().is_some_and(|b| !b.is_empty()) {
+                number[r] = next;
+                next += 1;
+            }
+        }
+        let rules = bodies
+            .into_iter()
+            .enumerate()
+            .filter(|&(r, _)| number[r] != u32::MAX)
+            .map(|(_, b)| {
+                b.unwrap_or_default()
+                    .into_iter()
+                    .map(|s| match s {
+                        Sym::N(RuleId(c)) => Sym::N(RuleId(number[c as usize])),
+                        t => t,
+                    })
+                    .collect()
+            })
+            .collect();
+        Ok(Grammar { rules })
+    }
+
     /// Summary numbers, in one pass over the DAG each.
     pub fn stats(&self) -> GrammarStats {
         let mut seen = rustc_hash::FxHashSet::default();

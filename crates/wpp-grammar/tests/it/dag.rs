@@ -130,6 +130,18 @@ proptest! {
         check(&input)?;
     }
 
+    /// Leaving terminals out of the grammar leaves them out of its expansion, and nothing
+    /// else: the oracle filters the expanded sequence.
+    #[test]
+    fn without_terminals_filters_the_expansion(input in proptest::collection::vec(0u32..6, 0..300), dropped in proptest::collection::vec(0u32..6, 0..4)) {
+        let g = grammar_of(&input);
+        let h = g.without_terminals(|t| dropped.contains(&t.0)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        h.validate(Some(6)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let want: Vec<u32> = input.iter().copied().filter(|t| !dropped.contains(t)).collect();
+        prop_assert_eq!(h.expand().collect::<Vec<_>>(), want);
+        prop_assert!(h.rules.len() <= g.rules.len());
+    }
+
     #[test]
     fn analyses_match_on_loops(block in proptest::collection::vec(0u32..16, 1..10), reps in 1usize..40) {
         let input: Vec<u32> = (0..reps).flat_map(|_| block.iter().copied()).collect();
