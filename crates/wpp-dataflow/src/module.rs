@@ -16,6 +16,7 @@ use crate::Error;
 /// (its hash, then each function's CFG): its bytes, decoded.
 fn read_checked(profile: &Profile, path: &Path) -> Result<(Vec<u8>, wpp_wasm::Program), Error> {
     let wasm = std::fs::read(path).map_err(|source| Error::Read { path: path.to_owned(), source })?;
+    let wasm = wpp_wasm::module_binary(wasm).map_err(|source| Error::Decode { path: path.to_owned(), source })?;
     profile.check_module(path, &wasm)?;
     let program = wpp_wasm::decode(&wasm).map_err(|source| Error::Decode { path: path.to_owned(), source })?;
     for (f, g) in program.functions.iter().zip(&profile.meta.functions) {

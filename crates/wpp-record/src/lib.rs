@@ -160,6 +160,7 @@ impl Recorder {
     /// Reads and decodes the module at `path`.
     pub fn open(path: &Path) -> Result<Recorder, Error> {
         let wasm = std::fs::read(path).map_err(|source| Error::Read { path: path.to_owned(), source })?;
+        let wasm = wpp_wasm::module_binary(wasm).map_err(|source| Error::Decode { path: path.to_owned(), source })?;
         Recorder::from_bytes(path, wasm)
     }
 

@@ -112,7 +112,7 @@ pub fn sandbox_hint(args: &[String], granted: &[String]) -> Option<String> {
 /// A backtrace's frames named as `wasmtime run` would name them for the program `program`:
 /// function, module offset, and the source line its DWARF, if any, gives.
 pub fn named_frames(program: &Path, backtrace: &[wpp_runtime::Frame]) -> Vec<String> {
-    let lines = std::fs::read(program).ok().and_then(|b| wpp_wasm::instruction_lines(&b).ok().flatten());
+    let lines = std::fs::read(program).ok().and_then(|b| wpp_wasm::module_binary(b).ok()).and_then(|b| wpp_wasm::instruction_lines(&b).ok().flatten());
     backtrace.iter().map(|f| frame(f, lines.as_ref())).collect()
 }
 

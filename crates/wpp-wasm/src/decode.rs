@@ -153,6 +153,32 @@ pub fn decode(bytes: &[u8]) -> Result<Program, Error> {
     Ok(Program { functions, n_imported_funcs, layouts, types, func_type, n_globals, n_memories, n_tags, memory64, export_names, has_section })
 }
 
+/// The binary of a module given either as a binary or in the WebAssembly text format
+/// (`.wat`, as `wasmtime run` accepts it): text is translated, and anything else is left
+/// for [`decode`] to judge. Text that does not look like a module (it does not open with
+/// `(` after comments) is left alone too, so that a stray file is still called what it is.
+pub fn module_binary(bytes: Vec<u8>) -> Result<Vec<u8>, Error> {
+    if !matches!(FileKind::of(&bytes), FileKind::Text(_)) || !looks_like_wat(&bytes) {
+        return Ok(bytes);
+    }
+    wat::parse_bytes(&bytes).map(|b| b.into_owned()).map_err(|e| Error::Text(e.to_string()))
+}
+
+/// Whether `text`, after white space and `;;` or `(; ;)` comments, opens with `(`.
+fn looks_like_wat(text: &[u8]) -> bool {
+    let mut rest = text;
+    loop {
+        rest = rest.trim_ascii_start();
+        if let Some(r) = rest.strip_prefix(b";;") {
+            rest = r.iter().position(|&b| b == b'\n').map_or(&[][..], |i| &r[i..]);
+        } else if let Some(r) = rest.strip_prefix(b"(;") {
+            rest = r.windows(2).position(|w| w == b";)").map_or(&[][..], |i| &r[i + 2..]);
+        } else {
+            return rest.first() == Some(&b'(');
+        }
+    }
+}
+
 /// Validates with the features wpp supports; when that fails but the module is valid
 /// with every feature, the module uses one we do not handle: say which, and where.
 fn check_features(bytes: &[u8]) -> Result<(), Error> {

@@ -8,6 +8,10 @@ pub enum Error {
     /// The bytes are not WebAssembly at all; `found` says what they look like.
     #[error("not a WebAssembly module ({found})")]
     NotWasm { found: String },
+    /// The module is in the text format and does not parse; the message says what is
+    /// wrong and at which line and column.
+    #[error("the WebAssembly text does not parse: {0}")]
+    Text(String),
     /// The bytes are not a valid WebAssembly module; the source says what is wrong and at
     /// which byte offset.
     #[error("invalid module")]

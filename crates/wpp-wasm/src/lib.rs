@@ -55,7 +55,7 @@ mod variables;
 mod wasm_idx;
 
 pub use access::access_sites;
-pub use decode::{decode, Program, LEGACY_EXCEPTIONS};
+pub use decode::{decode, module_binary, Program, LEGACY_EXCEPTIONS};
 pub use error::Error;
 pub use facts::effects;
 pub use flows::statement_uses;

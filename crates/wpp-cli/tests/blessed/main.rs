@@ -23,9 +23,10 @@
 //!   see [`common::compile_c_reproducibly`]);
 //! * `%t`: the path prefix `t` in the scratch directory: `%t.wpp`, `%t.set.json`.
 //!
-//! A C program's source is copied into the scratch directory too, where the name its
-//! debugging information gives it (`NAME.c`) finds it, for the commands that show source
-//! text (`annotate`).
+//! The program's source is copied into the scratch directory too: a C program's where
+//! the name its debugging information gives it (`NAME.c`) finds it, for the commands that
+//! show source text (`annotate`); a `.wat` program's for the commands given the module in
+//! the text format (`record NAME.wat`).
 //!
 //! A fixture file `NAME.input` beside the program, if there is one, is copied into the
 //! scratch directory under its own name, for the commands that read a file of their own
@@ -240,9 +241,7 @@ fn run_program(p: &Program) -> Option<String> {
         std::fs::write(&module, bytes).unwrap();
         module
     };
-    if p.is_c {
-        std::fs::copy(&p.path, dir.join(&p.file_name)).unwrap();
-    }
+    std::fs::copy(&p.path, dir.join(&p.file_name)).unwrap();
     let input = p.input();
     if input.is_file() {
         std::fs::copy(&input, dir.join(input.file_name().unwrap())).unwrap();

@@ -36,6 +36,7 @@
 ;; RUN: deps %t.f.wpp --use 0xc1 --chain --module %s
 ;; RUN: deps %t.wpp --use main --chain --module %s
 ;; RUN: deps %t.wpp --use 0xc1 --chain
+;; RUN: deps %t.wpp --use 0xc1 --chain --module deps.wat
 ;; An extended WPP shows the program: its check routine is a cost, not a function.
 ;; RUN: functions %t.e.wpp
 ;; RUN: paths %t.e.wpp --top 4

@@ -10,6 +10,9 @@
 ;; RUN: record --mode trace -o %t.trace.wpp %s
 ;; RUN: expand %t.trace.wpp --decode
 ;; RUN: export %t.trace.wpp
+;; The text format is a module too, as `wasmtime run` takes it: the same run.
+;; RUN: record -o %t.text.wpp tiny.wat
+;; RUN: expand %t.text.wpp
 (module
   (memory (export "memory") 1)
   (func $pick (param $i i32) (result i32)

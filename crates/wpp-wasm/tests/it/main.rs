@@ -4,3 +4,4 @@ mod exceptions;
 mod golden;
 mod instr_counts;
 mod rewrite_valid;
+mod text_format;
