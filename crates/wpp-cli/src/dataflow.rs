@@ -37,7 +37,7 @@ enum Command {
 /// says how many). Most redundant executions first. With --json: {"module", "loads":
 /// [{"load": {"function", "function_index", "at", "source"}, "address", "executions",
 /// "redundant", "available_from": [{"kind", "place", "count"}], "killed_by": [...]}],
-/// "untracked_loads", "truncated", "total_loads"}; `kind` is `instruction` (with its
+/// "untracked_loads", "never_ran_loads", "truncated", "total_loads"}; `kind` is `instruction` (with its
 /// `place`), `entry` (the variable the address depends on got its value at entry),
 /// `init` (nothing before in the run) or `import` (a call to an import).
 #[derive(Args)]

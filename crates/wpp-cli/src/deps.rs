@@ -21,7 +21,8 @@ use wpp_profile::Profile;
 /// instances it read. With --json: {"from", "loads": [{"function", "offset", "source",
 /// "executions", "writers": [{"writer", "function", "offset", "source", "count",
 /// "earlier_instance"}]}], "instance": [K, [{"writer", "source", "writer_instance",
-/// "latest"}]] (with --instance), "load_executions", "dependences", "truncated",
+/// "latest"}]] (with --instance), "load_executions", "dependences", "never_ran" (loads
+/// selected that never ran, not listed), "truncated",
 /// "total_loads"}.
 ///
 /// With --chain (and --module): the chains of dependences back from one load (Tallam and

@@ -137,7 +137,16 @@ impl Analysis {
                 return Err(e);
             }
         }
+        // A load whose block no counted path holds never ran: the counts say so without
+        // the call graph (which a query of a big run takes seconds and gigabytes to read).
+        let selected = loads.len();
+        let ran = self.executed_blocks(loads.iter().map(|(p, _)| p.func));
+        loads.retain(|(p, _)| ran.contains(&(p.func, p.block)));
+        let never_ran = selected - loads.len();
         let untracked = loads.iter().filter(|(_, a)| a.base == Base::Unknown).count();
+        if loads.len() == untracked {
+            return Ok(RedundancyReport { loads: Vec::new(), untracked_loads: untracked, never_ran_loads: never_ran, truncation: Truncation::default() });
+        }
         progress.stage("reading the call graph", None);
         let mut engine = self.engine()?;
         let mut rows = Vec::new();
@@ -160,7 +169,20 @@ impl Analysis {
         rows.sort_by_key(|r| std::cmp::Reverse((r.redundant, r.executions)));
         let mut truncation = Truncation::default();
         truncation.cut("loads", &mut rows, top);
-        Ok(RedundancyReport { loads: rows, untracked_loads: untracked, truncation })
+        Ok(RedundancyReport { loads: rows, untracked_loads: untracked, never_ran_loads: never_ran, truncation })
+    }
+
+    /// The blocks of `funcs` that some path the run counted went through.
+    fn executed_blocks(&self, funcs: impl Iterator<Item = FuncIdx>) -> std::collections::HashSet<(FuncIdx, BlockIdx)> {
+        let profile = &self.twpp.profile;
+        let funcs: std::collections::HashSet<FuncIdx> = funcs.collect();
+        let mut ran = std::collections::HashSet::new();
+        for c in profile.counts.iter().filter(|c| c.count > 0 && funcs.contains(&c.func)) {
+            for b in profile.path_blocks(c.func, c.path).unwrap_or_default() {
+                ran.insert((c.func, b));
+            }
+        }
+        ran
     }
 
     /// Why a place that selected no load names nothing, with what the module has instead:

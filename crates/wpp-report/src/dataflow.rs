@@ -73,9 +73,11 @@ pub struct LoadRow {
 #[derive(Clone, Debug, Serialize)]
 pub struct RedundancyReport {
     pub loads: Vec<LoadRow>,
-    /// Selected loads whose address the analysis does not follow (not a constant, nor a
-    /// variable plus a constant).
+    /// Selected loads that ran whose address the analysis does not follow (not a
+    /// constant, nor a variable plus a constant).
     pub untracked_loads: usize,
+    /// Selected loads that never ran (the path counts hold no path through their block).
+    pub never_ran_loads: usize,
     /// What a limit cut off `loads`.
     #[serde(flatten)]
     pub truncation: Truncation,

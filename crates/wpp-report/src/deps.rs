@@ -69,6 +69,8 @@ pub struct DepsReport {
     /// Load executions and dependences (distinct (writer, load) pairs) of the whole run.
     pub load_executions: u64,
     pub dependences: usize,
+    /// Loads selected that never ran (not in `loads`, nor in its total).
+    pub never_ran: u64,
     #[serde(flatten)]
     pub truncation: crate::Truncation,
 }
@@ -188,6 +190,9 @@ pub fn report(p: &Profile, spec: Option<&str>, instance: Option<u64>, top: crate
             }
         })
         .collect();
+    let ran = rows.len();
+    rows.retain(|r| r.executions > 0);
+    let never_ran = (ran - rows.len()) as u64;
     rows.sort_by(|a, b| b.executions.cmp(&a.executions).then(a.offset.cmp(&b.offset)));
     let instance = match want {
         Some((l, k)) => {
@@ -208,7 +213,7 @@ pub fn report(p: &Profile, spec: Option<&str>, instance: Option<u64>, top: crate
     };
     let mut truncation = crate::Truncation::default();
     truncation.cut("loads", &mut rows, top);
-    Ok(DepsReport { from, loads: rows, instance, load_executions: deps.loads.values().sum(), dependences: deps.deps.len(), truncation })
+    Ok(DepsReport { from, loads: rows, instance, load_executions: deps.loads.values().sum(), dependences: deps.deps.len(), never_ran, truncation })
 }
 
 /// A class of dependences in [`DepStats`].

@@ -11,7 +11,7 @@ use wpp_report::format::group;
 pub fn redundancy(out: &mut dyn Write, report: &RedundancyReport) -> io::Result<()> {
     let untracked = report.untracked_loads;
     if report.loads.is_empty() {
-        writeln!(out, "no load selected ran ({untracked} with an address the analysis does not follow)")?;
+        writeln!(out, "no load selected ran{}", if untracked > 0 { " with an address the analysis follows" } else { "" })?;
     }
     for l in &report.loads {
         let pct = 100.0 * l.redundant as f64 / l.executions as f64;
@@ -24,7 +24,11 @@ pub fn redundancy(out: &mut dyn Write, report: &RedundancyReport) -> io::Result<
         writeln!(out, "{note}")?;
     }
     if untracked > 0 {
-        writeln!(out, "{untracked} selected loads have an address the analysis does not follow (not a constant, or a variable plus a constant)")?;
+        writeln!(out, "{untracked} selected loads ran with an address the analysis does not follow (not a constant, or a variable plus a constant)")?;
+    }
+    if report.never_ran_loads > 0 {
+        let n = report.never_ran_loads;
+        writeln!(out, "{} selected load{} never ran", group(n as u64), if n == 1 { "" } else { "s" })?;
     }
     Ok(())
 }

@@ -11,9 +11,9 @@ use wpp_report::format::{group, percent};
 pub fn report(out: &mut dyn Write, r: &DepsReport) -> io::Result<()> {
     writeln!(out, "{} load executions, {} dependences (writer, load), from the {}", group(r.load_executions), group(r.dependences as u64), r.from)?;
     for l in &r.loads {
-        writeln!(out, "\nload {}+{:#x}  {}  ran {}", l.function, l.offset, l.source, group(l.executions))?;
+        writeln!(out, "\nload {}:{:#x}  {}  ran {}", l.function, l.offset, l.source, group(l.executions))?;
         if l.writers.is_empty() {
-            writeln!(out, "  (nothing: it read no byte, or never ran)")?;
+            writeln!(out, "  (nothing: it read no byte)")?;
         }
         let all: u64 = l.writers.iter().map(|w| w.count).sum();
         for w in &l.writers {
@@ -37,6 +37,10 @@ pub fn report(out: &mut dyn Write, r: &DepsReport) -> io::Result<()> {
     }
     if let Some(note) = r.truncation.note("loads", "loads") {
         writeln!(out, "\n{note}")?;
+    }
+    if r.never_ran > 0 {
+        let (n, s) = (group(r.never_ran), if r.never_ran == 1 { "" } else { "s" });
+        writeln!(out, "\n{n} load{s} selected never ran")?;
     }
     Ok(())
 }

@@ -71,7 +71,7 @@ pub(crate) fn unsuitable(p: &Profile, what: impl Into<String>) -> Error {
 
 /// A site's function and offset, `FUNCTION+0xOFFSET`.
 pub fn site_name(p: &Profile, s: &AccessSite) -> String {
-    format!("{}+{:#x}", p.meta.func_name(s.func), s.at)
+    format!("{}:{:#x}", p.meta.func_name(s.func), s.at)
 }
 
 /// The error for a profile without dependence data: which recording gives it.

@@ -2,8 +2,8 @@
 ;; address 64 every iteration, a store to it where i mod 5 >= 3, a second load of it on
 ;; the other iterations, which is always redundant), a global set by a callee on odd
 ;; iterations and read after the call (at 0x87), and a local defined on both arms of an
-;; if. For the data flow queries over the TWPP file (the second load is at 0x78; there is
-;; no load at 0x5f), the data flow frequencies over the grammar, and the HTML report's
+;; if, and a load that never runs (at 0xb0: the counts answer). For the data flow queries
+;; over the TWPP file (the second load is at 0x78; there is no load at 0x5f), the data flow frequencies over the grammar, and the HTML report's
 ;; messages (its page without drawings: `--dot` names no program). The frequencies show
 ;; the function's locals first, the most executed blocks first, and with --top 0 every fact.
 ;; Points and loads in every form: FUNC:0xOFF, bN with --func, FUNC:bN, a function.
@@ -22,6 +22,7 @@
 ;; RUN: dataflow redundancy %t.twpp --module %s --load main:0x78
 ;; RUN: dataflow redundancy %t.twpp --module %s --load main:b2
 ;; RUN: dataflow redundancy %t.twpp --module %s --load main
+;; RUN: dataflow redundancy %t.twpp --module %s --load main:0xb0
 ;; RUN: dff %t.wpp --module %s --func main
 ;; RUN: dff %t.wpp --module %s --func main --top 0
 ;; RUN: dff %t.wpp --module %s --func main --at b3 --problem reaching-definitions
@@ -51,4 +52,6 @@
       (local.set $sum (i32.add (local.get $sum) (i32.mul (global.get $g) (local.get $k))))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br_if $l (i32.lt_u (local.get $i) (i32.const 20))))
-    (i32.store (i32.const 100) (local.get $sum))))
+    (i32.store (i32.const 100) (local.get $sum))
+    ;; a load that never runs (the loop ends with i = 20)
+    (if (i32.eqz (local.get $i)) (then (drop (i32.load (i32.const 68)))))))

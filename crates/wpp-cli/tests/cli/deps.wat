@@ -9,6 +9,7 @@
 ;; RUN: deps %t.wpp
 ;; RUN: deps %t.wpp --use 0x9b --instance 3
 ;; RUN: deps %t.wpp --use main --top 2
+;; RUN: deps %t.wpp --use main:0x125
 ;; RUN: deps %t.wpp --use main:0x9b --instance 3
 ;; RUN: deps %t.wpp --use main:b2 --top 2
 ;; RUN: deps %t.wpp --use b1
@@ -73,4 +74,6 @@
     (local.set $s (i32.add (local.get $s) (i32.load8_u (i32.load (i32.const 52)))))
     ;; bytes nothing wrote
     (local.set $s (i32.add (local.get $s) (i32.load (i32.const 1000))))
-    (i32.store (i32.const 20) (local.get $s))))
+    (i32.store (i32.const 20) (local.get $s))
+    ;; a load that never runs: no argument is empty
+    (if (i32.eqz (local.get $s)) (then (drop (i32.load (i32.const 24)))))))

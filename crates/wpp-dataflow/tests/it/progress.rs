@@ -1,5 +1,5 @@
 //! The data flow queries say how far they are: one step of known length per load followed
-//! through the run, every unit of it reported.
+//! through the run, every unit of it reported; loads that never ran are not followed.
 
 use wpp_dataflow::query::{open, LoadSelect};
 use wpp_model::progress::Recorded;
@@ -24,7 +24,11 @@ fn redundancy_reports_each_load_followed() {
     for (func, _) in a.module.effects.iter() {
         let mut progress = Recorded::default();
         let report = a.redundancy(LoadSelect::Func(func), Top::All, &mut progress).unwrap();
-        let (name, total, done) = progress.stages.last().cloned().unwrap();
+        // A function none of whose loads ran is answered from the counts, with no walk.
+        let Some((name, total, done)) = progress.stages.last().cloned() else {
+            assert!(report.loads.is_empty(), "function {}: rows without a walk", func.0);
+            continue;
+        };
         assert!(name.contains("load"), "{name}");
         assert_eq!(Some(done), total, "function {}: {progress:?}", func.0);
         assert!(report.loads.len() as u64 <= done, "function {}: {} rows from {done} loads followed", func.0, report.loads.len());
