@@ -55,6 +55,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         Format::Events => SymbolFormat::Events,
     };
     let prediction = if o.predict { Prediction::Rules } else { Prediction::Off };
+    wpp_profile::check_writable(&o.output)?;
     let c = wpp_record::compress(input, &o.input, format, o.grammar, prediction, &o.output)?;
     wpp_text::compress::compressed(&mut std::io::stderr().lock(), &c, &o.output)?;
     Ok(())

@@ -51,6 +51,7 @@ pub struct Opts {
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let a = crate::Run { run: o.run_a }.open(&o.a)?;
     let b = crate::Run { run: o.run_b }.open(&o.b)?;
+    o.html.as_deref().map(wpp_profile::check_writable).transpose()?;
     // The page has every row unless --top: the diff is made with the page's rows, and cut
     // for the text after the page is written.
     let top = if o.html.is_some() { wpp_report::Top::of(o.output.top, true) } else { o.output.top() };

@@ -4,7 +4,6 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
 use clap::Args;
 
 /// Write a profile as one JSON document, or as files other tools read.
@@ -62,6 +61,14 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         out.flush()?;
         return Ok(());
     }
+    // Every output checked before the work, which on a big run takes minutes.
+    let p = o.run.open(&o.profile)?;
+    for path in [&o.pprof, &o.speedscope, &o.lcov].into_iter().flatten() {
+        wpp_profile::check_writable(path)?;
+    }
+    if let Some(dir) = &o.parquet {
+        wpp_profile::check_writable_dir(dir)?;
+    }
     let mut out = std::io::stdout().lock();
     if let Some(dir) = &o.parquet {
         let want = |t: &str| o.tables.is_empty() || o.tables.iter().any(|x| x == t);
@@ -72,7 +79,6 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     if o.pprof.is_none() && o.speedscope.is_none() && o.lcov.is_none() {
         return Ok(());
     }
-    let p = o.run.open(&o.profile)?;
     p.require_program("export")?;
     let walk = wpp_export::walk(&p, o.speedscope.is_some())?;
     if let Some(path) = &o.pprof {
@@ -81,7 +87,8 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         wpp_text::export::file(&mut out, "pprof", path, bytes.len() as u64)?;
     }
     if let Some(path) = &o.speedscope {
-        wpp_profile::write_atomically(path, |w| wpp_export::speedscope::write(&p, walk.as_ref(), w)).with_context(|| format!("{}: writing", path.display()))?;
+        wpp_profile::write_atomically(path, |w| wpp_export::speedscope::write(&p, walk.as_ref(), w))
+            .map_err(|source| wpp_profile::Error::Write { path: path.clone(), source })?;
         wpp_text::export::file(&mut out, "speedscope", path, std::fs::metadata(path)?.len())?;
     }
     if let Some(path) = &o.lcov {
@@ -94,7 +101,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    wpp_profile::write_atomically(path, |w| w.write_all(bytes)).with_context(|| format!("{}: writing", path.display()))
+    Ok(wpp_profile::write_atomically(path, |w| w.write_all(bytes)).map_err(|source| wpp_profile::Error::Write { path: path.to_owned(), source })?)
 }
 
 /// A table of the schema.

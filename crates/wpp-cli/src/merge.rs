@@ -38,6 +38,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     if inputs.is_empty() {
         anyhow::bail!(wpp_profile::Error::NothingToMerge { path: o.output });
     }
+    wpp_profile::check_writable(&o.output)?;
     let m = wpp_profile::merge(&inputs, &o.output)?;
     wpp_text::merge::merged(&mut std::io::stderr().lock(), &m, inputs.len(), &o.output)?;
     Ok(())

@@ -61,6 +61,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
 fn select(o: SelectOpts) -> anyhow::Result<()> {
     let p = Profile::open(&o.profile)?;
     p.require_program("ppp select")?;
+    wpp_profile::check_writable(&o.output)?;
     let how = if o.all_executed {
         Selection::AllExecuted
     } else if let Some(percent) = o.hot {

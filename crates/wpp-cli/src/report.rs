@@ -93,6 +93,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         Dff::new(dag, &module)?.answer(o.problem.into(), Some(func), None, Top::All)
     };
     o.run.open(&o.profile)?.require_program("report")?;
+    wpp_profile::check_writable(&o.output)?;
     let mut bar = crate::Bar::on_terminal();
     let written = wpp_html::write_report(&request, asked.map(|_| &dataflow as _), &mut bar).map_err(|e| match e {
         wpp_html::PipelineError::Page(e) => anyhow::Error::new(e),

@@ -82,6 +82,7 @@ struct Out {
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     let s = open(&o.file, &o.module)?;
+    o.html.as_deref().map(wpp_profile::check_writable).transpose()?;
     let (func, at, var, named) = s.criterion(&o.at, &o.var)?;
     let which = o.instance.map_or(Which::Last, Which::Nth);
     // A page has every line unless --top says otherwise.

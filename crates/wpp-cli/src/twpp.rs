@@ -78,6 +78,7 @@ fn build(o: BuildOpts) -> anyhow::Result<()> {
     };
     let t = Instant::now();
     let profile = o.run.open(&o.profile)?;
+    wpp_profile::check_writable(&output)?;
     let (built, kept) = wpp_twpp::recover::build_twpp(&profile, &output, &mut crate::Bar::on_terminal())?;
     wpp_text::twpp::built(&mut std::io::stderr().lock(), &built, kept, t.elapsed().as_secs_f64(), &output)?;
     Ok(())

@@ -28,6 +28,24 @@ pub fn remove_unfinished() {
     }
 }
 
+/// Checks, before any work, that `path` can be written as [`AtomicFile::create`] will
+/// write it: not a directory, in a directory that exists and takes a new file. The trial
+/// file is removed at once; `path` itself is not touched.
+pub fn check_writable(path: &Path) -> Result<(), crate::Error> {
+    AtomicFile::create(path).map(drop).map_err(|source| crate::Error::Write { path: path.to_owned(), source })
+}
+
+/// Checks, before any work, that files can be written under the directory `dir`, creating
+/// it (and its parents) if missing, as an export into it would.
+pub fn check_writable_dir(dir: &Path) -> Result<(), crate::Error> {
+    let write = |source| crate::Error::Write { path: dir.to_owned(), source };
+    if dir.exists() && !dir.is_dir() {
+        return Err(write(std::io::Error::new(std::io::ErrorKind::NotADirectory, "it is not a directory")));
+    }
+    std::fs::create_dir_all(dir).map_err(write)?;
+    tempfile::Builder::new().prefix(".wpp-check.").tempfile_in(dir).map(drop).map_err(write)
+}
+
 /// A file that becomes `path` only on [`AtomicFile::commit`]; dropped before that, it
 /// disappears and leaves `path` as it was.
 pub struct AtomicFile {

@@ -78,7 +78,7 @@ pub mod naming;
 mod read;
 mod write;
 
-pub use atomic::{remove_unfinished, write_atomically, AtomicFile};
+pub use atomic::{check_writable, check_writable_dir, remove_unfinished, write_atomically, AtomicFile};
 pub use build::{GrammarBuilder, GrammarOptions, Prediction, REPAIR_BLOCK, SEGMENT_TOKENS};
 pub use error::Error;
 pub use merge::{merge, Merged};

@@ -1,7 +1,8 @@
 ;; Bad input: a missing file, a file that is not a module (errors.input, some notes), a
 ;; profile of the wrong kind for the command, names and paths that name nothing, values
 ;; out of range, and arguments the parser refuses. Each error is one line on stderr, with
-;; exit status 2. An output that is a directory is refused before any work (exit 1). Also
+;; exit status 2. An output that is a directory, or in a directory that does not exist, is
+;; refused before any work (exit 1), and nothing is written. Also
 ;; `--version`.
 ;;
 ;; RUN: --version
@@ -18,6 +19,16 @@
 ;; RUN: twpp build %t.paths.wpp -o %t.paths.twpp
 ;; RUN: record -o %t.wpp %s
 ;; RUN: twpp build %t.wpp -o .
+;; Every output is checked before the work: a directory that does not exist.
+;; RUN: twpp build %t.wpp -o %t.nodir/x.twpp
+;; RUN: report %t.wpp -o %t.nodir/x.html
+;; RUN: export %t.wpp --pprof %t.nodir/x.pb.gz
+;; RUN: export %t.wpp --speedscope %t.wpp.speedscope.json --lcov %t.nodir/x.info
+;; RUN: export %t.wpp --parquet %t.wpp
+;; RUN: merge %t.wpp %t.wpp -o %t.nodir/m.wpp
+;; RUN: diff %t.wpp %t.wpp --html %t.nodir/d.html
+;; RUN: ppp select %t.wpp --all-executed -o %t.nodir/s.set
+;; RUN: compress %t.wpp -o %t.nodir/c.wpp
 ;; RUN: report %t.wpp -o . --dot %t.no-dot
 ;; RUN: query %t.wpp freq nosuch:1
 ;; RUN: query %t.wpp freq 1:999999
