@@ -46,6 +46,12 @@ pub struct Opts {
     /// Write the calling context tree and the call timeline for speedscope.
     #[arg(long, value_name = "FILE")]
     speedscope: Option<PathBuf>,
+    /// With --speedscope: keep at most about N marks (two per call) in the call timeline,
+    /// leaving out the shortest calls (their instructions stay in their callers'), so that
+    /// the file opens in speedscope; 0 keeps every call. The calling context tree is
+    /// always whole.
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, requires = "speedscope")]
+    timeline_marks: usize,
     /// Write line, function and branch coverage as an lcov tracefile (`genhtml`).
     #[arg(long, value_name = "FILE")]
     lcov: Option<PathBuf>,
@@ -80,7 +86,12 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         return Ok(());
     }
     p.require_program("export")?;
-    let walk = wpp_export::walk(&p, o.speedscope.is_some())?;
+    let timeline = match (o.speedscope.is_some(), o.timeline_marks) {
+        (false, _) => wpp_export::Timeline::Off,
+        (true, 0) => wpp_export::Timeline::All,
+        (true, n) => wpp_export::Timeline::AtMost(n),
+    };
+    let walk = wpp_export::walk(&p, timeline)?;
     if let Some(path) = &o.pprof {
         let bytes = wpp_export::pprof::gzipped(&wpp_export::pprof::profile(&p, walk.as_ref()));
         write_file(path, &bytes)?;
@@ -90,6 +101,9 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         wpp_profile::write_atomically(path, |w| wpp_export::speedscope::write(&p, walk.as_ref(), w))
             .map_err(|source| wpp_profile::Error::Write { path: path.clone(), source })?;
         wpp_text::export::file(&mut out, "speedscope", path, std::fs::metadata(path)?.len())?;
+        if let Some(w) = walk.as_ref().filter(|w| w.shortest > 0) {
+            wpp_text::export::timeline_left_out(&mut out, w.left_out, w.shortest)?;
+        }
     }
     if let Some(path) = &o.lcov {
         let l = wpp_export::lcov::lcov(&p, &wpp_export::lcov::test_name(&o.profile), walk.as_ref());

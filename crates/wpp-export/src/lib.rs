@@ -26,4 +26,4 @@ pub mod tables;
 pub mod walk;
 
 pub use error::Error;
-pub use walk::{walk, Walk};
+pub use walk::{walk, Timeline, Walk};

@@ -176,7 +176,7 @@ pub fn export_run(p: Profile, dir: &Path, run: &RunInfo, want: &dyn Fn(&str) -> 
     }
     // Edges read the whole program path too, so that their counts do not depend on the
     // tables asked for.
-    let walk = if want("call_tree") || want("edges") { crate::walk(&p, false)? } else { None };
+    let walk = if want("call_tree") || want("edges") { crate::walk(&p, crate::Timeline::Off)? } else { None };
     let (p, hot) = if p.has_grammar() && want("hot_subpaths") {
         let dag = Dag::of(p)?;
         let min_cost = MinCost::Percent(1.0).resolve(wpp_report::run_cost(&dag, Cost::Instructions));

@@ -2,7 +2,8 @@
 //! context tree as a sampled profile (each stack weighted by its instructions), and for a
 //! whole program path, the ordered call timeline as an evented profile, on an axis of
 //! instructions executed. A profile of path counts only has no calls: each function is a
-//! stack of one.
+//! stack of one. A timeline cut to a size ([`crate::Timeline::AtMost`]) says in its name
+//! which calls it left out.
 
 use std::io::Write;
 
@@ -82,7 +83,11 @@ pub fn write(p: &Profile, walk: Option<&Walk>, out: &mut dyn Write) -> std::io::
     serde_json::to_writer(&mut *out, &sampled)?;
     if let Some(w) = timeline {
         write!(out, ",{{\"type\":\"evented\",\"name\":")?;
-        serde_json::to_writer(&mut *out, &format!("{name} (call timeline, instructions)"))?;
+        let left_out = match w.shortest {
+            0 => String::new(),
+            n => format!("; {} calls shorter than {n} instructions left out, in their callers", w.left_out),
+        };
+        serde_json::to_writer(&mut *out, &format!("{name} (call timeline, instructions{left_out})"))?;
         write!(out, ",\"unit\":\"none\",\"startValue\":0,\"endValue\":{},\"events\":[", w.instructions)?;
         for (i, (open, f, at)) in events.into_iter().enumerate() {
             let sep = if i == 0 { "" } else { "," };

@@ -6,7 +6,7 @@ use std::path::Path;
 use wpp_export::lcov::Lcov;
 use wpp_export::parquet::Written;
 use wpp_export::tables::RunInfo;
-use wpp_report::format::bytes;
+use wpp_report::format::{bytes, group};
 
 /// One run's Parquet tables written.
 pub fn parquet(out: &mut dyn Write, info: &RunInfo, written: &[Written]) -> io::Result<()> {
@@ -20,6 +20,16 @@ pub fn parquet(out: &mut dyn Write, info: &RunInfo, written: &[Written]) -> io::
 /// A file of one format (`pprof`, `speedscope`, `lcov`) written, of `size` bytes.
 pub fn file(out: &mut dyn Write, format: &str, path: &Path, size: u64) -> io::Result<()> {
     writeln!(out, "{format:<11} {}  {}", path.display(), bytes(size))
+}
+
+/// What a speedscope timeline cut to its size left out.
+pub fn timeline_left_out(out: &mut dyn Write, calls: u64, shortest: u64) -> io::Result<()> {
+    writeln!(
+        out,
+        "            its call timeline leaves out {} calls shorter than {} instructions (in their callers); --timeline-marks 0 keeps every call",
+        group(calls),
+        group(shortest)
+    )
 }
 
 /// What an lcov tracefile covers, and what it leaves out (`lines`: whether the module had

@@ -13,6 +13,7 @@
 ;; RUN: trace %t.twpp --func fib --call 2
 ;; RUN: trace %t.twpp --func countdown --top 1
 ;; RUN: trace %t.twpp --func 0 --call 1
+;; RUN: export %t.wpp --speedscope %t.speedscope.json --timeline-marks 6
 (module
   (memory (export "memory") 1)
   (type $un (func (param i32) (result i32)))

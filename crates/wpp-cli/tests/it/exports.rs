@@ -308,7 +308,7 @@ fn viewers_read_pprof_speedscope_and_lcov() {
     for profile in [&grammar, &counts] {
         let whole = profile == &grammar;
         let (pb, ss, info) = (d.join("lua.pb.gz"), d.join("lua.speedscope.json"), d.join("lua.info"));
-        ok(wpp().arg("export").arg(profile).arg("--pprof").arg(&pb).arg("--speedscope").arg(&ss).arg("--lcov").arg(&info));
+        ok(wpp().arg("export").arg(profile).arg("--pprof").arg(&pb).arg("--speedscope").arg(&ss).arg("--timeline-marks").arg("0").arg("--lcov").arg(&info));
         let (instructions, paths) = totals(profile);
 
         // pprof: go tool pprof's totals of both sample types.
@@ -353,6 +353,32 @@ fn viewers_read_pprof_speedscope_and_lcov() {
             assert!(open.is_empty());
             assert_eq!(at, instructions, "the timeline ends with the run");
             assert_eq!(opened, invocations, "calls in the timeline against the TWPP's invocations");
+
+            // Cut to a limit: the calls kept and those it says it left out are all of them,
+            // every call kept is at least as long as it says, and the rest still nests.
+            let limit = 200_000;
+            let cut = d.join("lua.cut.speedscope.json");
+            let said = String::from_utf8(ok(wpp().arg("export").arg(profile).arg("--speedscope").arg(&cut).arg("--timeline-marks").arg(limit.to_string()))).unwrap();
+            let words: Vec<&str> = said.split_whitespace().collect();
+            let after = |w: &str| words.iter().position(|x| *x == w).and_then(|i| words.get(i + 1)).map(|n| n.replace(',', "").parse::<u64>().unwrap());
+            let (left_out, shortest) = (after("out").unwrap_or_else(|| panic!("{said}")), after("than").unwrap_or_else(|| panic!("{said}")));
+            let doc: Value = serde_json::from_slice(&std::fs::read(&cut).unwrap()).unwrap();
+            let events = doc["profiles"][1]["events"].as_array().unwrap();
+            assert!(events.len() <= limit, "{} marks kept, limit {limit}", events.len());
+            let mut open: Vec<(u64, u64)> = Vec::new();
+            let mut kept = 0u64;
+            for e in events {
+                let (f, t) = (e["frame"].as_u64().unwrap(), e["at"].as_u64().unwrap());
+                if e["type"] == "O" {
+                    open.push((f, t));
+                    kept += 1;
+                } else {
+                    let (g, start) = open.pop().unwrap();
+                    assert_eq!(g, f, "a frame closes after those it opened");
+                    assert!(t - start >= shortest, "a call of {} instructions kept, under {shortest}", t - start);
+                }
+            }
+            assert_eq!(kept + left_out, invocations, "calls kept and left out against the TWPP's invocations");
         }
 
         // lcov: lcov's own summary, genhtml, and every line's count against `wpp annotate`.
