@@ -46,6 +46,9 @@ pub enum Error {
     /// A merge given no profile.
     #[error("{path}: no profiles to merge")]
     NothingToMerge { path: PathBuf },
+    /// The whole program path asked of a TWPP file, which keeps the run split by function.
+    #[error("{path}: a TWPP (written by `wpp twpp build`) holds the run split by function, not the whole program path this needs; give the profile it was built from{}", match .stem { Some(s) => format!(" ({s}.wpp)"), None => String::new() })]
+    TwppWholePath { path: PathBuf, stem: Option<String> },
     /// The whole program path asked of a merged profile, which keeps one per run.
     #[error("{path}: a merged profile keeps each run's whole program path apart: choose one with --run N (`wpp stats` lists the runs)")]
     MergedWholePath { path: PathBuf },

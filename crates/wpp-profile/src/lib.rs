@@ -117,6 +117,9 @@ pub mod section {
     pub const EWPP: &str = "ewpp";
     /// A merged profile's runs ([`crate::merge`]).
     pub const MERGED_RUNS: &str = "merged-runs";
+    /// The index of a TWPP file (`wpp twpp build`), which holds the run split by function
+    /// instead of the whole program path.
+    pub const TWPP_INDEX: &str = "twpp-index";
 }
 
 /// One entry of the table of contents.

@@ -263,6 +263,12 @@ impl Profile {
         Ok(Profile { path: path.to_owned(), toc, meta, counts, numberings, symbols, terminals, terminal_events, grammar_options, source, ppp, instrumentation })
     }
 
+    /// Whether this is a TWPP file (`wpp twpp build`): the run split by function, read
+    /// with `wpp_twpp`, with no whole program path of its own.
+    pub fn is_twpp(&self) -> bool {
+        self.toc.iter().any(|e| e.name == section::TWPP_INDEX)
+    }
+
     /// Whether the profile holds the full path trace.
     pub fn has_trace(&self) -> bool {
         self.toc.iter().any(|e| e.name == section::RUNS || e.name == section::TRACE)
@@ -482,6 +488,10 @@ impl Profile {
     fn no_whole_path(&self, section: &str) -> Error {
         if self.toc.iter().any(|e| e.name == section::MERGED_RUNS) {
             return Error::MergedWholePath { path: self.path.clone() };
+        }
+        if self.is_twpp() {
+            let stem = self.path.file_stem().map(|s| s.to_string_lossy().into_owned());
+            return Error::TwppWholePath { path: self.path.clone(), stem };
         }
         match self.meta.mode {
             RecordMode::Paths => Error::NoWholePath { path: self.path.clone(), mode: "paths" },

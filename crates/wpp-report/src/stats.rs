@@ -89,7 +89,10 @@ pub fn stats_of(p: &Profile, grammar: Option<&wpp_grammar::Grammar>) -> Result<S
     let mut s = Stats {
         module: p.meta.module.clone(),
         module_sha256: p.module_id()?.map(|id| id.sha256_hex()),
-        mode: mode_name(p.meta.mode, p.grammar_options),
+        mode: match p.is_twpp() {
+            true => format!("TWPP (wpp twpp build) of a {} recording", mode_name(p.meta.mode, p.grammar_options)),
+            false => mode_name(p.meta.mode, p.grammar_options),
+        },
         prediction: p.grammar_options.map(|o| o.prediction.name()),
         ending: p.meta.ending.to_string(),
         partial: p.meta.ending.is_partial(),

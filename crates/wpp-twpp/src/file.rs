@@ -39,7 +39,7 @@ const PROGRESS_EVERY: u64 = 1 << 20;
 /// Section names.
 pub mod section {
     pub const LAYOUT: &str = "twpp-layout";
-    pub const INDEX: &str = "twpp-index";
+    pub const INDEX: &str = wpp_profile::section::TWPP_INDEX;
     pub const DCG: &str = "twpp-dcg";
     pub const STATS: &str = "twpp-stats";
 

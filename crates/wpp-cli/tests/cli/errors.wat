@@ -38,6 +38,9 @@
 ;; RUN: twpp build %t.wpp -o %t.twpp
 ;; RUN: trace %t.twpp --func 1 --call 99
 ;; RUN: trace %t.twpp --func nosuch
+;; RUN: hot %t.twpp --max-len 2
+;; RUN: dff %t.twpp --module %s --func 1
+;; RUN: stats %t.twpp
 ;; RUN: dff %t.wpp --module %t.missing.wasm --func 1
 ;; RUN: dff %t.wpp --module errors.input --func 1
 ;; RUN: dff %t.wpp --module %s --at 0xffffff
