@@ -21,9 +21,10 @@ pub struct Opts {
     /// The profile to write.
     #[arg(short, long)]
     output: PathBuf,
-    /// How the input is written.
-    #[arg(long, value_enum, default_value_t = Format::U32le)]
-    format: Format,
+    /// How the input is written [default: u32le, refused for an input that starts like
+    /// text or another kind of file unless named].
+    #[arg(long, value_enum)]
+    format: Option<Format>,
     /// The grammar builder.
     #[arg(long, value_parser = builder_arg(), default_value = "sequitur1")]
     grammar: Builder,
@@ -50,9 +51,10 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         Box::new(std::fs::File::open(&o.input).map_err(|source| wpp_record::Error::Read { path: o.input.clone(), source })?)
     };
     let format = match o.format {
-        Format::U32le => SymbolFormat::U32le,
-        Format::Text => SymbolFormat::Text,
-        Format::Events => SymbolFormat::Events,
+        None => SymbolFormat::U32leAssumed,
+        Some(Format::U32le) => SymbolFormat::U32le,
+        Some(Format::Text) => SymbolFormat::Text,
+        Some(Format::Events) => SymbolFormat::Events,
     };
     let prediction = if o.predict { Prediction::Rules } else { Prediction::Off };
     wpp_profile::check_writable(&o.output)?;

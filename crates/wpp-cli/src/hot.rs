@@ -56,6 +56,7 @@ enum Cost {
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
     anyhow::ensure!(o.max_len >= 1, "--max-len must be at least 1");
+    anyhow::ensure!(o.min_len >= 1, "--min-len must be at least 1: a subpath has at least one path");
     anyhow::ensure!(o.min_len <= o.max_len, "--min-len {} is above --max-len {}", o.min_len, o.max_len);
     let dag = Dag::of(o.run.open(&o.profile)?)?;
     let cost = match o.cost {

@@ -16,6 +16,10 @@ use wpp_profile::{GrammarBuilder, Prediction};
 pub enum SymbolFormat {
     /// 4-byte little-endian unsigned integers.
     U32le,
+    /// 4-byte little-endian unsigned integers, the format assumed when none was named:
+    /// an input that starts like text or another kind of file (a profile, a module, JSON)
+    /// is refused with the formats that read it, rather than read as numbers.
+    U32leAssumed,
     /// Unsigned decimal integers separated by whitespace.
     Text,
     /// Path events, one `FUNCTION PATH` per line (two unsigned decimal integers, the
@@ -98,12 +102,23 @@ fn read_symbols(input: impl Read, name: &Path, format: SymbolFormat, mut f: impl
     let read_err = |source| Error::Read { path: name.to_owned(), source };
     let mut reader = std::io::BufReader::with_capacity(1 << 20, input);
     match format {
-        SymbolFormat::U32le => {
+        SymbolFormat::U32le | SymbolFormat::U32leAssumed => {
             let mut buf = vec![0u8; 1 << 20];
             let mut have = 0usize;
             let mut offset = 0u64;
+            let mut first = format == SymbolFormat::U32leAssumed;
             loop {
                 let n = reader.read(&mut buf[have..]).map_err(read_err)?;
+                if std::mem::take(&mut first) {
+                    use wpp_model::sniff::FileKind;
+                    let kind = FileKind::of(&buf[..n]);
+                    if !matches!(kind, FileKind::Binary(_) | FileKind::Empty) {
+                        return Err(Error::Invalid(format!(
+                            "{}: {kind}, not 4-byte little-endian symbols; --format text reads whitespace-separated numbers, --format events `FUNCTION PATH` lines, and --format u32le reads it as 4-byte symbols all the same",
+                            name.display()
+                        )));
+                    }
+                }
                 if n == 0 {
                     if have != 0 {
                         return Err(Error::Invalid(format!("{}: {} bytes is not a whole number of 4-byte symbols", name.display(), offset + have as u64)));

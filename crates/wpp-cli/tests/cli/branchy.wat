@@ -18,6 +18,7 @@
 ;; RUN: hot %t.wpp --top 3
 ;; RUN: hot %t.wpp --min-cost 10% --cost paths --top 2
 ;; RUN: hot %t.wpp --min-cost 10x
+;; RUN: hot %t.wpp --min-len 0
 ;; RUN: query %t.wpp freq main:5 leaf:1
 ;; RUN: query %t.wpp before leaf:1 leaf:0
 ;; RUN: query %t.wpp context leaf:1 --k 2 --top 4

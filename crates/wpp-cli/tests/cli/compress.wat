@@ -1,8 +1,8 @@
 ;; The smallest program (`_start` returns at once: one path, run once), and a trace of
 ;; symbols written by something other than wpp (compress.input, decimal numbers separated
 ;; by whitespace, with repeats for the grammar to find), compressed into a grammar
-;; profile that holds no module; read as 4-byte little-endian numbers, the default, the
-;; same file is other symbols. Commands that need the program refuse such a profile and
+;; profile that holds no module; text is not read as 4-byte little-endian numbers, the
+;; default, unless --format u32le says so (then it is other symbols). Commands that need the program refuse such a profile and
 ;; say which commands read it; those read it.
 ;;
 ;; RUN: record -o %t.wpp %s
@@ -15,6 +15,7 @@
 ;; RUN: compress compress.input -o %t.repair.wpp --format text --grammar repair
 ;; RUN: stats %t.repair.wpp
 ;; RUN: compress compress.input -o %t.u32.wpp
+;; RUN: compress compress.input -o %t.u32.wpp --format u32le
 ;; RUN: dff %t.symbols.wpp --module %s --func 0
 ;; RUN: paths %t.symbols.wpp
 ;; RUN: functions %t.symbols.wpp
