@@ -69,6 +69,12 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     }
     // Every output checked before the work, which on a big run takes minutes.
     let p = o.run.open(&o.profile)?;
+    if o.lcov.is_some() && p.source.is_none() {
+        anyhow::bail!(
+            "{}: --lcov needs source lines, and the module had no DWARF debugging information when it was recorded (build it with -g); the other exports need none",
+            o.profile.display()
+        );
+    }
     for path in [&o.pprof, &o.speedscope, &o.lcov].into_iter().flatten() {
         wpp_profile::check_writable(path)?;
     }
@@ -109,7 +115,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         let l = wpp_export::lcov::lcov(&p, &wpp_export::lcov::test_name(&o.profile), walk.as_ref());
         write_file(path, l.text.as_bytes())?;
         wpp_text::export::file(&mut out, "lcov", path, l.text.len() as u64)?;
-        wpp_text::export::lcov(&mut out, &l, p.source.is_some())?;
+        wpp_text::export::lcov(&mut out, &l)?;
     }
     Ok(())
 }

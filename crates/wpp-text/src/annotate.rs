@@ -27,7 +27,12 @@ pub fn render(out: &mut dyn Write, a: &Annotation, hottest: bool, read: &dyn Fn(
     let row = |executions: u64, instructions: u64| counts_columns(Some((executions, instructions)), a.instructions);
     let blank = counts_columns(None, 0);
     if !a.has_lines {
-        writeln!(out, "no source lines in this profile (the module had no DWARF line information): its blocks by byte offset")?;
+        writeln!(out, "no source lines in this profile (the module had no DWARF line information): its hottest blocks, then every block by byte offset")?;
+        let mut hot: Vec<&BlockCount> = a.blocks.iter().filter(|b| b.instructions > 0).collect();
+        hot.sort_by(|x, y| y.instructions.cmp(&x.instructions).then(x.start.cmp(&y.start)));
+        writeln!(out, "hottest blocks:")?;
+        block_table(out, hot.into_iter().take(HOTTEST), &row)?;
+        writeln!(out)?;
         return block_table(out, a.blocks.iter(), &row);
     }
     // The lines of each file, in the annotation's order, with the file's text if it reads.

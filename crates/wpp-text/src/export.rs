@@ -32,17 +32,13 @@ pub fn timeline_left_out(out: &mut dyn Write, calls: u64, shortest: u64) -> io::
     )
 }
 
-/// What an lcov tracefile covers, and what it leaves out (`lines`: whether the module had
-/// source lines).
-pub fn lcov(out: &mut dyn Write, l: &Lcov, lines: bool) -> io::Result<()> {
+/// What an lcov tracefile covers, and what it leaves out.
+pub fn lcov(out: &mut dyn Write, l: &Lcov) -> io::Result<()> {
     writeln!(
         out,
         "            lines {}/{}, functions {}/{}, branches {}/{} executed",
         l.lines_hit, l.lines, l.functions_hit, l.functions, l.branches_hit, l.branches
     )?;
-    if !lines {
-        writeln!(out, "            the module has no DWARF source lines: the tracefile is empty")?;
-    }
     if l.unknown_branches > 0 {
         writeln!(out, "            {} branch blocks left out: an edge's count needs the whole program path (record with --mode grammar)", l.unknown_branches)?;
     }

@@ -23,6 +23,7 @@
 ;; RUN: query %t.wpp before leaf:1 leaf:0
 ;; RUN: query %t.wpp context leaf:1 --k 2 --top 4
 ;; RUN: functions %t.wpp
+;; RUN: annotate %t.wpp
 ;; RUN: annotate %t.wpp --func leaf
 ;; RUN: annotate %t.wpp branchy.c
 (module

@@ -23,8 +23,9 @@
 ;; RUN: twpp build %t.wpp -o %t.nodir/x.twpp
 ;; RUN: report %t.wpp -o %t.nodir/x.html
 ;; RUN: export %t.wpp --pprof %t.nodir/x.pb.gz
-;; RUN: export %t.wpp --speedscope %t.wpp.speedscope.json --lcov %t.nodir/x.info
+;; RUN: export %t.wpp --pprof %t.pb.gz --speedscope %t.nodir/x.json
 ;; RUN: export %t.wpp --parquet %t.wpp
+;; RUN: export %t.wpp --lcov %t.info
 ;; RUN: merge %t.wpp %t.wpp -o %t.nodir/m.wpp
 ;; RUN: diff %t.wpp %t.wpp --html %t.nodir/d.html
 ;; RUN: ppp select %t.wpp --all-executed -o %t.nodir/s.set
