@@ -16,7 +16,7 @@ use wpp_profile::{Ending, Profile, RecordMode};
 use crate::Error;
 
 /// The export format's version, bumped when a field changes meaning or goes away.
-pub const EXPORT_VERSION: u32 = 2;
+pub const EXPORT_VERSION: u32 = 3;
 
 /// Largest integer every JSON reader keeps exact (2^53 − 1).
 pub const MAX_SAFE: u64 = (1 << 53) - 1;
@@ -42,8 +42,11 @@ pub struct Export<'a> {
     pub version: u32,
     pub module: &'a str,
     pub args: &'a [String],
-    /// `paths`, `trace`, `ppp` or `grammar`.
+    /// How the run was recorded (`paths`, `trace`, `ppp`, `grammar`, `addresses`,
+    /// `ewpp-filter`, `ewpp`); for a merged profile, `merged`.
     pub mode: &'static str,
+    /// A merged profile's runs, in the order merged; null for a profile of one run.
+    pub runs: Option<Vec<RunRow>>,
     /// The grammar builder of a grammar profile (`sequitur`, `sequitur1`, `repair`, ...).
     pub builder: Option<&'static str>,
     /// A grammar profile's rule prediction (`off`, `rules`); null when not recorded.
@@ -67,6 +70,30 @@ pub struct Export<'a> {
     pub terminals: Option<&'a [u32]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grammar: Option<GrammarRows>,
+}
+
+/// One run of a merged profile: the profile it came from and how it was recorded.
+#[derive(Serialize)]
+pub struct RunRow {
+    pub file: String,
+    pub mode: &'static str,
+    pub builder: Option<&'static str>,
+    pub args: Vec<String>,
+    pub ending: EndingRow,
+    pub events: Exact,
+}
+
+/// The export's name of a recording mode, and its grammar builder if it has one.
+fn mode_row(mode: RecordMode) -> (&'static str, Option<&'static str>) {
+    match mode {
+        RecordMode::Paths => ("paths", None),
+        RecordMode::Trace => ("trace", None),
+        RecordMode::Ppp => ("ppp", None),
+        RecordMode::Grammar(b) => ("grammar", Some(b.name())),
+        RecordMode::Addresses(b) => ("addresses", Some(b.name())),
+        RecordMode::EwppFilter => ("ewpp-filter", None),
+        RecordMode::Ewpp(b) => ("ewpp", Some(b.name())),
+    }
 }
 
 /// How the run ended, as data and as the sentence the text commands print.
@@ -207,14 +234,17 @@ pub fn export(p: &Profile) -> Result<Export<'_>, Error> {
         }
         _ => None,
     };
-    let (mode, builder) = match p.meta.mode {
-        RecordMode::Paths => ("paths", None),
-        RecordMode::Trace => ("trace", None),
-        RecordMode::Ppp => ("ppp", None),
-        RecordMode::Grammar(b) => ("grammar", Some(b.name())),
-        RecordMode::Addresses(b) => ("addresses", Some(b.name())),
-        RecordMode::EwppFilter => ("ewpp-filter", None),
-        RecordMode::Ewpp(b) => ("ewpp", Some(b.name())),
+    let runs = p.merged_runs()?.map(|runs| {
+        runs.into_iter()
+            .map(|r| {
+                let (mode, builder) = mode_row(r.mode);
+                RunRow { file: r.file, mode, builder, args: r.args, ending: EndingRow::of(&r.ending), events: Exact(r.events) }
+            })
+            .collect::<Vec<_>>()
+    });
+    let (mode, builder) = match runs {
+        Some(_) => ("merged", None),
+        None => mode_row(p.meta.mode),
     };
     Ok(Export {
         format: "wpp-profile",
@@ -222,6 +252,7 @@ pub fn export(p: &Profile) -> Result<Export<'_>, Error> {
         module: &p.meta.module,
         args: &p.meta.args,
         mode,
+        runs,
         builder,
         prediction: p.grammar_options.map(|o| o.prediction.name()),
         ending: EndingRow::of(&p.meta.ending),

@@ -56,9 +56,10 @@
 //!    becomes `<rate> M/s`;
 //! 4. the sizes that hold the run's time, as a variable-length number in the profile's
 //!    `meta` section (and a merged profile's `merged-runs`, which also holds each run's
-//!    file name) and in decimal on the HTML page: the number at the end of a line
-//!    `  meta ... N bytes` (`wpp stats`, `wpp twpp stats`), of `  merged-runs ... N bytes`
-//!    and of `wpp: wrote ... (N KiB)`
+//!    file name, and an extended WPP's `ewpp`, which holds its filtering run's) and in
+//!    decimal on the HTML page: the number at the end of a line `  meta ... N bytes`
+//!    (`wpp stats`, `wpp twpp stats`), of `  merged-runs ... N bytes`, of
+//!    `  ewpp ... N bytes` and of `wpp: wrote ... (N KiB)`
 //!    (`wpp report`) becomes `<n>`.
 //!
 //! A number counts only where it is not part of a longer word (`v1.0 s` and `1.5 steps` are
@@ -95,7 +96,7 @@ const SECS: &str = "<secs>";
 
 /// The lines whose last number is a size that depends on the run's time: (how the line
 /// starts, what follows the number at its end).
-const TIMED_SIZES: [(&str, &str); 3] = [("  meta ", " bytes"), ("  merged-runs ", " bytes"), ("wpp: wrote ", " KiB)")];
+const TIMED_SIZES: [(&str, &str); 4] = [("  meta ", " bytes"), ("  merged-runs ", " bytes"), ("  ewpp ", " bytes"), ("wpp: wrote ", " KiB)")];
 
 fn main() {
     let args = Arguments::from_args();

@@ -15,6 +15,7 @@
 ;; RUN: paths %t.b.wpp
 ;; RUN: paths %t.ab.wpp
 ;; RUN: paths %t.ab.wpp --run 2
+;; RUN: export %t.ab.wpp
 ;; RUN: merge %t.ab.wpp %t.c.wpp -o %t.abc.wpp
 ;; RUN: stats %t.abc.wpp
 ;; RUN: hot %t.abc.wpp --top 2
