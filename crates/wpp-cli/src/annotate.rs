@@ -18,11 +18,13 @@ use wpp_report::SourceText;
 /// the path counts: a block runs once per run of each path through it; it counts on each
 /// line of its source lines when they are at most 8 apart, otherwise on its first and
 /// last line only, its instructions shared evenly among them. A profile without source
-/// lines (a module without DWARF) is annotated by block, with byte offsets. With --json:
+/// lines (a module without DWARF) is annotated by block, with byte offsets. A block with no
+/// line of its own (line 0) counts on the line before it (the last line of the nearest
+/// block before it in the function), as perf annotate does; the summary says how much. With --json:
 /// {"function", "function_index", "file", "instructions", "run_instructions",
 /// "has_lines", "lines": [{"file", "line", "executions", "instructions"}], "blocks":
-/// [{"function", "function_index", "block", "start", "end", "source", "size",
-/// "executions", "instructions"}]}, every line and block of the annotated code, also
+/// [{"function", "function_index", "block", "start", "end", "source", "line_before",
+/// "size", "executions", "instructions"}]}, every line and block of the annotated code, also
 /// those that did not run ("file" is null for a function, "function" for a file).
 #[derive(Args)]
 #[command(after_help = "Examples:\n  wpp annotate lua.wpp --func luaH_getshortstr --source-map /crates=DIR\n  wpp annotate lua.wpp lvm.c")]

@@ -12,6 +12,12 @@
 //! the many lines between that likely do not. Each line the block counts on gets all its
 //! executions and an even share of its instructions (the first lines one more when they
 //! do not divide), so the lines' instructions add up to the blocks'.
+//!
+//! A block whose instructions all have line 0 (code the compiler could not place on a
+//! line: spills, merged tails, the dispatch of a switch) counts on the line before it, as
+//! `perf annotate` and `llvm-cov` place such code: the last line of the nearest block
+//! before it in the function that has one ([`block_line`]). The annotation says how many
+//! instructions were placed that way.
 
 use std::collections::BTreeMap;
 
@@ -32,6 +38,16 @@ pub fn block_lines(r: LineRange) -> Vec<u32> {
     } else {
         vec![r.first, r.last]
     }
+}
+
+/// The source lines block `b` of `f` counts on: its own, or, for a block without a line
+/// (line 0), the last line of the nearest block before it in the function that has one
+/// (`true`: placed so). `None` when no block up to it has a line.
+pub fn block_line(map: &wpp_model::SourceMap, f: FuncIdx, b: BlockIdx) -> Option<(LineRange, bool)> {
+    if let Some(r) = map.block(f, b) {
+        return Some((r, false));
+    }
+    (0..b.0).rev().find_map(|before| map.block(f, BlockIdx(before))).map(|r| (LineRange { file: r.file, first: r.last, last: r.last }, true))
 }
 
 /// What ran on one source line.
@@ -64,7 +80,7 @@ pub fn line_counts(blocks: impl IntoIterator<Item = (LineRange, u32, u64)>) -> B
 pub fn program_lines(p: &Profile) -> BTreeMap<(u32, u32), LineCount> {
     let Some(map) = &p.source else { return BTreeMap::new() };
     let counts = program_block_counts(p);
-    line_counts(blocks_of(p, &counts, |_, _| true).into_iter().filter_map(|(f, b, n, c)| Some((map.block(f, b)?, n, c))))
+    line_counts(blocks_of(p, &counts, |_, _| true).into_iter().filter_map(|(f, b, n, c)| Some((block_line(map, f, b)?.0, n, c))))
 }
 
 /// Every block of `p`'s program that `keep` keeps, as (function, block, instructions per
@@ -129,6 +145,9 @@ pub struct BlockCount {
     pub end: u32,
     /// Its source lines, `FILE:LINE` or `FILE:FIRST-LAST` (null where none is known).
     pub source: Option<String>,
+    /// Whether `source` is the line before the block, the block having none of its own
+    /// (line 0).
+    pub line_before: bool,
     /// Instructions of one execution.
     pub size: u32,
     pub executions: u64,
@@ -140,8 +159,8 @@ pub struct BlockCount {
 ///
 /// JSON: `{"function", "function_index", "file", "instructions", "run_instructions",
 /// "has_lines", "lines": [{"file", "line", "executions", "instructions"}], "blocks":
-/// [{"function", "function_index", "block", "start", "end", "source", "size",
-/// "executions", "instructions"}]}`, every line and block, run or not.
+/// [{"function", "function_index", "block", "start", "end", "source", "line_before",
+/// "size", "executions", "instructions"}]}`, every line and block, run or not.
 #[derive(Clone, Debug, Serialize)]
 pub struct Annotation {
     /// The function annotated (null for a file).
@@ -189,6 +208,12 @@ impl Annotation {
     /// Instructions of the annotated blocks that have no source line (their lines unknown).
     pub fn without_lines(&self) -> u64 {
         self.blocks.iter().filter(|b| b.source.is_none()).map(|b| b.instructions).sum()
+    }
+
+    /// Instructions of the annotated blocks counted on the line before them, having no
+    /// line of their own.
+    pub fn on_line_before(&self) -> u64 {
+        self.blocks.iter().filter(|b| b.line_before).map(|b| b.instructions).sum()
     }
 
     /// The lines by file, in the annotation's order.
@@ -249,17 +274,17 @@ pub fn annotate(p: &Profile, sel: Selection) -> Result<Annotation, Error> {
             return Err(unsuitable(format!("function {} is imported: it has no code in the module to annotate", p.meta.func_name(f))));
         }
     }
-    let line_of = |f: FuncIdx, b: BlockIdx| p.source.as_ref().and_then(|m| m.block(f, b));
+    let line_of = |f: FuncIdx, b: BlockIdx| p.source.as_ref().and_then(|m| block_line(m, f, b));
     let keep = |f: FuncIdx, b: BlockIdx| match (func, file) {
         (Some(g), _) => f == g,
-        (None, Some(file)) => line_of(f, b).is_some_and(|r| r.file == file),
+        (None, Some(file)) => line_of(f, b).is_some_and(|(r, _)| r.file == file),
         (None, None) => false,
     };
     let mut blocks = Vec::new();
     let mut ranges = Vec::new();
     for (f, b, size, executions) in blocks_of(p, &counts, keep) {
         let cfg_block = &p.meta.functions[f.idx()].cfg.as_ref().expect("a function with blocks").blocks[b.idx()];
-        let range = line_of(f, b);
+        let (range, line_before) = line_of(f, b).map_or((None, false), |(r, before)| (Some(r), before));
         ranges.extend(range.map(|r| (r, size, executions)));
         blocks.push(BlockCount {
             function: p.meta.func_name(f),
@@ -268,6 +293,7 @@ pub fn annotate(p: &Profile, sel: Selection) -> Result<Annotation, Error> {
             start: cfg_block.start,
             end: cfg_block.end,
             source: range.and_then(|r| p.source.as_ref()?.format(r)),
+            line_before,
             size,
             executions,
             instructions: u64::from(size).saturating_mul(executions),

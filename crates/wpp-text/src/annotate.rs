@@ -49,6 +49,10 @@ pub fn render(out: &mut dyn Write, a: &Annotation, hottest: bool, read: &dyn Fn(
             writeln!(out, "{}", format!("{:>16} {}  {base}:{}  {text}", group(r.instructions), share(r.instructions), r.line).trim_end())?;
         }
     }
+    let before = a.on_line_before();
+    if before > 0 {
+        writeln!(out, "{:>16} {}  in blocks with no line of their own (line 0), counted on the line before them", group(before), share(before))?;
+    }
     if without > 0 {
         writeln!(out, "{:>16} {}  in blocks without a source line (at the end)", group(without), share(without))?;
     }

@@ -43,9 +43,13 @@ fn counted_on(first: u32, last: u32) -> Vec<u32> {
 fn walk(profile: &Path) -> Walk {
     let p = Profile::open(profile).unwrap();
     let mut w = Walk::default();
+    // A block without a line counts on the last line of the closest block before it that
+    // has one.
     let line = |f: u32, b: u32| {
-        let r = p.source.as_ref()?.block(wpp_model::FuncIdx(f), BlockIdx(b))?;
-        Some((p.source.as_ref()?.files[r.file as usize].clone(), counted_on(r.first, r.last)))
+        let map = p.source.as_ref()?;
+        let (r, before) = (0..=b).rev().find_map(|x| Some((map.block(wpp_model::FuncIdx(f), BlockIdx(x))?, x < b)))?;
+        let on = if before { vec![r.last] } else { counted_on(r.first, r.last) };
+        Some((map.files[r.file as usize].clone(), on))
     };
     for (f, func) in p.meta.functions.iter().enumerate() {
         let Some(cfg) = &func.cfg else { continue };
