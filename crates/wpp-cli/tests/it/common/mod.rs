@@ -8,8 +8,21 @@ pub fn wpp() -> Command {
     Command::new(env!("CARGO_BIN_EXE_wpp"))
 }
 
-/// An empty directory of this test process's own, named after `name`.
+/// An empty directory of this test process's own, named after `name`. A test's directory
+/// stays after it, to look into when it fails; the first call of a process removes those of
+/// test processes that have ended, so runs do not pile up in the temporary directory.
 pub fn scratch(name: &str) -> PathBuf {
+    static SWEEP: std::sync::Once = std::sync::Once::new();
+    SWEEP.call_once(|| {
+        let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(pid) = name.strip_prefix("wpp-cli-").and_then(|r| r.split('-').next()).and_then(|p| p.parse::<u32>().ok()) else { continue };
+            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    });
     let d = std::env::temp_dir().join(format!("wpp-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
