@@ -40,7 +40,9 @@ pub struct Opts {
     module: PathBuf,
     /// The instruction, a program point: FUNC:0xOFF or 0xOFF (a module byte offset),
     /// FUNC:bN (block N's first instruction), or FILE:LINE (its first instruction, or with
-    /// a variable's name, the first where the variable is in a register).
+    /// a variable's name, the first of the line's instructions, in any function it is
+    /// inlined into, where the variable is in a register, else the first right after the
+    /// line's code where it is; the output names the instruction chosen).
     #[arg(long, value_name = "POINT")]
     at: String,
     /// The variable whose value just before the instruction is sliced: a source

@@ -136,12 +136,21 @@ impl Slicing {
             let r = parse_var(spec)?;
             return Ok((r, r.to_string()));
         }
+        self.named_var(&self.dwarf_variables(spec)?, spec, func, at)
+    }
+
+    /// The module's DWARF variables, or the error for `spec`, a name, when it has none.
+    fn dwarf_variables(&self, spec: &str) -> Result<Vec<wpp_wasm::Variable>, Error> {
         let module = self.module.path.display();
-        let Some(vars) = wpp_wasm::variables(&self.wasm).map_err(|source| Error::Decode { path: self.module.path.clone(), source })? else {
-            return Err(Error::Invalid(format!(
-                "{module}: no DWARF variables (compile with -g), so `{spec}` names nothing; name a register: local:N or global:N"
-            )));
-        };
+        wpp_wasm::variables(&self.wasm).map_err(|source| Error::Decode { path: self.module.path.clone(), source })?.ok_or_else(|| {
+            Error::Invalid(format!("{module}: no DWARF variables (compile with -g), so `{spec}` names nothing; name a register: local:N or global:N"))
+        })
+    }
+
+    /// The register that holds the variable named `spec` (one of `vars`) at the
+    /// instruction at `at` of `func`.
+    fn named_var(&self, vars: &[wpp_wasm::Variable], spec: &str, func: FuncIdx, at: u32) -> Result<(Var, String), Error> {
+        let module = self.module.path.display();
         let in_scope: Vec<&wpp_wasm::Variable> = vars.iter().filter(|v| v.in_scope(at)).collect();
         let live = || {
             let mut v: Vec<String> = in_scope
@@ -238,20 +247,57 @@ impl Slicing {
     /// in a register over part of a line only).
     pub fn criterion(&self, at: &str, var: &str) -> Result<(FuncIdx, u32, Var, String), Error> {
         let (func, off) = self.point(at)?;
-        let first = self.var(var, func, off);
-        if first.is_ok() || var.contains(':') {
-            return first.map(|(r, name)| (func, off, r, name));
+        if var.contains(':') || var.is_empty() {
+            return self.var(var, func, off).map(|(r, name)| (func, off, r, name));
         }
-        if let Ok(WrittenPoint::Line { file, line }) = WrittenPoint::parse(at) {
-            for (f, st) in self.stmts.iter().flat_map(|(f, s)| s.blocks.iter().flat_map(|b| &b.stmts).map(move |st| (f, st.at))) {
-                if st > off && self.module.on_line(st, file, line) {
-                    if let Ok((r, name)) = self.var(var, f, st) {
-                        return Ok((f, st, r, name));
+        let vars = self.dwarf_variables(var)?;
+        let first = self.named_var(&vars, var, func, off);
+        let Ok(WrittenPoint::Line { file, line }) = WrittenPoint::parse(at) else { return first.map(|(r, name)| (func, off, r, name)) };
+        if let Ok((r, name)) = first {
+            return Ok((func, off, r, name));
+        }
+        // A line's code may be in several functions (inlined), and a variable the line
+        // sets often has its location only from the instruction after the line's code: the
+        // first instruction of the line where the variable is in a register, else the
+        // first one right after a run of the line's code where it is.
+        let on = |st: u32| self.module.on_line(st, file, line);
+        let mut on_line: Vec<u32> = Vec::new();
+        for after in [false, true] {
+            for (f, s) in self.stmts.iter() {
+                let sts: Vec<u32> = s.blocks.iter().flat_map(|b| &b.stmts).map(|st| st.at).collect();
+                for (i, &st) in sts.iter().enumerate() {
+                    if !after && on(st) {
+                        on_line.push(st);
+                    }
+                    let wanted = if after { !on(st) && i > 0 && on(sts[i - 1]) } else { on(st) };
+                    if wanted {
+                        if let Ok((r, name)) = self.named_var(&vars, var, f, st) {
+                            return Ok((f, st, r, name));
+                        }
                     }
                 }
             }
         }
-        first.map(|(r, name)| (func, off, r, name))
+        // Nowhere on the line: say where in the file the variables of that name in scope on
+        // the line are in a register.
+        let mut lines: BTreeSet<u32> = BTreeSet::new();
+        for v in vars.iter().filter(|v| v.name == var && on_line.iter().any(|&st| v.in_scope(st))) {
+            for &(s, _, loc) in &v.locations {
+                if matches!(loc, wpp_wasm::VarLocation::Local(_) | wpp_wasm::VarLocation::Global(_)) {
+                    if let Some((name, l)) = self.module.line_of(s) {
+                        if file_matches(name, file) {
+                            lines.insert(l);
+                        }
+                    }
+                }
+            }
+        }
+        let Err(Error::Invalid(why)) = first else { return first.map(|(r, name)| (func, off, r, name)) };
+        let lines: Vec<u32> = lines.into_iter().collect();
+        Err(Error::Invalid(match lines.is_empty() {
+            true => format!("{why}; nor on or right after any other instruction of line {line} of {file}"),
+            false => format!("{why}; nor on or right after any other instruction of line {line}; `{var}` is in a register from lines {} of {file}", nearest(&lines, line, 8, |l| l.to_string())),
+        }))
     }
 
     /// The first instruction, in code order, on line `line` of `file`.

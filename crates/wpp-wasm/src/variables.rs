@@ -77,8 +77,8 @@ pub fn variables(bytes: &[u8]) -> Result<Option<Vec<Variable>>, Error> {
             if !matches!(tag, gimli::DW_TAG_variable | gimli::DW_TAG_formal_parameter) {
                 continue;
             }
-            let (Some(name), Some(scope)) = (entry.attr_value(gimli::DW_AT_name), scopes.last()) else { continue };
-            let name = dwarf.attr_string(&unit, name).map_err(err)?.to_string_lossy().into_owned();
+            let Some(scope) = scopes.last() else { continue };
+            let Some(name) = name_of(&dwarf, &unit, entry).map_err(err)? else { continue };
             let scope = scope.1.clone();
             let mut locations = Vec::new();
             match entry.attr_value(gimli::DW_AT_location) {
@@ -101,6 +101,32 @@ pub fn variables(bytes: &[u8]) -> Result<Option<Vec<Variable>>, Error> {
         }
     }
     Ok(Some(out))
+}
+
+/// The name of a variable's entry: its own `DW_AT_name`, or, for a variable of inlined
+/// code (`DW_TAG_inlined_subroutine`'s copy, which names only its `DW_AT_abstract_origin`),
+/// the name of the entry it is a copy of, followed through a few such links.
+fn name_of(dwarf: &gimli::Dwarf<Reader<'_>>, unit: &gimli::Unit<Reader<'_>>, entry: &gimli::DebuggingInformationEntry<Reader<'_>>) -> Result<Option<String>, gimli::Error> {
+    let mut origin = match entry.attr_value(gimli::DW_AT_name) {
+        Some(name) => return Ok(Some(dwarf.attr_string(unit, name)?.to_string_lossy().into_owned())),
+        None => entry.attr_value(gimli::DW_AT_abstract_origin),
+    };
+    for _ in 0..4 {
+        let offset = match origin {
+            Some(gimli::AttributeValue::UnitRef(o)) => o,
+            Some(gimli::AttributeValue::DebugInfoRef(o)) => match o.to_unit_offset(&unit.header) {
+                Some(o) => o,
+                None => return Ok(None),
+            },
+            _ => return Ok(None),
+        };
+        let e = unit.entry(offset)?;
+        if let Some(name) = e.attr_value(gimli::DW_AT_name) {
+            return Ok(Some(dwarf.attr_string(unit, name)?.to_string_lossy().into_owned()));
+        }
+        origin = e.attr_value(gimli::DW_AT_abstract_origin);
+    }
+    Ok(None)
 }
 
 /// What a location expression names: a local or global when it is that one operation
