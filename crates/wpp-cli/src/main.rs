@@ -34,6 +34,7 @@ mod export;
 mod functions;
 mod hot;
 mod man;
+mod memory;
 mod merge;
 mod options;
 mod paths;

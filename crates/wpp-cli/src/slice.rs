@@ -71,6 +71,11 @@ pub struct Opts {
     /// dependences precise slices found, which later slices of the run reuse).
     #[arg(long)]
     no_cache: bool,
+    /// The most memory the slice may hold (K, M or G suffixes; 0 for no limit): a slice
+    /// that outgrows it stops with an error saying how far it got, rather than exhausting
+    /// the machine [default: 80% of the memory available when it starts].
+    #[arg(long, value_name = "SIZE", value_parser = wpp_record::options::parse_size)]
+    max_memory: Option<usize>,
     #[command(flatten)]
     output: crate::Output,
 }
@@ -83,14 +88,34 @@ struct Out {
 }
 
 pub fn run(o: Opts) -> anyhow::Result<()> {
-    let s = open(&o.file, &o.module)?;
+    let mut s = open(&o.file, &o.module)?;
+    let limit = match o.max_memory {
+        Some(0) => None,
+        Some(n) => Some(n as u64),
+        None => crate::memory::available().map(|a| a / 10 * 8),
+    };
+    if let Some(limit) = limit {
+        s.limit_memory(limit, crate::memory::resident);
+    }
     o.html.as_deref().map(wpp_profile::check_writable).transpose()?;
     let (func, at, var, named) = s.criterion(&o.at, &o.var)?;
     let which = o.instance.map_or(Which::Last, Which::Nth);
     // A page has every line unless --top says otherwise.
     let top = if o.html.is_some() { wpp_report::Top::of(o.output.top, true) } else { o.output.top() };
     let cache = (!o.no_cache).then(|| wpp_dataflow::slice::cache_path(&o.file));
-    let (mut report, used) = s.slice(func, at, var, which, o.algorithm, top, cache.as_deref(), &mut crate::Bar::on_terminal())?;
+    let (mut report, used) = s.slice(func, at, var, which, o.algorithm, top, cache.as_deref(), &mut crate::Bar::on_terminal()).map_err(|e| match e {
+        wpp_dataflow::Error::Query(wpp_twpp::run::Error::OverMemory { used, limit, nodes }) => {
+            use wpp_report::format::group;
+            anyhow::anyhow!(
+                "{}: the slice outgrew the memory allowed it: {} MiB in use after {} of its executions, over the {} MiB of --max-memory (80% of the memory available at the start unless given); an earlier execution (--instance K) has a smaller slice",
+                o.file.display(),
+                group(used >> 20),
+                group(nodes),
+                group(limit >> 20)
+            )
+        }
+        e => anyhow::Error::new(e),
+    })?;
     if let Some(said) = used.and_then(|u| u.summary()) {
         wpp_text::slice::cache(&mut std::io::stderr().lock(), &said)?;
     }

@@ -27,6 +27,9 @@ pub struct Slicing {
     controllers: FuncMap<Vec<Vec<BlockIdx>>>,
     /// The run's memory dependences, if the TWPP keeps them.
     memory: Option<wpp_twpp::memory::Memory>,
+    /// The most memory a slice may hold the process at, and its measure
+    /// ([`wpp_twpp::slice::Slicer::limit_memory`]).
+    memory_limit: Option<(u64, fn() -> Option<u64>)>,
 }
 
 /// What the dependence cache did for one slice.
@@ -81,7 +84,7 @@ pub fn open(twpp: &Path, module: &Path) -> Result<Slicing, Error> {
     let stmts = wpp_wasm::statements(&wasm, &program).map_err(|source| Error::Decode { path: module.to_owned(), source })?;
     let controllers = crate::control_dep::program_controllers(&t.profile.meta.functions);
     let memory = t.memory().map_err(Error::Twpp)?;
-    Ok(Slicing { twpp: t, module: m, wasm, stmts, controllers, memory })
+    Ok(Slicing { twpp: t, module: m, wasm, stmts, controllers, memory, memory_limit: None })
 }
 
 /// What a criterion asks about: a register, or bytes of linear memory.
@@ -127,6 +130,12 @@ pub fn parse_var(s: &str) -> Result<Var, Error> {
 }
 
 impl Slicing {
+    /// Stops each slice once the process holds more than `limit` bytes as `used` measures
+    /// them (the resident set), with an error saying so.
+    pub fn limit_memory(&mut self, limit: u64, used: fn() -> Option<u64>) {
+        self.memory_limit = Some((limit, used));
+    }
+
     /// The register a criterion's variable names just before the instruction at `at` of
     /// `func`: `local:N`, `global:N`, or a source variable's name (from DWARF), in a local
     /// or global there; with its name for the listing.
@@ -339,6 +348,9 @@ impl Slicing {
         let mut slicer = Slicer::new(&self.twpp, p).map_err(Error::Query)?;
         if let Some(m) = &self.memory {
             slicer.follow_memory(m);
+        }
+        if let Some((limit, used)) = self.memory_limit {
+            slicer.limit_memory(limit, used);
         }
         Ok(slicer)
     }

@@ -276,6 +276,9 @@ struct Pos {
 }
 
 /// Answers slicing queries on one TWPP, keeping the traces read and the dependences found.
+/// How many executions a slice finds between two checks of its memory.
+pub const MEMORY_CHECK_EVERY: u64 = 1 << 16;
+
 pub struct Slicer<'a> {
     run: RunView<'a>,
     program: Program<'a>,
@@ -308,6 +311,8 @@ pub struct Slicer<'a> {
     block_runs: FxHashMap<FuncIdx, Vec<u64>>,
     /// The run's memory dependences, when followed.
     memory: Option<&'a Memory>,
+    /// The most memory a slice may hold the process at, and how to measure what it does.
+    memory_limit: Option<(u64, fn() -> Option<u64>)>,
     /// Each load's dependences, decoded when first reached.
     loads: FxHashMap<wpp_model::SiteIdx, LoadDeps>,
     /// The executions of instructions that read or write memory, in run order, and for
@@ -356,6 +361,7 @@ impl<'a> Slicer<'a> {
             blocks_before: FxHashMap::default(),
             block_runs: FxHashMap::default(),
             memory: None,
+            memory_limit: None,
             loads: FxHashMap::default(),
             orders: FxHashMap::default(),
             executed: FxHashMap::default(),
@@ -373,6 +379,29 @@ impl<'a> Slicer<'a> {
     /// How many nodes are known (reached by the queries so far and kept).
     pub fn known(&self) -> usize {
         self.graph.len()
+    }
+
+    /// Stops a slice with [`Error::OverMemory`] once the process holds more than `limit`
+    /// bytes, as `used` measures them (the resident set, say): checked every
+    /// [`MEMORY_CHECK_EVERY`] executions the slice finds, so that a slice too big for the
+    /// machine ends with a clear error rather than in the kernel's out-of-memory killer.
+    pub fn limit_memory(&mut self, limit: u64, used: fn() -> Option<u64>) {
+        self.memory_limit = Some((limit, used));
+    }
+
+    /// The memory check after `nodes` executions found.
+    #[inline]
+    pub(crate) fn check_memory(&self, nodes: u64) -> Result<(), Error> {
+        if nodes != 1 && nodes % MEMORY_CHECK_EVERY != 0 {
+            return Ok(());
+        }
+        match self.memory_limit {
+            Some((limit, used)) => match used() {
+                Some(used) if used > limit => Err(Error::OverMemory { used, limit, nodes }),
+                _ => Ok(()),
+            },
+            None => Ok(()),
+        }
     }
 
     fn damaged(&self, what: String) -> Error {

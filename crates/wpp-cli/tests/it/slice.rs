@@ -223,3 +223,27 @@ fn memory_criteria() {
     assert!(String::from_utf8_lossy(&e.stderr).contains("the length must be 1 to 4096 bytes"));
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// A slice that outgrows `--max-memory` stops with an error saying so, before it holds the
+/// machine's memory; without a limit (`0`) or under a generous one the same slice is
+/// answered.
+#[test]
+fn a_slice_stops_at_its_memory_limit() {
+    let d = scratch("slice-memory-limit");
+    let wasm = d.join("slice.wasm");
+    std::fs::write(&wasm, wat::parse_file(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/slice.wat")).unwrap()).unwrap();
+    let (profile, twpp) = (d.join("s.wpp"), d.join("s.twpp"));
+    ok(wpp().arg("record").arg("-o").arg(&profile).arg(&wasm));
+    ok(wpp().args(["twpp", "build"]).arg(&profile).arg("-o").arg(&twpp));
+    let slice = |limit: &str| run(wpp().arg("slice").arg(&twpp).arg("--module").arg(&wasm).args(["--at", "main:0x106", "--var", "local:5", "--no-cache", "--max-memory", limit]));
+    let o = slice("1K");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.starts_with("wpp: error: ") && err.contains("the slice outgrew the memory allowed it") && err.contains("over the 0 MiB of --max-memory"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for limit in ["0", "64G"] {
+        let o = slice(limit);
+        assert!(o.status.success(), "--max-memory {limit}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(String::from_utf8_lossy(&o.stdout).starts_with("slice of local 5"), "--max-memory {limit}");
+    }
+}

@@ -94,6 +94,7 @@ impl<'a> Slicer<'a> {
             }
             f(node, &deps);
             count += 1;
+            self.check_memory(count)?;
         }
         Ok(count)
     }
@@ -121,6 +122,7 @@ impl<'a> Slicer<'a> {
             f(n, deps);
             count += 1;
             self.arena.truncate(start);
+            self.check_memory(count)?;
         }
         Ok(count)
     }
@@ -212,6 +214,7 @@ impl<'a> Slicer<'a> {
                 f(func, at, part, node, &self.arena[start..]);
                 count += 1;
                 self.arena.truncate(start);
+                self.check_memory(count)?;
             }
         }
         Ok(count)
