@@ -93,6 +93,32 @@ pub fn exit_status(e: &anyhow::Error) -> u8 {
     }
 }
 
+/// An argument the parser refused, as one line like every other error (`wpp: error: ...`,
+/// with what clap adds on its own lines: the values possible, a tip, the usage), exit
+/// status 2; help and the version are printed as they are.
+pub fn usage_error(e: clap::Error) -> std::process::ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("For more information"));
+    let mut message = lines.next().unwrap_or("bad arguments").trim_start_matches("error: ").to_owned();
+    let mut usage = None;
+    for l in lines {
+        match l.strip_prefix("Usage: ") {
+            Some(u) => usage = Some(u.to_owned()),
+            None if message.ends_with(':') || l.starts_with('[') => message = format!("{message} {l}"),
+            None => message = format!("{message}; {l}"),
+        }
+    }
+    match usage {
+        Some(u) => eprintln!("wpp: error: {message} (usage: {u})"),
+        None => eprintln!("wpp: error: {message}"),
+    }
+    std::process::ExitCode::from(e.exit_code().clamp(0, 255) as u8)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,7 +34,6 @@ mod export;
 mod functions;
 mod hot;
 mod man;
-mod memory;
 mod merge;
 mod options;
 mod paths;
@@ -95,32 +94,6 @@ enum Command {
     Man(man::Opts),
 }
 
-/// An argument the parser refused, as one line like every other error (`wpp: error: ...`,
-/// with what clap adds on its own lines: the values possible, a tip, the usage), exit
-/// status 2; help and the version are printed as they are.
-fn usage_error(e: clap::Error) -> ExitCode {
-    use clap::error::ErrorKind;
-    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand) {
-        e.exit();
-    }
-    let text = e.render().to_string();
-    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("For more information"));
-    let mut message = lines.next().unwrap_or("bad arguments").trim_start_matches("error: ").to_owned();
-    let mut usage = None;
-    for l in lines {
-        match l.strip_prefix("Usage: ") {
-            Some(u) => usage = Some(u.to_owned()),
-            None if message.ends_with(':') || l.starts_with('[') => message = format!("{message} {l}"),
-            None => message = format!("{message}; {l}"),
-        }
-    }
-    match usage {
-        Some(u) => eprintln!("wpp: error: {message} (usage: {u})"),
-        None => eprintln!("wpp: error: {message}"),
-    }
-    ExitCode::from(e.exit_code().clamp(0, 255) as u8)
-}
-
 /// The command-line definition, with the version filled in.
 pub(crate) fn command() -> clap::Command {
     Cli::command().version(version())
@@ -129,7 +102,7 @@ pub(crate) fn command() -> clap::Command {
 fn main() -> ExitCode {
     let cli = match command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m)) {
         Ok(cli) => cli,
-        Err(e) => return usage_error(e),
+        Err(e) => return error::usage_error(e),
     };
     let result = match cli.command {
         Command::Record(o) => record::run(o),

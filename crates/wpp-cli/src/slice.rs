@@ -92,10 +92,10 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let limit = match o.max_memory {
         Some(0) => None,
         Some(n) => Some(n as u64),
-        None => crate::memory::available().map(|a| a / 10 * 8),
+        None => wpp_dataflow::slice::memory_available().map(|a| a / 10 * 8),
     };
     if let Some(limit) = limit {
-        s.limit_memory(limit, crate::memory::resident);
+        s.limit_memory(limit, wpp_dataflow::slice::resident_memory);
     }
     o.html.as_deref().map(wpp_profile::check_writable).transpose()?;
     let (func, at, var, named) = s.criterion(&o.at, &o.var)?;
@@ -119,7 +119,11 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     if let Some(said) = used.and_then(|u| u.summary()) {
         wpp_text::slice::cache(&mut std::io::stderr().lock(), &said)?;
     }
-    report.criterion.variable = named;
+    // A variable in the stack frame is named with the bytes it was found at.
+    report.criterion.variable = match var {
+        wpp_dataflow::slice::Var::Frame { .. } => format!("{named}: {}", report.criterion.variable),
+        _ => named,
+    };
     if let Some(page) = &o.html {
         wpp_html::slice::write(&report, &o.module.display().to_string(), page)?;
         if !o.output.json {

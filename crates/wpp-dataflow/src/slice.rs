@@ -7,6 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use wpp_model::effects::{Action, Base};
 use wpp_model::progress::Progress;
 use wpp_model::stmts::{FuncStmts, Reg};
 use wpp_model::{BlockIdx, FuncIdx, FuncMap};
@@ -92,6 +93,10 @@ pub fn open(twpp: &Path, module: &Path) -> Result<Slicing, Error> {
 pub enum Var {
     Reg(Reg),
     Mem { addr: u64, len: u64 },
+    /// `len` bytes of the stack frame, `offset` from the frame base that local `base`
+    /// holds: a source variable in memory, its address known at the criterion's
+    /// invocation ([`Slicing::slice`] finds it from a store there through the frame base).
+    Frame { base: u32, offset: i64, len: u64 },
 }
 
 impl std::fmt::Display for Var {
@@ -100,8 +105,27 @@ impl std::fmt::Display for Var {
             Var::Reg(r) => r.fmt(f),
             Var::Mem { addr, len: 1 } => write!(f, "the byte at {addr:#x}"),
             Var::Mem { addr, len } => write!(f, "the {len} bytes at {addr:#x}"),
+            Var::Frame { base, offset, len } => write!(f, "the {len} bytes at local {base} {} {}", if *offset < 0 { '-' } else { '+' }, offset.unsigned_abs()),
         }
     }
+}
+
+/// Bytes of memory available for new work (`MemAvailable` in `/proc/meminfo`), for a
+/// default limit of what a slice holds.
+pub fn memory_available() -> Option<u64> {
+    kib_of(&std::fs::read_to_string("/proc/meminfo").ok()?, "MemAvailable:")
+}
+
+/// Bytes this process holds in memory now (its resident set, `VmRSS` in
+/// `/proc/self/status`): the measure [`Slicing::limit_memory`] takes.
+pub fn resident_memory() -> Option<u64> {
+    kib_of(&std::fs::read_to_string("/proc/self/status").ok()?, "VmRSS:")
+}
+
+/// The bytes of the `NAME: N kB` line of a `/proc` file.
+fn kib_of(text: &str, name: &str) -> Option<u64> {
+    let kib: u64 = text.lines().find(|l| l.starts_with(name))?.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// The most bytes a memory criterion names.
@@ -168,6 +192,7 @@ impl Slicing {
                     Some(wpp_wasm::VarLocation::Local(l)) => format!("{} (local {l})", v.name),
                     Some(wpp_wasm::VarLocation::Global(g)) => format!("{} (global {g})", v.name),
                     Some(wpp_wasm::VarLocation::Memory) => format!("{} (in memory)", v.name),
+                    Some(wpp_wasm::VarLocation::Frame { base, offset }) => format!("{} (in the stack frame, local {base} + {offset})", v.name),
                     None => format!("{} (no location here)", v.name),
                 })
                 .collect();
@@ -189,12 +214,16 @@ impl Slicing {
             match v.at(at) {
                 Some(wpp_wasm::VarLocation::Local(l)) => return Ok((Var::Reg(Reg::Local(l)), format!("{spec} (local {l})"))),
                 Some(wpp_wasm::VarLocation::Global(g)) => return Ok((Var::Reg(Reg::Global(g)), format!("{spec} (global {g})"))),
+                Some(wpp_wasm::VarLocation::Frame { base, offset }) => {
+                    let len = u64::from(v.size.unwrap_or(4)).clamp(1, MEM_LIMIT);
+                    return Ok((Var::Frame { base, offset, len }, format!("{spec} (in the stack frame, {len} bytes at local {base} + {offset})")));
+                }
                 Some(wpp_wasm::VarLocation::Memory) => memory = true,
                 None => {}
             }
         }
         let why = if memory {
-            "lives in linear memory there (the stack frame of code compiled without optimisation); name its bytes as mem:ADDR:LEN (the address a load of it reads)"
+            "lives in linear memory there at an address its location does not give; name its bytes as mem:ADDR:LEN (the address a load of it reads)"
         } else {
             "has no location there (the compiler did not keep it at this instruction)"
         };
@@ -355,6 +384,30 @@ impl Slicing {
         Ok(slicer)
     }
 
+    /// The frame base, the value of local `base` of `func`, in the invocation of `inst`:
+    /// the address a store through it wrote there, less the store's offset (the frame
+    /// base is set once, on entry, in code that keeps variables in the frame).
+    fn frame_address(&self, slicer: &mut Slicer<'_>, func: FuncIdx, base: u32, inst: Inst) -> Result<u64, Error> {
+        let how = "record the run with `wpp record --mode addresses` and build the TWPP from that profile";
+        let profile = self.twpp.profile.path.display();
+        match &self.memory {
+            Some(m) if m.has_writes() => {}
+            _ => return Err(Error::Invalid(format!("{profile}: the variable lives in the stack frame, whose address this TWPP does not keep; {how}"))),
+        }
+        let stores = self.module.effects.get(func).into_iter().flat_map(|fx| fx.blocks.iter().flatten()).filter_map(|a| match *a {
+            Action::Store { access, at } if access.base == Base::Var(wpp_model::effects::Var::Local(base)) => Some((access.offset, at)),
+            _ => None,
+        });
+        for (offset, at) in stores.collect::<Vec<_>>() {
+            if let Some((first, _)) = slicer.written_in(inst.node, func, at).map_err(Error::Query)? {
+                return Ok(first.wrapping_sub(offset) & 0xffff_ffff);
+            }
+        }
+        Err(Error::Invalid(format!(
+            "{profile}: the variable lives in the stack frame, and no store through its frame base (local {base}) ran in this invocation, so its address is not known; name its bytes as mem:ADDR:LEN"
+        )))
+    }
+
     /// Whether the TWPP keeps the run's memory dependences (slices follow loads).
     pub fn follows_memory(&self) -> bool {
         self.memory.is_some()
@@ -425,9 +478,14 @@ impl Slicing {
             }
         };
         let inst = execs[index as usize];
+        let var = match var {
+            Var::Frame { base, offset, len } => Var::Mem { addr: self.frame_address(&mut slicer, func, base, inst)?.wrapping_add(offset as u64) & 0xffff_ffff, len },
+            v => v,
+        };
         progress.stage(&format!("following {var} back through the run"), None);
         let (from, bytes) = match var {
             Var::Reg(r) => (vec![slicer.value_before(r, inst).map_err(Error::Query)?], Vec::new()),
+            Var::Frame { .. } => unreachable!("a variable in the stack frame is resolved to its bytes above"),
             Var::Mem { addr, len } => {
                 let how = "record the run with `wpp record --mode addresses` and build the TWPP from that profile";
                 match &self.memory {

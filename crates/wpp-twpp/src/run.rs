@@ -31,7 +31,7 @@ pub enum Error {
     NoInstruction { func: FuncIdx, at: u32 },
     #[error("the instruction at {at:#x} of function {func} did not run there")]
     NotRun { func: FuncIdx, at: u32 },
-    /// A slice stopped at its memory limit ([`crate::slice::Slicer::limit_memory`]).
+    /// A slice stopped at its memory limit (`Slicer::limit_memory`).
     #[error("the slice outgrew the memory allowed it: {} MiB in use after {nodes} of its executions, over the limit of {} MiB", .used >> 20, .limit >> 20)]
     OverMemory { used: u64, limit: u64, nodes: u64 },
 }

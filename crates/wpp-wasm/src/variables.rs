@@ -15,7 +15,11 @@ type Reader<'a> = EndianSlice<'a, LittleEndian>;
 pub enum VarLocation {
     Local(u32),
     Global(u32),
-    /// In linear memory (or computed): not a register.
+    /// In the function's stack frame in linear memory, `offset` bytes from the frame base,
+    /// which the local `base` holds (`DW_OP_fbreg` against a `DW_AT_frame_base` of
+    /// `DW_OP_WASM_location 0 base`: how clang places a variable at -O0).
+    Frame { base: u32, offset: i64 },
+    /// In linear memory otherwise (or computed): not a register.
     Memory,
 }
 
@@ -27,6 +31,8 @@ pub struct Variable {
     pub scope: Vec<(u32, u32)>,
     /// Where it is, over which code.
     pub locations: Vec<(u32, u32, VarLocation)>,
+    /// Bytes of its type, when DWARF gives them.
+    pub size: Option<u32>,
 }
 
 impl Variable {
@@ -51,8 +57,9 @@ pub fn variables(bytes: &[u8]) -> Result<Option<Vec<Variable>>, Error> {
     while let Some(header) = units.next().map_err(err)? {
         let unit = dwarf.unit(header).map_err(err)?;
         let mut entries = unit.entries();
-        // The scopes open (subprograms, lexical blocks, inlined code), by depth.
-        let mut scopes: Vec<(isize, Vec<(u32, u32)>)> = Vec::new();
+        // The scopes open (subprograms, lexical blocks, inlined code), by depth, each with
+        // the local that holds its frame base (a subprogram's, or its enclosing one's).
+        let mut scopes: Vec<(isize, Vec<(u32, u32)>, Option<u32>)> = Vec::new();
         while let Some(entry) = entries.next_dfs().map_err(err)? {
             let depth = entry.depth();
             while scopes.last().is_some_and(|s| s.0 >= depth) {
@@ -71,7 +78,14 @@ pub fn variables(bytes: &[u8]) -> Result<Option<Vec<Variable>>, Error> {
                 if ranges.is_empty() {
                     ranges = scopes.last().map(|s| s.1.clone()).unwrap_or_default();
                 }
-                scopes.push((depth, ranges));
+                let frame_base = match entry.attr_value(gimli::DW_AT_frame_base) {
+                    Some(gimli::AttributeValue::Exprloc(expr)) => match location(expr, unit.encoding(), None) {
+                        VarLocation::Local(l) => Some(l),
+                        _ => None,
+                    },
+                    _ => scopes.last().and_then(|s| s.2),
+                };
+                scopes.push((depth, ranges, frame_base));
                 continue;
             }
             if !matches!(tag, gimli::DW_TAG_variable | gimli::DW_TAG_formal_parameter) {
@@ -79,25 +93,26 @@ pub fn variables(bytes: &[u8]) -> Result<Option<Vec<Variable>>, Error> {
             }
             let Some(scope) = scopes.last() else { continue };
             let Some(name) = name_of(&dwarf, &unit, entry).map_err(err)? else { continue };
-            let scope = scope.1.clone();
+            let (scope, frame_base) = (scope.1.clone(), scope.2);
             let mut locations = Vec::new();
             match entry.attr_value(gimli::DW_AT_location) {
                 Some(gimli::AttributeValue::Exprloc(expr)) => {
-                    let loc = location(expr, unit.encoding());
+                    let loc = location(expr, unit.encoding(), frame_base);
                     locations.extend(scope.iter().map(|&(s, e)| (s, e, loc)));
                 }
                 Some(attr) => {
                     if let Some(mut iter) = dwarf.attr_locations(&unit, attr).map_err(err)? {
                         while let Some(l) = iter.next().map_err(err)? {
                             if l.range.begin != 0 && l.range.end > l.range.begin {
-                                locations.push((module(l.range.begin), module(l.range.end), location(l.data, unit.encoding())));
+                                locations.push((module(l.range.begin), module(l.range.end), location(l.data, unit.encoding(), frame_base)));
                             }
                         }
                     }
                 }
                 None => {}
             }
-            out.push(Variable { name, scope, locations });
+            let size = type_size(&unit, entry).map_err(err)?;
+            out.push(Variable { name, scope, locations, size });
         }
     }
     Ok(Some(out))
@@ -129,14 +144,39 @@ fn name_of(dwarf: &gimli::Dwarf<Reader<'_>>, unit: &gimli::Unit<Reader<'_>>, ent
     Ok(None)
 }
 
+/// The byte size of a variable's type: its `DW_AT_type` followed through typedefs,
+/// qualifiers and abstract origins to an entry with `DW_AT_byte_size`.
+fn type_size(unit: &gimli::Unit<Reader<'_>>, entry: &gimli::DebuggingInformationEntry<Reader<'_>>) -> Result<Option<u32>, gimli::Error> {
+    let mut next = entry.attr_value(gimli::DW_AT_type).or_else(|| entry.attr_value(gimli::DW_AT_abstract_origin));
+    for _ in 0..8 {
+        let offset = match next {
+            Some(gimli::AttributeValue::UnitRef(o)) => o,
+            _ => return Ok(None),
+        };
+        let e = unit.entry(offset)?;
+        if let Some(size) = e.attr_value(gimli::DW_AT_byte_size).and_then(|v| v.udata_value()) {
+            return Ok(u32::try_from(size).ok());
+        }
+        next = e.attr_value(gimli::DW_AT_type).or_else(|| e.attr_value(gimli::DW_AT_abstract_origin));
+    }
+    Ok(None)
+}
+
 /// What a location expression names: a local or global when it is that one operation
-/// (then maybe `DW_OP_stack_value`), memory otherwise.
-fn location(expr: gimli::Expression<Reader<'_>>, encoding: gimli::Encoding) -> VarLocation {
+/// (then maybe `DW_OP_stack_value`), a place in the stack frame when it is `DW_OP_fbreg`
+/// and the scope's frame base is a local (`frame_base`), memory otherwise.
+fn location(expr: gimli::Expression<Reader<'_>>, encoding: gimli::Encoding, frame_base: Option<u32>) -> VarLocation {
     let mut ops = expr.operations(encoding);
     let first = match ops.next() {
         Ok(Some(op)) => op,
         _ => return VarLocation::Memory,
     };
+    if let (gimli::Operation::FrameOffset { offset }, Some(base)) = (first, frame_base) {
+        return match ops.next() {
+            Ok(None) => VarLocation::Frame { base, offset },
+            _ => VarLocation::Memory,
+        };
+    }
     let rest_ok = match ops.next() {
         Ok(None) => true,
         Ok(Some(gimli::Operation::StackValue)) => matches!(ops.next(), Ok(None)),

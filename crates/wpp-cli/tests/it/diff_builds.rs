@@ -48,7 +48,8 @@ fn side(profile: &Path, own: &BTreeSet<String>, other: &BTreeSet<String>) -> Sid
         }
         let has = lines.entry(name.clone()).or_insert_with(|| {
             let a = json(wpp().arg("annotate").arg(profile).args(["--func", &name, "--json"]));
-            a["blocks"].as_array().unwrap().iter().map(|b| !b["source"].is_null()).collect()
+            // A block with a line of its own (not one counted on the line before it).
+            a["blocks"].as_array().unwrap().iter().map(|b| !b["source"].is_null() && b["line_before"] == false).collect()
         });
         let all = p["blocks"].as_array().unwrap().iter().all(|b| has[b["index"].as_u64().unwrap() as usize]);
         if all {

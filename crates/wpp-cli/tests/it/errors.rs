@@ -179,12 +179,13 @@ fn write_failures_exit_1() {
     one_line_error(&["export", f.grammar.to_str().unwrap(), "--parquet", into_file], 1, &["notes.txt/p.wpp", "not a directory"]);
 }
 
-/// Usage errors are clap's: exit 2, with the usage.
+/// Usage errors are clap's, on one line: exit 2, with the usage.
 #[test]
 fn usage_errors_exit_2() {
     let out = run(wpp().args(["paths"]));
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("Usage:"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("wpp: error: ") && err.contains("(usage: wpp paths <PROFILE>)") && err.lines().count() == 1, "{err}");
     let out = run(wpp().args(["record", "--mode", "sideways", "x.wasm"]));
     assert_eq!(out.status.code(), Some(2));
 }

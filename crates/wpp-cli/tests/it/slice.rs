@@ -75,6 +75,21 @@ fn fig10_in_c() {
     let ids: BTreeSet<&str> = html.split("id=\"").skip(1).map(|s| s.split('"').next().unwrap()).collect();
     let links: BTreeSet<&str> = html.split("href=\"#").skip(1).map(|s| s.split('"').next().unwrap()).collect();
     assert!(links.len() > 100 && links.is_subset(&ids), "links to nothing: {:?}", links.difference(&ids).take(5).collect::<Vec<_>>());
+    // Z by its name: at -O0 it lives in main's stack frame, found from the frame base at
+    // the criterion's invocation; its slice before statement 14 is the breakpoint's
+    // argument's without the call, and the same as that of its bytes named by address.
+    let line14 = marks.iter().find(|m| m.1 == 14).unwrap().0;
+    let by_name = json(wpp().arg("slice").arg(&twpp).args(["--module", module, "--at", &format!("fig10.c:{line14}"), "--var", "Z", "--json"]));
+    let named = by_name["criterion"]["variable"].as_str().unwrap().to_owned();
+    assert!(named.starts_with("Z (in the stack frame, 4 bytes at local "), "{named}");
+    let addr = named.rsplit(" at ").next().unwrap();
+    assert!(addr.starts_with("0x"), "{named}");
+    let mut want = statements(&precise, &marks);
+    want.remove(&14);
+    assert_eq!(statements(&by_name, &marks), want, "Z by name before statement 14");
+    let by_bytes =
+        json(wpp().arg("slice").arg(&twpp).args(["--module", module, "--at", &format!("fig10.c:{line14}"), "--var", &format!("mem:{addr}:4"), "--json"]));
+    assert_eq!((&by_bytes["lines"], &by_bytes["instances"]), (&by_name["lines"], &by_name["instances"]), "Z by name and by its bytes");
     let approach1 = slice(&twpp, "1");
     assert_eq!(statements(&approach1, &marks), BTreeSet::from([1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14]), "approach 1");
     // An extended WPP (its checks name each load's writers; the TWPP is the module's

@@ -197,7 +197,24 @@ impl<'a> Slicer<'a> {
         Ok(self.block_runs[&f][b])
     }
 
-    /// Every execution of the instruction at `at` of function `f`, in run order.
+    /// Which execution of the instruction at `at` of `f`, in run order (from 1), is its
+    /// first in invocation `node`.
+    pub fn executions_in(&mut self, node: Invocation, f: FuncIdx, at: u32) -> Result<Option<u64>, Error> {
+        Ok(self.executions(f, at)?.iter().position(|i| i.node == node).map(|k| k as u64 + 1))
+    }
+
+    /// The bytes the store at `at` of `f` wrote in its first execution in invocation
+    /// `node`, `(first, one past the last)`; `None` when it did not run there, or the TWPP
+    /// keeps no addresses of writes.
+    pub fn written_in(&mut self, node: Invocation, f: FuncIdx, at: u32) -> Result<Option<(u64, u64)>, Error> {
+        let Some(m) = self.memory.filter(|m| m.has_writes()) else { return Ok(None) };
+        let Some(site) = m.sites.iter().position(|s| s.func == f && s.at == at && matches!(s.kind, SiteKind::Write { .. })) else { return Ok(None) };
+        let Some(instance) = self.executions_in(node, f, at)? else { return Ok(None) };
+        let writes = m.writes(wpp_model::SiteIdx(site as u32)).map_err(|e| self.damaged(e))?.unwrap_or_default();
+        Ok(writes.iter().find(|w| w.0 == instance).map(|w| (w.1, w.2)))
+    }
+
+    /// Every execution of the instruction at `at` of `f`, in run order.
     pub fn executions(&mut self, f: FuncIdx, at: u32) -> Result<Vec<Inst>, Error> {
         let mut keyed = Vec::new();
         self.for_each_execution(f, at, |run, view, node, step, pos| keyed.push((run.run_key(view, node, step, pos, at), Inst { node, step, at })))?;
