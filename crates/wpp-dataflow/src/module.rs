@@ -20,7 +20,11 @@ fn read_checked(profile: &Profile, path: &Path) -> Result<(Vec<u8>, wpp_wasm::Pr
     profile.check_module(path, &wasm)?;
     let program = wpp_wasm::decode(&wasm).map_err(|source| Error::Decode { path: path.to_owned(), source })?;
     for (f, g) in program.functions.iter().zip(&profile.meta.functions) {
-        if f.cfg != g.cfg {
+        let same = match (&f.cfg, &g.cfg) {
+            (Some(a), Some(b)) => a.same_code(b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if !same {
             return Err(Error::OtherCfg { path: path.to_owned(), function: f.name.clone() });
         }
     }

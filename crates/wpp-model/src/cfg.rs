@@ -82,6 +82,13 @@ impl std::fmt::Display for CfgError {
 impl std::error::Error for CfgError {}
 
 impl Cfg {
+    /// Whether `other` is the CFG of the same code: the same blocks (byte ranges) and
+    /// edges. The blocks' instruction counts may differ: a profile recorded before
+    /// instructions counted only the operators that do work holds the older count.
+    pub fn same_code(&self, other: &Cfg) -> bool {
+        self.edges == other.edges && self.blocks.len() == other.blocks.len() && self.blocks.iter().zip(&other.blocks).all(|(a, b)| (a.start, a.end) == (b.start, b.end))
+    }
+
     pub fn n_blocks(&self) -> usize {
         self.blocks.len()
     }
@@ -182,5 +189,28 @@ impl Cfg {
             return err("two edges join the same pair of blocks".into());
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same code with other instruction counts (a profile of an older wpp) is the same
+    /// code; another block boundary or edge is not.
+    #[test]
+    fn same_code_ignores_only_instruction_counts() {
+        let block = |start, end, n_instrs| Block { start, end, n_instrs };
+        let edge = |from, to: Target, kind| Edge { from: BlockIdx(from), to, kind };
+        let cfg = Cfg { blocks: vec![block(0, 4, 3), block(4, 6, 1)], edges: vec![edge(0, Target::Block(BlockIdx(1)), EdgeKind::Forward), edge(1, Target::Exit, EdgeKind::Return)] };
+        let mut counted_otherwise = cfg.clone();
+        counted_otherwise.blocks[0].n_instrs = 5;
+        assert!(cfg.same_code(&counted_otherwise) && cfg != counted_otherwise);
+        let mut moved = cfg.clone();
+        moved.blocks[1].start = 5;
+        assert!(!cfg.same_code(&moved));
+        let mut rewired = cfg.clone();
+        rewired.edges[0].kind = EdgeKind::Back;
+        assert!(!cfg.same_code(&rewired));
     }
 }

@@ -109,7 +109,17 @@ pub fn diff(a: &Profile, b: &Profile, top: Top) -> Result<Diff, Error> {
     a.require_program("diff")?;
     b.require_program("diff")?;
     let (ida, idb) = (a.module_id()?, b.module_id()?);
-    let same = ida.is_some() && ida == idb && a.meta.max_paths == b.meta.max_paths && a.meta.functions == b.meta.functions;
+    // The same code, numbered alike (a profile of an older wpp may count instructions
+    // otherwise).
+    let same_code = a.meta.functions.len() == b.meta.functions.len()
+        && a.meta.functions.iter().zip(&b.meta.functions).all(|(f, g)| {
+            f.name == g.name
+                && match (&f.cfg, &g.cfg) {
+                    (Some(x), Some(y)) => x.same_code(y),
+                    (x, y) => x.is_none() && y.is_none(),
+                }
+        });
+    let same = ida.is_some() && ida == idb && a.meta.max_paths == b.meta.max_paths && same_code;
     let (functions, paths, unmatched) = if same {
         let (f, p) = one_module(a, b);
         (f, p, None)
