@@ -30,7 +30,7 @@ pub struct Slicing {
     memory: Option<wpp_twpp::memory::Memory>,
     /// The most memory a slice may hold the process at, and its measure
     /// ([`wpp_twpp::slice::Slicer::limit_memory`]).
-    memory_limit: Option<(u64, fn() -> Option<u64>)>,
+    memory_limit: Option<(u64, wpp_twpp::slice::MemoryMeter)>,
 }
 
 /// What the dependence cache did for one slice.
@@ -92,11 +92,18 @@ pub fn open(twpp: &Path, module: &Path) -> Result<Slicing, Error> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Var {
     Reg(Reg),
-    Mem { addr: u64, len: u64 },
+    Mem {
+        addr: u64,
+        len: u64,
+    },
     /// `len` bytes of the stack frame, `offset` from the frame base that local `base`
     /// holds: a source variable in memory, its address known at the criterion's
     /// invocation ([`Slicing::slice`] finds it from a store there through the frame base).
-    Frame { base: u32, offset: i64, len: u64 },
+    Frame {
+        base: u32,
+        offset: i64,
+        len: u64,
+    },
 }
 
 impl std::fmt::Display for Var {
@@ -156,7 +163,7 @@ pub fn parse_var(s: &str) -> Result<Var, Error> {
 impl Slicing {
     /// Stops each slice once the process holds more than `limit` bytes as `used` measures
     /// them (the resident set), with an error saying so.
-    pub fn limit_memory(&mut self, limit: u64, used: fn() -> Option<u64>) {
+    pub fn limit_memory(&mut self, limit: u64, used: wpp_twpp::slice::MemoryMeter) {
         self.memory_limit = Some((limit, used));
     }
 
@@ -334,7 +341,10 @@ impl Slicing {
         let lines: Vec<u32> = lines.into_iter().collect();
         Err(Error::Invalid(match lines.is_empty() {
             true => format!("{why}; nor on or right after any other instruction of line {line} of {file}"),
-            false => format!("{why}; nor on or right after any other instruction of line {line}; `{var}` is in a register from lines {} of {file}", nearest(&lines, line, 8, |l| l.to_string())),
+            false => format!(
+                "{why}; nor on or right after any other instruction of line {line}; `{var}` is in a register from lines {} of {file}",
+                nearest(&lines, line, 8, |l| l.to_string())
+            ),
         }))
     }
 
@@ -479,7 +489,9 @@ impl Slicing {
         };
         let inst = execs[index as usize];
         let var = match var {
-            Var::Frame { base, offset, len } => Var::Mem { addr: self.frame_address(&mut slicer, func, base, inst)?.wrapping_add(offset as u64) & 0xffff_ffff, len },
+            Var::Frame { base, offset, len } => {
+                Var::Mem { addr: self.frame_address(&mut slicer, func, base, inst)?.wrapping_add(offset as u64) & 0xffff_ffff, len }
+            }
             v => v,
         };
         progress.stage(&format!("following {var} back through the run"), None);

@@ -86,7 +86,9 @@ impl Cfg {
     /// edges. The blocks' instruction counts may differ: a profile recorded before
     /// instructions counted only the operators that do work holds the older count.
     pub fn same_code(&self, other: &Cfg) -> bool {
-        self.edges == other.edges && self.blocks.len() == other.blocks.len() && self.blocks.iter().zip(&other.blocks).all(|(a, b)| (a.start, a.end) == (b.start, b.end))
+        self.edges == other.edges
+            && self.blocks.len() == other.blocks.len()
+            && self.blocks.iter().zip(&other.blocks).all(|(a, b)| (a.start, a.end) == (b.start, b.end))
     }
 
     pub fn n_blocks(&self) -> usize {
@@ -202,7 +204,10 @@ mod tests {
     fn same_code_ignores_only_instruction_counts() {
         let block = |start, end, n_instrs| Block { start, end, n_instrs };
         let edge = |from, to: Target, kind| Edge { from: BlockIdx(from), to, kind };
-        let cfg = Cfg { blocks: vec![block(0, 4, 3), block(4, 6, 1)], edges: vec![edge(0, Target::Block(BlockIdx(1)), EdgeKind::Forward), edge(1, Target::Exit, EdgeKind::Return)] };
+        let cfg = Cfg {
+            blocks: vec![block(0, 4, 3), block(4, 6, 1)],
+            edges: vec![edge(0, Target::Block(BlockIdx(1)), EdgeKind::Forward), edge(1, Target::Exit, EdgeKind::Return)],
+        };
         let mut counted_otherwise = cfg.clone();
         counted_otherwise.blocks[0].n_instrs = 5;
         assert!(cfg.same_code(&counted_otherwise) && cfg != counted_otherwise);

@@ -240,12 +240,18 @@ impl Profile {
         // An extended WPP's check routine, after the module's functions, is instrumentation.
         let mut counts = counts;
         // A merged profile keeps it per run; the runs share the module and so the routine.
-        let ewpp = toc.iter().map(|e| e.name.as_str()).find(|n| *n == section::EWPP || n.strip_prefix("run.").and_then(|n| n.split_once('/')).is_some_and(|(_, n)| n == section::EWPP));
+        let ewpp = toc
+            .iter()
+            .map(|e| e.name.as_str())
+            .find(|n| *n == section::EWPP || n.strip_prefix("run.").and_then(|n| n.split_once('/')).is_some_and(|(_, n)| n == section::EWPP));
         let instrumentation = if let Some(name) = ewpp.map(str::to_owned) {
             let record: wpp_model::ewpp::EwppRecord = decode_section(&mut file, path, &toc, &name)?;
             let first = record.check;
             if first.idx() > meta.functions.len() {
-                return Err(corrupt(path, format!("section `ewpp`: the check routine is function {first}, past the profile's {} functions", meta.functions.len())));
+                return Err(corrupt(
+                    path,
+                    format!("section `ewpp`: the check routine is function {first}, past the profile's {} functions", meta.functions.len()),
+                ));
             }
             let functions = meta.functions.split_off(first.idx());
             if let Some(s) = &mut source {
@@ -254,7 +260,10 @@ impl Profile {
             let (added, program): (Vec<PathCount>, Vec<PathCount>) = counts.into_iter().partition(|c| c.func >= first);
             counts = program;
             let events = added.iter().map(|c| c.count).sum::<u64>();
-            meta.events = meta.events.checked_sub(events).ok_or_else(|| corrupt(path, format!("the check routine ran {events} paths, more than the {} recorded events", meta.events)))?;
+            meta.events = meta
+                .events
+                .checked_sub(events)
+                .ok_or_else(|| corrupt(path, format!("the check routine ran {events} paths, more than the {} recorded events", meta.events)))?;
             Some(Instrumentation { first, functions, counts: added, events })
         } else {
             None
@@ -399,8 +408,7 @@ impl Profile {
             None => Ok(g),
             Some(i) => {
                 let symbols = &self.symbols;
-                g.without_terminals(|t| symbols.get(t.idx()).is_some_and(|e| i.has(e.func)))
-                    .map_err(|e| corrupt(&self.path, format!("section `grammar`: {e}")))
+                g.without_terminals(|t| symbols.get(t.idx()).is_some_and(|e| i.has(e.func))).map_err(|e| corrupt(&self.path, format!("section `grammar`: {e}")))
             }
         }
     }
@@ -687,7 +695,10 @@ impl TraceReader<'_> {
                     carry.drain(..used);
                     if self.eof && carry.is_empty() && pending.is_none() {
                         if *events != self.profile.recorded_events() {
-                            return Err(corrupt(path, format!("section `runs` holds {events} events; the profile recorded {}", self.profile.recorded_events())));
+                            return Err(corrupt(
+                                path,
+                                format!("section `runs` holds {events} events; the profile recorded {}", self.profile.recorded_events()),
+                            ));
                         }
                         self.done = true;
                     }

@@ -276,6 +276,9 @@ struct Pos {
 }
 
 /// Answers slicing queries on one TWPP, keeping the traces read and the dependences found.
+/// How a slice measures the memory the process holds, in bytes (`None`: unknown).
+pub type MemoryMeter = fn() -> Option<u64>;
+
 /// How many executions a slice finds between two checks of its memory.
 pub const MEMORY_CHECK_EVERY: u64 = 1 << 16;
 
@@ -312,7 +315,7 @@ pub struct Slicer<'a> {
     /// The run's memory dependences, when followed.
     memory: Option<&'a Memory>,
     /// The most memory a slice may hold the process at, and how to measure what it does.
-    memory_limit: Option<(u64, fn() -> Option<u64>)>,
+    memory_limit: Option<(u64, MemoryMeter)>,
     /// Each load's dependences, decoded when first reached.
     loads: FxHashMap<wpp_model::SiteIdx, LoadDeps>,
     /// The executions of instructions that read or write memory, in run order, and for
@@ -385,14 +388,14 @@ impl<'a> Slicer<'a> {
     /// bytes, as `used` measures them (the resident set, say): checked every
     /// [`MEMORY_CHECK_EVERY`] executions the slice finds, so that a slice too big for the
     /// machine ends with a clear error rather than in the kernel's out-of-memory killer.
-    pub fn limit_memory(&mut self, limit: u64, used: fn() -> Option<u64>) {
+    pub fn limit_memory(&mut self, limit: u64, used: MemoryMeter) {
         self.memory_limit = Some((limit, used));
     }
 
     /// The memory check after `nodes` executions found.
     #[inline]
     pub(crate) fn check_memory(&self, nodes: u64) -> Result<(), Error> {
-        if nodes != 1 && nodes % MEMORY_CHECK_EVERY != 0 {
+        if nodes != 1 && !nodes.is_multiple_of(MEMORY_CHECK_EVERY) {
             return Ok(());
         }
         match self.memory_limit {

@@ -10,6 +10,9 @@ use crate::Error;
 
 type Reader<'a> = EndianSlice<'a, LittleEndian>;
 
+/// A scope open in the walk: its depth, the code it covers, the local of its frame base.
+type Scope = (isize, Vec<(u32, u32)>, Option<u32>);
+
 /// Where a variable is over some code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum VarLocation {
@@ -18,7 +21,10 @@ pub enum VarLocation {
     /// In the function's stack frame in linear memory, `offset` bytes from the frame base,
     /// which the local `base` holds (`DW_OP_fbreg` against a `DW_AT_frame_base` of
     /// `DW_OP_WASM_location 0 base`: how clang places a variable at -O0).
-    Frame { base: u32, offset: i64 },
+    Frame {
+        base: u32,
+        offset: i64,
+    },
     /// In linear memory otherwise (or computed): not a register.
     Memory,
 }
@@ -59,7 +65,7 @@ pub fn variables(bytes: &[u8]) -> Result<Option<Vec<Variable>>, Error> {
         let mut entries = unit.entries();
         // The scopes open (subprograms, lexical blocks, inlined code), by depth, each with
         // the local that holds its frame base (a subprogram's, or its enclosing one's).
-        let mut scopes: Vec<(isize, Vec<(u32, u32)>, Option<u32>)> = Vec::new();
+        let mut scopes: Vec<Scope> = Vec::new();
         while let Some(entry) = entries.next_dfs().map_err(err)? {
             let depth = entry.depth();
             while scopes.last().is_some_and(|s| s.0 >= depth) {
@@ -121,7 +127,11 @@ pub fn variables(bytes: &[u8]) -> Result<Option<Vec<Variable>>, Error> {
 /// The name of a variable's entry: its own `DW_AT_name`, or, for a variable of inlined
 /// code (`DW_TAG_inlined_subroutine`'s copy, which names only its `DW_AT_abstract_origin`),
 /// the name of the entry it is a copy of, followed through a few such links.
-fn name_of(dwarf: &gimli::Dwarf<Reader<'_>>, unit: &gimli::Unit<Reader<'_>>, entry: &gimli::DebuggingInformationEntry<Reader<'_>>) -> Result<Option<String>, gimli::Error> {
+fn name_of(
+    dwarf: &gimli::Dwarf<Reader<'_>>,
+    unit: &gimli::Unit<Reader<'_>>,
+    entry: &gimli::DebuggingInformationEntry<Reader<'_>>,
+) -> Result<Option<String>, gimli::Error> {
     let mut origin = match entry.attr_value(gimli::DW_AT_name) {
         Some(name) => return Ok(Some(dwarf.attr_string(unit, name)?.to_string_lossy().into_owned())),
         None => entry.attr_value(gimli::DW_AT_abstract_origin),

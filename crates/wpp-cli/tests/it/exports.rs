@@ -358,7 +358,8 @@ fn viewers_read_pprof_speedscope_and_lcov() {
             // every call kept is at least as long as it says, and the rest still nests.
             let limit = 200_000;
             let cut = d.join("lua.cut.speedscope.json");
-            let said = String::from_utf8(ok(wpp().arg("export").arg(profile).arg("--speedscope").arg(&cut).arg("--timeline-marks").arg(limit.to_string()))).unwrap();
+            let said =
+                String::from_utf8(ok(wpp().arg("export").arg(profile).arg("--speedscope").arg(&cut).arg("--timeline-marks").arg(limit.to_string()))).unwrap();
             let words: Vec<&str> = said.split_whitespace().collect();
             let after = |w: &str| words.iter().position(|x| *x == w).and_then(|i| words.get(i + 1)).map(|n| n.replace(',', "").parse::<u64>().unwrap());
             let (left_out, shortest) = (after("out").unwrap_or_else(|| panic!("{said}")), after("than").unwrap_or_else(|| panic!("{said}")));

@@ -250,11 +250,16 @@ fn a_slice_stops_at_its_memory_limit() {
     let (profile, twpp) = (d.join("s.wpp"), d.join("s.twpp"));
     ok(wpp().arg("record").arg("-o").arg(&profile).arg(&wasm));
     ok(wpp().args(["twpp", "build"]).arg(&profile).arg("-o").arg(&twpp));
-    let slice = |limit: &str| run(wpp().arg("slice").arg(&twpp).arg("--module").arg(&wasm).args(["--at", "main:0x106", "--var", "local:5", "--no-cache", "--max-memory", limit]));
+    let slice = |limit: &str| {
+        run(wpp().arg("slice").arg(&twpp).arg("--module").arg(&wasm).args(["--at", "main:0x106", "--var", "local:5", "--no-cache", "--max-memory", limit]))
+    };
     let o = slice("1K");
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.starts_with("wpp: error: ") && err.contains("the slice outgrew the memory allowed it") && err.contains("over the 0 MiB of --max-memory"), "{err}");
+    assert!(
+        err.starts_with("wpp: error: ") && err.contains("the slice outgrew the memory allowed it") && err.contains("over the 0 MiB of --max-memory"),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
     for limit in ["0", "64G"] {
         let o = slice(limit);
