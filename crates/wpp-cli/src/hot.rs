@@ -14,10 +14,10 @@ use wpp_report::Dag;
 /// more than the run; its share of the run is taken from the occurrences that fit side by
 /// side, counted left to right, and is never more than the run.
 ///
-/// The search runs on the grammar's DAG without expanding the trace (Larus 1999, §4.2),
-/// then counts each found subpath's exact frequency. It reports a subset of all minimal
-/// hot subpaths: a subpath whose occurrences are spread over many places in the grammar,
-/// or that overlaps one already reported, may be missed. Works on grammar and trace
+/// The search runs on the grammar's DAG without expanding the trace: it counts the
+/// windows of up to L paths that cross each rule's boundaries, weighted by the rule's
+/// frequency, following only windows that can still be part of a hot one. It reports
+/// every minimal hot subpath, with its exact frequency and cost. Works on grammar and trace
 /// profiles (a trace is compressed first). With --json: {"subpaths": [{"frequency",
 /// "cost", "disjoint", "disjoint_cost", "share", "length", "paths": [{"function",
 /// "function_index", "path_id", "blocks", "source"}]}], "run_cost", "truncated",

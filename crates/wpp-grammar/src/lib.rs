@@ -35,8 +35,9 @@
 //! (`format`: the header, definition order and numbering both versions share; `v1`: the
 //! adaptive binary range coder; `v2`: rank lists coded by `rans`, rANS with static tables,
 //! decoded without divisions or tree walks, its model written once (`model`) for `write`
-//! and `read`); `analysis/hot`: minimal hot subpaths (Larus's post-order scan for
-//! candidates, then exact counts) and its brute-force oracle; `analysis/occur`: occurrences
+//! and `read`); `analysis/hot`: every minimal hot subpath (the windows crossing
+//! each rule's boundaries counted level by level, while they can still be hot) and its
+//! brute-force oracle; `analysis/occur`: occurrences
 //! of many sequences at once on the DAG (a trie run as Aho-Corasick across each rule
 //! boundary); `analysis/query`: first/last positions, runs-before, aggregated contexts,
 //! with scan oracles; `build/runs`: the run-length front end (`RunLength` tokens, their
@@ -68,8 +69,8 @@ mod grammar;
 
 pub use analysis::dff;
 pub use analysis::{
-    contexts, contexts_brute, disjoint_occurrences, disjoint_occurrences_brute, first_and_last, hot_subpaths, hot_subpaths_brute, runs_before, Context,
-    GrammarError, GrammarStats, HotParams, HotSubpath, PatternCounts,
+    can_overlap, contexts, contexts_brute, disjoint_occurrences, disjoint_occurrences_brute, first_and_last, hot_subpaths, hot_subpaths_brute, runs_before,
+    Context, GrammarError, GrammarStats, HotParams, HotSubpath, PatternCounts,
 };
 pub use build::{
     collapse_run_rules, encode_token, repair, repair_with_stats, GrammarFull, PhraseParams, PhraseStats, PhraseThreads, Phrases, RePairBlocks, RePairStats,

@@ -121,7 +121,7 @@ pub struct HotSubpaths {
     pub truncation: Truncation,
 }
 
-/// The minimal hot subpaths the DAG search finds (see [`wpp_grammar::hot_subpaths`]), in
+/// Every minimal hot subpath, found on the DAG (see [`wpp_grammar::hot_subpaths`]), in
 /// its order, each with its exact frequency and cost, the first `top` described.
 pub fn hot_subpaths(dag: &Dag, cost: Cost, params: &HotParams, top: Top) -> HotSubpaths {
     let costs = costs(dag, cost);
@@ -138,7 +138,8 @@ pub fn hot_subpaths(dag: &Dag, cost: Cost, params: &HotParams, top: Top) -> HotS
     let subpaths = found
         .iter()
         .map(|h| {
-            let disjoint = wpp_grammar::disjoint_occurrences(&dag.grammar, &h.symbols);
+            // Occurrences that cannot overlap all fit side by side.
+            let disjoint = if wpp_grammar::can_overlap(&h.symbols) { wpp_grammar::disjoint_occurrences(&dag.grammar, &h.symbols) } else { h.frequency };
             let one: u128 = h.symbols.iter().map(|t| costs[t.idx()] as u128).sum();
             let disjoint_cost = u64::try_from(one * disjoint as u128).unwrap_or(u64::MAX);
             HotRow {

@@ -56,7 +56,7 @@ fn path_of(p: &Value) -> (u32, u64) {
     (p["function_index"].as_u64().unwrap() as u32, p["path_id"].as_u64().unwrap())
 }
 
-/// Every subpath `wpp hot` reports is a minimal hot subpath of the expanded trace with
+/// `wpp hot` reports every minimal hot subpath of the expanded trace, each with
 /// the frequency and cost the brute force gives it; trace and grammar profiles of one
 /// run give the same report. Returns how many were reported.
 fn check_hot(wasm: &Path, profile: &Path, trace_profile: &Path, cost: &str, max_len: usize, min_len: usize, min_cost: u64) -> usize {
@@ -91,6 +91,7 @@ fn check_hot(wasm: &Path, profile: &Path, trace_profile: &Path, cost: &str, max_
     let report = json(&mut args(profile));
     assert_eq!(report, json(&mut args(trace_profile)), "trace and grammar profiles disagree");
     let subpaths = report["subpaths"].as_array().unwrap();
+    assert_eq!(subpaths.len(), brute.len(), "every minimal hot subpath is reported");
     for s in subpaths {
         let seq: Vec<(u32, u64)> = s["paths"].as_array().unwrap().iter().map(path_of).collect();
         assert_eq!(s["length"].as_u64().unwrap() as usize, seq.len());

@@ -6,10 +6,10 @@
 //! properties, or Re-Pair's (no pair occurs twice, counted without overlap, and every rule
 //! is used twice). The default builder also builds in small segments, merged, on one
 //! thread and on three: the same grammar, expanding to the trace. On the default builder's
-//! grammar, every hot subpath `wpp hot` reports
-//! is a minimal hot subpath of the expanded trace with the frequency and cost a scan gives.
+//! grammar, `wpp hot` reports every minimal hot subpath of the expanded trace, with the
+//! frequency and cost a scan gives.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
@@ -131,7 +131,7 @@ fn check_repair(g: &Grammar, n_events: u64) -> Result<(), String> {
 }
 
 /// `wpp hot` (cost 1 per path, 2 to 10 paths, cost at least 1/50 of the events) against
-/// a scan of the expanded trace that counts just the reported subpaths and their prefixes.
+/// a scan of the expanded trace: the same minimal hot subpaths, frequencies and costs.
 fn check_hot(name: &str, profile: &Path) {
     let p = Profile::open(profile).unwrap();
     let mut events: Vec<(u32, u64)> = Vec::new();
@@ -155,31 +155,40 @@ fn check_hot(name: &str, profile: &Path) {
         })
         .collect();
     assert!(!reported.is_empty(), "{name}: no hot subpath");
-    let mut counts: HashMap<Vec<(u32, u64)>, u64> = HashMap::new();
-    for (seq, _, _) in &reported {
-        for k in 1..=seq.len() {
-            counts.insert(seq[..k].to_vec(), 0);
-        }
-    }
-    let firsts: HashSet<(u32, u64)> = reported.iter().map(|r| r.0[0]).collect();
-    for i in 0..events.len() {
-        if !firsts.contains(&events[i]) {
-            continue;
-        }
-        for len in 1..=max_len.min(events.len() - i) {
-            match counts.get_mut(&events[i..i + len]) {
-                Some(c) => *c += 1,
-                None => break,
+    // Every minimal hot subpath, by a scan of the trace level by level: the windows of
+    // k paths are counted wherever their first k - 1 paths can still begin a hot subpath
+    // (occur at least min_cost / max_len times: a window of at most max_len paths of cost
+    // 1 costs at most its frequency × max_len).
+    let can_be_hot = |n: u64| n * max_len as u64 >= min_cost;
+    let mut all: Vec<Subpath> = Vec::new();
+    let mut live: HashMap<&[(u32, u64)], u64> = HashMap::new();
+    for k in 1..=max_len.min(events.len()) {
+        let mut counts: HashMap<&[(u32, u64)], u64> = HashMap::new();
+        for w in events.windows(k) {
+            if k == 1 || live.contains_key(&w[..k - 1]) {
+                *counts.entry(w).or_insert(0) += 1;
             }
         }
-    }
-    for (seq, frequency, cost) in &reported {
-        assert_eq!(counts[seq], *frequency, "{name}: frequency of {seq:?}");
-        assert_eq!(*cost, frequency * seq.len() as u64);
-        assert!(*cost >= min_cost && seq.len() >= min_len && seq.len() <= max_len);
-        for k in min_len..seq.len() {
-            assert!(counts[&seq[..k]] * (k as u64) < min_cost, "{name}: {seq:?} is not minimal: its prefix of {k} is hot");
+        for (w, &n) in &counts {
+            let hot = |seq: &[(u32, u64)]| seq.len() >= min_len && counts_of(&live, &counts, seq) * seq.len() as u64 >= min_cost;
+            if hot(w) && !(min_len..k).any(|j| hot(&w[..j])) {
+                all.push((w.to_vec(), n, n * k as u64));
+            }
         }
+        counts.retain(|_, n| can_be_hot(*n));
+        live.extend(counts);
     }
+    let mut want = all;
+    let mut got = reported.clone();
+    want.sort();
+    got.sort();
+    assert_eq!(got.len(), want.len(), "{name}: {} minimal hot subpaths reported of {}", got.len(), want.len());
+    assert_eq!(got, want, "{name}");
     eprintln!("{name}: {} hot subpaths checked", reported.len());
+}
+
+/// The frequency of `seq`, from the windows of its length being counted (`counts`) or of
+/// a shorter length (`live`; a prefix that is not there cannot be hot).
+fn counts_of(live: &HashMap<&[(u32, u64)], u64>, counts: &HashMap<&[(u32, u64)], u64>, seq: &[(u32, u64)]) -> u64 {
+    counts.get(seq).or_else(|| live.get(seq)).copied().unwrap_or(0)
 }

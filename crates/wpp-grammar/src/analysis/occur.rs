@@ -465,6 +465,13 @@ pub fn disjoint_occurrences(g: &Grammar, pattern: &[Terminal]) -> u64 {
     }
 }
 
+/// Whether two occurrences of `pattern` can overlap: whether it has a border (a nonempty
+/// proper prefix that is also a suffix). If not, its occurrences all lie side by side, and
+/// [`disjoint_occurrences`] is its frequency.
+pub fn can_overlap(pattern: &[Terminal]) -> bool {
+    (1..pattern.len()).any(|k| pattern[..k] == pattern[pattern.len() - k..])
+}
+
 /// [`disjoint_occurrences`] on the expanded sequence, the obvious way: scan, and after each
 /// match go on past its end.
 pub fn disjoint_occurrences_brute(seq: &[u32], pattern: &[Terminal]) -> u64 {
