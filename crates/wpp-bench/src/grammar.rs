@@ -147,7 +147,8 @@ fn build(input: &[u32], builder: &str) -> BuildRow {
     for &x in input {
         b.push(x).expect("a test trace fits a grammar");
     }
-    let (g, peak_bytes) = b.finish_measured().expect("a test trace fits a grammar");
+    let (g, stats) = b.finish_measured().expect("a test trace fits a grammar");
+    let peak_bytes = stats.memory_bytes;
     let seconds = t.elapsed().as_secs_f64();
     let (encoded, decode_seconds) = encode_and_decode(&g, n_terminals);
     BuildRow { builder: builder_name, seconds, peak_bytes, rules: g.rules.len(), symbols: g.n_symbols(), encoded, decode_seconds, phrases: None }

@@ -29,7 +29,12 @@ use crate::workloads::{geomean, load, WorkloadArgs};
 /// best of --repeat runs; for +file the whole recording's, with the profile's size (trace
 /// B); for the grammar two: the guest's (guest×) and the whole
 /// recording's, until the profile is written (gram×). Ratios are against the
-/// uninstrumented run.
+/// uninstrumented run. Last, what the default recording's front ends left for the grammar
+/// builders: tokens after runs of one path were collapsed, per event (tok/ev); phrases cut
+/// from them, per event (phr/ev); the distinct phrases' share of the phrases (dist%); the
+/// tokens of the distinct phrases, per event (dict/ev: what the phrase dictionary's
+/// builder sees; the top level sees phr/ev); and the events per second the consumer thread
+/// turned into tokens while the guest ran (runs Me/s).
 #[derive(Args)]
 pub struct Opts {
     #[command(flatten)]
@@ -88,8 +93,20 @@ struct Row {
     grammar: Option<(Duration, Duration)>,
     grammar_p: Option<(Duration, Duration)>,
     grammar_bytes: Option<usize>,
+    /// What the front ends of the default recording left for the builders.
+    front: Option<Front>,
     /// Events and distinct paths, from whichever measurement saw them.
     events: Option<(u64, usize)>,
+}
+
+/// What the front ends left: events, tokens after runs (and the consumer's time making
+/// them), phrases cut, distinct phrases, and the tokens of the distinct phrases.
+#[derive(Clone, Copy)]
+struct Front {
+    events: u64,
+    tokens: u64,
+    tokenize: Duration,
+    phrases: Option<wpp_grammar::PhraseStats>,
 }
 
 fn best<T>(repeat: usize, mut f: impl FnMut() -> anyhow::Result<(Duration, T)>) -> anyhow::Result<(Duration, T)> {
@@ -130,6 +147,7 @@ fn measure(engines: &Engines, dir: &Path, p: &Program, run: &Run, o: &Opts) -> a
         grammar: None,
         grammar_p: None,
         grammar_bytes: None,
+        front: None,
         events: None,
     };
     for (m, force_hash) in [(Measure::Count, false), (Measure::Hash, true)] {
@@ -181,10 +199,11 @@ fn measure(engines: &Engines, dir: &Path, p: &Program, run: &Run, o: &Opts) -> a
         if let Some(n) = o.segment_tokens {
             recorder = recorder.segment_tokens(n);
         }
-        let (t, (guest, bytes, events)) = best(repeat, || {
+        let (t, (guest, bytes, events, front)) = best(repeat, || {
             let rec = recorder.record(&tmp)?;
             let g = rec.grammar.as_ref().context("a grammar recording has a grammar")?;
-            Ok((rec.guest_time + rec.after_guest, (rec.guest_time, g.bytes as usize, (rec.events, rec.distinct as usize))))
+            let front = Front { events: rec.events, tokens: g.tokens, tokenize: g.tokenize_time, phrases: g.phrases };
+            Ok((rec.guest_time + rec.after_guest, (rec.guest_time, g.bytes as usize, (rec.events, rec.distinct as usize), front)))
         })?;
         let _ = std::fs::remove_file(&tmp);
         if prediction == Prediction::Rules {
@@ -192,6 +211,7 @@ fn measure(engines: &Engines, dir: &Path, p: &Program, run: &Run, o: &Opts) -> a
         } else {
             row.grammar = Some((guest, t));
             row.grammar_bytes = Some(bytes);
+            row.front = Some(front);
         }
         row.events = Some(events);
     }
@@ -214,7 +234,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>7} {:>8} {:>8} {:>13} {:>10} {:>9} {:>13} {:>11}",
+        "{:<14} {:>8} {:>8} {:>7} {:>7} {:>8} {:>7} {:>7} {:>8} {:>7} {:>8} {:>7} {:>7} {:>8} {:>8} {:>13} {:>10} {:>9} {:>13} {:>11} {:>7} {:>7} {:>7} {:>7} {:>9}",
         "program",
         "plain s",
         "count s",
@@ -234,7 +254,12 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         "Mevents/s",
         "distinct",
         "trace B",
-        "grammar B"
+        "grammar B",
+        "tok/ev",
+        "phr/ev",
+        "dist%",
+        "dict/ev",
+        "runs Me/s"
     )?;
     // A duration, or its ratio to the uninstrumented run; "-" when not measured.
     let secs = |d: Option<Duration>, w: usize| d.map_or(format!("{:>w$}", "-"), |d| format!("{:>w$.3}", d.as_secs_f64()));
@@ -249,7 +274,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         };
         writeln!(
             out,
-            "{:<14} {:>8.3} {} {} {} {} {} {} {} {} {} {} {} {} {} {:>13} {:>10} {:>9} {:>13} {:>11}",
+            "{:<14} {:>8.3} {} {} {} {} {} {} {} {} {} {} {} {} {} {:>13} {:>10} {:>9} {:>13} {:>11} {}",
             r.name,
             r.plain.as_secs_f64(),
             secs(r.count, 8),
@@ -270,6 +295,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
             distinct,
             r.trace_bytes.map_or("-".to_string(), group),
             r.grammar_bytes.map_or("-".to_string(), |b| group(b as u64)),
+            front_columns(r.front),
         )?;
     }
     let g = |f: fn(&Row) -> Option<Duration>, w: usize| {
@@ -300,6 +326,21 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
         g(|r| r.grammar_p.map(|g| g.1), 8)
     )?;
     Ok(())
+}
+
+/// The front ends' columns: tokens after runs per event, phrases per event, the distinct
+/// phrases' share of the phrases, the tokens of the distinct phrases per event (what the
+/// phrase dictionary's builder sees), and events per second the consumer turned into
+/// tokens.
+fn front_columns(f: Option<Front>) -> String {
+    let Some(f) = f.filter(|f| f.events > 0) else { return format!("{:>7} {:>7} {:>7} {:>7} {:>9}", "-", "-", "-", "-", "-") };
+    let per_event = |n: u64| format!("{:>7.3}", n as f64 / f.events as f64);
+    let (phrases, distinct, dict) = match f.phrases {
+        Some(p) if p.phrases > 0 => (per_event(p.phrases), format!("{:>7.1}", 100.0 * p.distinct as f64 / p.phrases as f64), per_event(p.dictionary_tokens)),
+        _ => (format!("{:>7}", "-"), format!("{:>7}", "-"), format!("{:>7}", "-")),
+    };
+    let rate = f.events as f64 / f.tokenize.as_secs_f64().max(1e-9) / 1e6;
+    format!("{} {} {} {} {:>9.0}", per_event(f.tokens), phrases, distinct, dict, rate)
 }
 
 /// `--threads-sweep`: the whole recording (gram×) against build threads, per program and

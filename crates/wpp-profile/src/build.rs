@@ -3,7 +3,7 @@
 //! profile all build through [`GrammarBuilder::for_paths`], so that one run always gives
 //! one grammar.
 
-use wpp_grammar::{Grammar, GrammarFull, PhraseParams, PhraseThreads, Phrases, RunLength, RunTerminals, SegmentParams, Segments, Sequitur, Token};
+use wpp_grammar::{Grammar, GrammarFull, PhraseParams, PhraseStats, PhraseThreads, Phrases, RunLength, RunTerminals, SegmentParams, Segments, Sequitur, Token};
 
 use crate::Builder;
 
@@ -31,6 +31,15 @@ pub const PHRASE_TOKENS: usize = 8;
 /// A good size for segments built apart and merged
 /// ([`GrammarBuilder::for_paths_in_segments`]): about this many tokens.
 pub const SEGMENT_TOKENS: usize = 1 << 20;
+
+/// What building a grammar took: the builder's peak memory, and what the phrase front end
+/// did (SEQUITUR(1) behind phrases, [`GrammarBuilder::for_paths`]; `None` for the other
+/// builders and for segments).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildStats {
+    pub memory_bytes: usize,
+    pub phrases: Option<PhraseStats>,
+}
 
 struct Runs {
     collapse: RunLength,
@@ -183,11 +192,12 @@ impl GrammarBuilder {
         Ok(self.finish_measured()?.0)
     }
 
-    /// The grammar and the builder's peak memory in bytes.
-    pub fn finish_measured(mut self) -> Result<(Grammar, usize), GrammarFull> {
+    /// The grammar, the builder's peak memory and what its front ends did.
+    pub fn finish_measured(mut self) -> Result<(Grammar, BuildStats), GrammarFull> {
         if let Some(last) = self.runs.as_mut().and_then(|r| r.collapse.finish()) {
             self.push_token(last)?;
         }
+        let mut phrases = None;
         let (g, mut bytes) = match self.inner {
             Inner::Online(s) => {
                 // Its buffers only grow, so their size at the end is the peak.
@@ -200,6 +210,7 @@ impl GrammarBuilder {
             }
             Inner::Phrases(p) => {
                 let (g, stats) = p.finish_with_stats()?;
+                phrases = Some(stats);
                 (g, stats.memory_bytes)
             }
             Inner::Segments(p) => {
@@ -207,12 +218,13 @@ impl GrammarBuilder {
                 (g, stats.memory_bytes)
             }
         };
-        Ok(match self.runs {
+        let g = match self.runs {
             Some(r) => {
                 bytes += r.terminals.memory_bytes();
-                (r.terminals.resolve(g), bytes)
+                r.terminals.resolve(g)
             }
-            None => (g, bytes),
-        })
+            None => g,
+        };
+        Ok((g, BuildStats { memory_bytes: bytes, phrases }))
     }
 }

@@ -79,7 +79,7 @@ mod read;
 mod write;
 
 pub use atomic::{check_writable, check_writable_dir, remove_unfinished, write_atomically, AtomicFile};
-pub use build::{GrammarBuilder, GrammarOptions, Prediction, REPAIR_BLOCK, SEGMENT_TOKENS};
+pub use build::{BuildStats, GrammarBuilder, GrammarOptions, Prediction, REPAIR_BLOCK, SEGMENT_TOKENS};
 pub use error::Error;
 pub use merge::{merge, Merged};
 pub use read::{Instrumentation, Profile, RunRecord, TraceReader};

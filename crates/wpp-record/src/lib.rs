@@ -147,6 +147,12 @@ pub struct GrammarSummary {
     /// none).
     pub spool_memory: u64,
     pub spool_file: u64,
+    /// What the front ends left for the builders: tokens after runs of one path were
+    /// collapsed (and the time the consumer thread spent making them from events), and
+    /// what the phrase front end did with them (the default builder only).
+    pub tokens: u64,
+    pub tokenize_time: Duration,
+    pub phrases: Option<wpp_grammar::PhraseStats>,
 }
 
 impl Recording {
@@ -549,6 +555,9 @@ fn write_grammar(writer: &mut Writer, built: &BuiltGrammar, prediction: Predicti
         finish_time: started.elapsed(),
         spool_memory: built.spool_memory as u64,
         spool_file: built.spool_file,
+        tokens: built.tokens,
+        tokenize_time: built.tokenize_time,
+        phrases: built.phrases,
     })
 }
 

@@ -7,8 +7,10 @@
 //! * [`GrammarSink`] takes the same tokens ([`Tokenizer`]), spools them ([`Spool`]) and builds their grammar ([`GrammarBuilder`]) from the
 //!   spool whenever the consumer thread has nothing else to do, and after the guest ends.
 
+use std::time::{Duration, Instant};
+
 use rustc_hash::FxHashMap;
-use wpp_grammar::{Grammar, Token, Tokens};
+use wpp_grammar::{Grammar, PhraseStats, Token, Tokens};
 
 use crate::spool::Spool;
 use wpp_model::{EventDecoder, FuncIdx, Narrow, NarrowDecoder, NarrowIds, PathEvent, PathId, NARROW_ESCAPE};
@@ -525,6 +527,9 @@ pub struct GrammarSink {
     spooled_events: u64,
     builder: GrammarBuilder,
     kind: (Builder, Prediction),
+    /// Tokens handed to the spool, and the time spent making them from events.
+    spooled_tokens: u64,
+    tokenize_time: Duration,
     /// The spool block being built from, and how far.
     block: Vec<u8>,
     block_pos: usize,
@@ -547,8 +552,13 @@ pub struct BuiltGrammar {
     /// Executions per terminal.
     pub counts: Vec<u64>,
     pub n_events: u64,
-    /// The builder's peak memory.
+    /// The builder's peak memory, and what its phrase front end did.
     pub builder_bytes: usize,
+    pub phrases: Option<PhraseStats>,
+    /// Tokens after runs of one path were collapsed (on the consumer thread, as the events
+    /// arrived), and the time that took.
+    pub tokens: u64,
+    pub tokenize_time: Duration,
     /// The spool's peak memory and peak file size.
     pub spool_memory: usize,
     pub spool_file: u64,
@@ -571,6 +581,8 @@ impl GrammarSink {
             spooled_events: 0,
             builder: GrammarBuilder::for_paths(builder, prediction),
             kind: (builder, prediction),
+            spooled_tokens: 0,
+            tokenize_time: Duration::ZERO,
             block: Vec::new(),
             block_pos: 0,
             counts: Vec::new(),
@@ -629,6 +641,7 @@ impl GrammarSink {
         self.build_on(threads)?;
         if let Some(open) = self.tokens.finish() {
             self.spooled_events += open.run;
+            self.spooled_tokens += 1;
             self.spool.push(open)?;
         }
         self.spool.seal()?;
@@ -638,14 +651,17 @@ impl GrammarSink {
             progress(BuildProgress { built: self.built_events, total });
         }
         debug_assert_eq!(self.built_events, total);
-        let (grammar, builder_bytes) = self.builder.finish_measured()?;
+        let (grammar, stats) = self.builder.finish_measured()?;
         self.counts.resize(self.tokens.symbols.paths.len(), 0);
         Ok(BuiltGrammar {
             grammar,
             paths: self.tokens.symbols.paths,
             counts: self.counts,
             n_events: total,
-            builder_bytes,
+            builder_bytes: stats.memory_bytes,
+            phrases: stats.phrases,
+            tokens: self.spooled_tokens,
+            tokenize_time: self.tokenize_time,
             spool_memory: self.spool.peak_memory,
             spool_file: self.spool.peak_file,
         })
@@ -661,19 +677,27 @@ impl BuiltGrammar {
 
 impl EventSink for GrammarSink {
     fn events(&mut self, words: &[u64]) -> Result<(), SinkError> {
-        let GrammarSink { tokens, spool, spooled_events, .. } = self;
-        tokens.feed(words, |t| {
+        let started = Instant::now();
+        let GrammarSink { tokens, spool, spooled_events, spooled_tokens, .. } = self;
+        let r = tokens.feed(words, |t| {
             *spooled_events += t.run;
+            *spooled_tokens += 1;
             spool.push(t).map_err(SinkError::from)
-        })
+        });
+        self.tokenize_time += started.elapsed();
+        r
     }
 
     fn narrow_events(&mut self, words: &[u32]) -> Result<(), SinkError> {
-        let GrammarSink { tokens, spool, spooled_events, .. } = self;
-        tokens.feed_narrow(words, |t| {
+        let started = Instant::now();
+        let GrammarSink { tokens, spool, spooled_events, spooled_tokens, .. } = self;
+        let r = tokens.feed_narrow(words, |t| {
             *spooled_events += t.run;
+            *spooled_tokens += 1;
             spool.push(t).map_err(SinkError::from)
-        })
+        });
+        self.tokenize_time += started.elapsed();
+        r
     }
 
     fn idle(&mut self) -> Result<bool, SinkError> {
