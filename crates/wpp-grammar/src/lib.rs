@@ -69,8 +69,8 @@ mod grammar;
 
 pub use analysis::dff;
 pub use analysis::{
-    can_overlap, contexts, contexts_brute, disjoint_occurrences, disjoint_occurrences_brute, first_and_last, hot_subpaths, hot_subpaths_brute, runs_before,
-    Context, GrammarError, GrammarStats, HotParams, HotSubpath, PatternCounts,
+    can_overlap, contexts, contexts_brute, disjoint_occurrences, disjoint_occurrences_brute, disjoint_occurrences_of, first_and_last, hot_subpaths,
+    hot_subpaths_brute, runs_before, Context, GrammarError, GrammarStats, HotParams, HotSubpath, PatternCounts,
 };
 pub use build::{
     collapse_run_rules, encode_token, repair, repair_with_stats, GrammarFull, PhraseParams, PhraseStats, PhraseThreads, Phrases, RePairBlocks, RePairStats,

@@ -135,11 +135,13 @@ pub fn hot_subpaths(dag: &Dag, cost: Cost, params: &HotParams, top: Top) -> HotS
     truncation.cut("subpaths", &mut found, top);
     // A subpath repeats few paths many times: describe each path once.
     let mut described: HashMap<u32, PathRow> = HashMap::new();
+    // Occurrences that cannot overlap all fit side by side; the others are counted.
+    let overlapping: Vec<&[wpp_grammar::Terminal]> = found.iter().filter(|h| wpp_grammar::can_overlap(&h.symbols)).map(|h| &h.symbols[..]).collect();
+    let mut counted = wpp_grammar::disjoint_occurrences_of(&dag.grammar, &overlapping).into_iter();
     let subpaths = found
         .iter()
         .map(|h| {
-            // Occurrences that cannot overlap all fit side by side.
-            let disjoint = if wpp_grammar::can_overlap(&h.symbols) { wpp_grammar::disjoint_occurrences(&dag.grammar, &h.symbols) } else { h.frequency };
+            let disjoint = if wpp_grammar::can_overlap(&h.symbols) { counted.next().unwrap_or(0) } else { h.frequency };
             let one: u128 = h.symbols.iter().map(|t| costs[t.idx()] as u128).sum();
             let disjoint_cost = u64::try_from(one * disjoint as u128).unwrap_or(u64::MAX);
             HotRow {

@@ -411,8 +411,11 @@ impl Windows {
             _ if w.alive[id as usize] => KEEP,
             _ => NONE,
         };
-        for (r, body) in g.rules.iter().enumerate() {
-            if !reachable[r] || body.is_empty() {
+        // Children before parents: a rule whose last child is long enough has that child's
+        // suffix, worked out just before.
+        for &r in order.iter().rev() {
+            let r = r.idx();
+            if !reachable[r] || g.rules[r].is_empty() {
                 continue;
             }
             let t = ends.at(Sym::N(RuleId(r as u32)), ends.lens[r] - 1);
@@ -499,19 +502,25 @@ impl Windows {
                 let r = r as usize;
                 let len = ends.lens[r];
                 let mut st = NONE;
-                if len >= k as u64 {
-                    let rule = Sym::N(RuleId(r as u32));
-                    let mut id = 0u32;
-                    for i in 0..k as u64 {
-                        st = match w.child(id, ends.at(rule, len - k as u64 + i)) {
-                            Some(x) => state(&w, x),
-                            // Not counted although its prefix grows: it never occurs.
-                            None => NONE,
-                        };
-                        if st == NONE || st == KEEP {
-                            break;
+                let last = *g.rules[r].last().expect("rules with a suffix are not empty");
+                match last {
+                    // The same symbols as the last child's suffix.
+                    Sym::N(c) if ends.lens[c.idx()] >= k as u64 => st = suffix[c.idx()],
+                    _ if len < k as u64 => {}
+                    _ => {
+                        let rule = Sym::N(RuleId(r as u32));
+                        let mut id = 0u32;
+                        for i in 0..k as u64 {
+                            st = match w.child(id, ends.at(rule, len - k as u64 + i)) {
+                                Some(x) => state(&w, x),
+                                // Not counted although its prefix grows: it never occurs.
+                                None => NONE,
+                            };
+                            if st == NONE || st == KEEP {
+                                break;
+                            }
+                            id = st;
                         }
-                        id = st;
                     }
                 }
                 suffix[r] = st;

@@ -20,5 +20,5 @@ mod query;
 
 pub use dag::{GrammarError, GrammarStats};
 pub use hot::{hot_subpaths, hot_subpaths_brute, HotParams, HotSubpath};
-pub use occur::{can_overlap, disjoint_occurrences, disjoint_occurrences_brute, PatternCounts};
+pub use occur::{can_overlap, disjoint_occurrences, disjoint_occurrences_brute, disjoint_occurrences_of, PatternCounts};
 pub use query::{contexts, contexts_brute, first_and_last, runs_before, Context};

@@ -385,8 +385,23 @@ impl Cursor {
 /// and that is worked out once per rule and state reached (`O(|g| · |pattern|)` at most).
 /// Counts saturate at `u64::MAX`; an empty pattern or an invalid grammar counts 0.
 pub fn disjoint_occurrences(g: &Grammar, pattern: &[Terminal]) -> u64 {
+    if g.validate(None).is_err() {
+        return 0;
+    }
+    disjoint_in_valid(g, pattern)
+}
+
+/// [`disjoint_occurrences`] of each of `patterns`, the grammar checked once.
+pub fn disjoint_occurrences_of(g: &Grammar, patterns: &[&[Terminal]]) -> Vec<u64> {
+    if g.validate(None).is_err() {
+        return vec![0; patterns.len()];
+    }
+    patterns.iter().map(|p| disjoint_in_valid(g, p)).collect()
+}
+
+fn disjoint_in_valid(g: &Grammar, pattern: &[Terminal]) -> u64 {
     let m = pattern.len();
-    if m == 0 || g.rules.is_empty() || g.validate(None).is_err() {
+    if m == 0 || g.rules.is_empty() {
         return 0;
     }
     // KMP failure function: fail[i] is the longest proper border of pattern[..i].
