@@ -107,7 +107,7 @@ const KEEP: u32 = u32::MAX - 1;
 
 /// The first and last symbols of each rule's expansion kept at hand, at most this many
 /// (reads beyond descend the DAG).
-const ENDS_MAX: usize = 32;
+const ENDS_MAX: usize = 16;
 
 /// The expansion's ends per rule, for reading a rule's expansion near its start and end.
 struct Ends<'g> {
@@ -330,7 +330,6 @@ impl Site {
 struct Open {
     rule: u32,
     child: u32,
-    left: Sym,
     left_len: u32,
 }
 
@@ -437,7 +436,7 @@ impl Windows {
             if reachable[r] {
                 for (j, &left) in body.iter().enumerate().take(body.len().saturating_sub(1)) {
                     let left_len = ends.len(left).min(u32::MAX as u64) as u32;
-                    open.push(Open { rule: r as u32, child: j as u32, left, left_len });
+                    open.push(Open { rule: r as u32, child: j as u32, left_len });
                 }
             }
         }
@@ -446,12 +445,13 @@ impl Windows {
             // New sites: boundaries whose left child's suffix of k - 1 symbols is alive.
             let d = (k - 1) as u32;
             open.retain(|o| {
-                let id = suffix_of(&suffix, o.left, &w, k - 1);
+                let body = &g.rules[o.rule as usize];
+                let id = suffix_of(&suffix, body[o.child as usize], &w, k - 1);
                 if id == NONE {
                     return false;
                 }
                 if id != KEEP && o.left_len >= d {
-                    sites.push(Site::at_child(o.rule, o.child + 1, id, &g.rules[o.rule as usize], &ends));
+                    sites.push(Site::at_child(o.rule, o.child + 1, id, body, &ends));
                 }
                 // A child of k - 1 symbols has no longer suffix.
                 o.left_len > d
