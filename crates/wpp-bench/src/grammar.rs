@@ -42,8 +42,8 @@ pub struct Opts {
     no_external: bool,
     /// Only these builders (sequitur, sequitur1, sequitur+p, sequitur1+p, repair, and +r for
     /// each with the run-length front end; sequitur1+c16, +c32, +c64 with the phrase front
-    /// end, and +c16t, +c32t, +c64t with its builders on threads; any sequitur1+cN[wW][t]
-    /// for phrases of about N tokens and a rolling-hash window of W).
+    /// end, and +c16t, +c32t, +c64t with its builders on threads; any sequitur1+cN[lL][wW][t]
+    /// for phrases of about N tokens in L levels and a rolling-hash window of W).
     #[arg(long, value_delimiter = ',')]
     builders: Vec<String>,
     /// Build with each builder this many times and report the fastest (on a busy machine).
@@ -84,10 +84,20 @@ const BUILDERS: &[&str] = &[
 ];
 
 /// The phrase front end's parameters for a `sequitur1+cN` builder: phrases of about N
-/// tokens, then optionally `wW` for a rolling-hash window of W tokens and `t` for the two
-/// builders on threads of their own (`sequitur1+c32w4t`).
+/// tokens, then optionally `lL` for L levels of phrases (phrases of phrases), `wW` for a
+/// rolling-hash window of W tokens and `t` for the two builders on threads of their own
+/// (`sequitur1+c8l2`, `sequitur1+c32w4t`).
 fn phrase_params(builder: &str) -> Option<wpp_grammar::PhraseParams> {
     let spec = builder.strip_prefix("sequitur1+c")?;
+    let (spec, levels) = match spec.split_once('l') {
+        Some((a, rest)) => {
+            let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+            let levels: u8 = rest[..digits].parse().ok().filter(|&l| l > 0)?;
+            (format!("{a}{}", &rest[digits..]), levels)
+        }
+        None => (spec.to_string(), 1),
+    };
+    let spec = spec.as_str();
     let (spec, threads) = match spec.strip_suffix('t') {
         Some(s) => (s, wpp_grammar::PhraseThreads::Both),
         None => (spec, wpp_grammar::PhraseThreads::Neither),
@@ -96,7 +106,7 @@ fn phrase_params(builder: &str) -> Option<wpp_grammar::PhraseParams> {
         Some((a, w)) => (a, Some(w.parse().ok()?)),
         None => (spec, None),
     };
-    let mut p = wpp_grammar::PhraseParams::average(average.parse().ok().filter(|&a| a > 0)?).with_threads(threads);
+    let mut p = wpp_grammar::PhraseParams::average(average.parse().ok().filter(|&a| a > 0)?).with_threads(threads).with_levels(levels);
     if let Some(w) = window {
         p.window = w;
     }
@@ -260,7 +270,7 @@ pub fn run(o: Opts) -> anyhow::Result<()> {
     for b in &o.builders {
         anyhow::ensure!(
             BUILDERS.contains(&b.as_str()) || phrase_params(b).is_some(),
-            "--builders: no builder {b} (there are {}, and sequitur1+cN[wW][t] for other phrase lengths N and windows W)",
+            "--builders: no builder {b} (there are {}, and sequitur1+cN[lL][wW][t] for other phrase lengths N, levels L and windows W)",
             BUILDERS.join(", ")
         );
     }

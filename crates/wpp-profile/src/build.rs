@@ -28,6 +28,11 @@ enum Inner {
 /// in size (`wpp-bench grammar`, builders `sequitur1+cN`).
 pub const PHRASE_TOKENS: usize = 8;
 
+/// Levels of phrases: the phrase ids are cut into phrases once more before SEQUITUR(1)
+/// sees them, which halves the builders' work on an interpreter's trace, whose phrase ids
+/// repeat (`wpp-bench grammar`, builders `sequitur1+c8l2`; `wpp-bench record`).
+pub const PHRASE_LEVELS: u8 = 2;
+
 /// A good size for segments built apart and merged
 /// ([`GrammarBuilder::for_paths_in_segments`]): about this many tokens.
 pub const SEGMENT_TOKENS: usize = 1 << 20;
@@ -96,11 +101,13 @@ impl GrammarBuilder {
     }
 
     /// The builder for path traces: SEQUITUR(1) without prediction behind the run-length
-    /// and phrase front ends; the others behind the run-length front end.
+    /// front end and [`PHRASE_LEVELS`] levels of phrases; the others behind the run-length
+    /// front end.
     pub fn for_paths(b: Builder, prediction: Prediction) -> Self {
         match (b, prediction) {
             (Builder::Sequitur1, Prediction::Off) => {
-                GrammarBuilder { inner: Inner::Phrases(Box::new(Phrases::new(PhraseParams::average(PHRASE_TOKENS)))), runs: None }
+                let params = PhraseParams::average(PHRASE_TOKENS).with_levels(PHRASE_LEVELS);
+                GrammarBuilder { inner: Inner::Phrases(Box::new(Phrases::new(params))), runs: None }
             }
             _ => GrammarBuilder::new(b, prediction).collapsing_runs(),
         }

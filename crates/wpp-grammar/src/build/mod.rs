@@ -5,7 +5,8 @@
 //! * `repair`: Re-Pair, offline, whole or in bounded blocks;
 //! * `runs`: runs of one symbol collapsed into tokens, and tokens as builder terminals;
 //! * `cut`: content-defined cuts of a token stream (a rolling hash), for phrases and segments;
-//! * `phrases`: content-defined phrases of tokens, built by two SEQUITUR(1) builders;
+//! * `phrases`: content-defined phrases of tokens, built by two SEQUITUR(1) builders (the
+//!   sequence of phrase ids, in more levels, by phrases again);
 //! * `segments`: content-defined segments of tokens, each built behind phrases on a pool
 //!   of threads, merged into one grammar.
 

@@ -26,6 +26,11 @@
 //! The two builders are independent once the phrases are known, so either can run on a
 //! thread of its own ([`PhraseThreads`]).
 //!
+//! With [`PhraseParams::levels`] above 1 the top level is not SEQUITUR(1) but another
+//! phrase front end, over phrase ids, with one level less: phrases of phrases. An
+//! interpreter's trace cuts into few distinct phrases whose ids still repeat at length;
+//! the second level hands SEQUITUR(1) a few times fewer symbols.
+//!
 //! The grammar derives the sequence exactly and is valid, but it lacks SEQUITUR's
 //! properties across phrase boundaries: a digram inside a phrase and the same digram
 //! across a boundary are not shared.
@@ -51,6 +56,10 @@ pub struct PhraseParams {
     pub divisor: u32,
     /// Which builders run on threads of their own.
     pub threads: PhraseThreads,
+    /// Levels of phrases: with more than 1, the sequence of phrase ids goes to another
+    /// phrase front end with one level less (phrases of phrases), not straight to a
+    /// SEQUITUR(1) builder.
+    pub levels: u8,
 }
 
 /// Which of the two SEQUITUR(1) builders behind the phrase front end run on a thread of
@@ -89,7 +98,13 @@ impl PhraseParams {
     pub fn average(average: usize) -> Self {
         let average = average.max(1);
         let min = (average / 4).max(1);
-        PhraseParams { window: 1, min, max: 4 * average, divisor: (average - min + 1) as u32, threads: PhraseThreads::Neither }
+        PhraseParams { window: 1, min, max: 4 * average, divisor: (average - min + 1) as u32, threads: PhraseThreads::Neither, levels: 1 }
+    }
+
+    /// With `levels` levels of phrases (at least 1).
+    pub fn with_levels(mut self, levels: u8) -> Self {
+        self.levels = levels.max(1);
+        self
     }
 
     /// With the builders `threads` names on threads of their own.
@@ -120,16 +135,50 @@ pub struct PhraseStats {
 /// Symbols a threaded builder receives per message.
 const BATCH: usize = 1 << 16;
 
-/// A SEQUITUR(1) builder, in this thread or in a thread of its own fed in batches.
+/// The builder behind a stage: SEQUITUR(1), or phrases of phrases.
+#[allow(clippy::large_enum_variant, reason = "two per front end; a box would add a load to every symbol pushed")]
+enum Builder {
+    Sequitur(Sequitur),
+    Phrases(Box<Phrases>),
+}
+
+impl Builder {
+    #[inline]
+    fn push(&mut self, t: u32) -> Result<(), GrammarFull> {
+        match self {
+            Builder::Sequitur(s) => {
+                s.push(t);
+                Ok(())
+            }
+            Builder::Phrases(p) => p.push(t),
+        }
+    }
+
+    /// The grammar and the builder's memory in bytes at the end.
+    fn finish(self) -> Result<(Grammar, usize), GrammarFull> {
+        match self {
+            Builder::Sequitur(s) => {
+                let m = s.memory_bytes();
+                Ok((s.finish(), m))
+            }
+            Builder::Phrases(p) => {
+                let (g, stats) = p.finish_with_stats()?;
+                Ok((g, stats.memory_bytes))
+            }
+        }
+    }
+}
+
+/// A builder, in this thread or in a thread of its own fed in batches.
 #[allow(clippy::large_enum_variant, reason = "two per front end; a box would add a load to every symbol pushed")]
 enum Stage {
-    Here(Sequitur),
-    Thread { batch: Vec<u32>, tx: mpsc::SyncSender<Vec<u32>>, worker: JoinHandle<(Grammar, usize)> },
+    Here(Builder),
+    Thread { batch: Vec<u32>, tx: mpsc::SyncSender<Vec<u32>>, worker: JoinHandle<Result<(Grammar, usize), GrammarFull>> },
 }
 
 impl Stage {
-    fn new(threaded: bool) -> Self {
-        let here = Stage::Here(Sequitur::with_lookahead());
+    fn new(builder: Builder, threaded: bool) -> Self {
+        let here = Stage::Here(builder);
         if threaded {
             here.into_thread()
         } else {
@@ -139,47 +188,51 @@ impl Stage {
 
     /// The same builder, from now on in a thread of its own (as it is if it already was).
     fn into_thread(self) -> Self {
-        let Stage::Here(mut s) = self else { return self };
+        let Stage::Here(mut b) = self else { return self };
         let (tx, rx) = mpsc::sync_channel::<Vec<u32>>(4);
         let worker = std::thread::spawn(move || {
+            let mut result = Ok(());
             for batch in rx {
-                s.extend(batch);
+                if result.is_ok() {
+                    result = batch.into_iter().try_for_each(|t| b.push(t));
+                }
             }
-            let m = s.memory_bytes();
-            (s.finish(), m)
+            result?;
+            b.finish()
         });
         Stage::Thread { batch: Vec::with_capacity(BATCH), tx, worker }
     }
 
     #[inline]
-    fn push(&mut self, t: u32) {
+    fn push(&mut self, t: u32) -> Result<(), GrammarFull> {
         match self {
-            Stage::Here(s) => s.push(t),
+            Stage::Here(b) => b.push(t),
             Stage::Thread { batch, tx, .. } => {
                 batch.push(t);
                 if batch.len() == BATCH {
                     let full = std::mem::replace(batch, Vec::with_capacity(BATCH));
                     tx.send(full).expect("the builder thread runs until its input ends");
                 }
+                Ok(())
             }
         }
     }
 
     #[inline]
-    fn extend(&mut self, ts: &[u32]) {
+    fn extend(&mut self, ts: &[u32]) -> Result<(), GrammarFull> {
         match self {
-            Stage::Here(s) => s.extend(ts.iter().copied()),
-            _ => ts.iter().for_each(|&t| self.push(t)),
+            Stage::Here(Builder::Sequitur(s)) => {
+                s.extend(ts.iter().copied());
+                Ok(())
+            }
+            _ => ts.iter().try_for_each(|&t| self.push(t)),
         }
     }
 
     /// The grammar and the builder's memory in bytes at the end.
-    fn finish(self) -> (Grammar, usize) {
+    fn finish(self) -> Result<(Grammar, usize), GrammarFull> {
         match self {
-            Stage::Here(s) => {
-                let m = s.memory_bytes();
-                (s.finish(), m)
-            }
+            Stage::Here(b) => b.finish(),
             Stage::Thread { batch, tx, worker } => {
                 if !batch.is_empty() {
                     tx.send(batch).expect("the builder thread runs until its input ends");
@@ -245,8 +298,8 @@ impl Phrases {
             ids: FxHashMap::default(),
             contents: Vec::new(),
             starts: vec![0],
-            top: Stage::new(params.threads.top()),
-            dictionary: Stage::new(params.threads.dictionary()),
+            top: Stage::new(top_builder(params), params.threads.top()),
+            dictionary: Stage::new(Builder::Sequitur(Sequitur::with_lookahead()), params.threads.dictionary()),
             stats: PhraseStats::default(),
         }
     }
@@ -255,7 +308,7 @@ impl Phrases {
     /// [`PhraseParams::threads`] does from the start): for the rest of a sequence once more
     /// cores are free. A builder already on a thread stays there. The grammar is the same.
     pub fn use_threads(&mut self, threads: PhraseThreads) {
-        let placeholder = || Stage::Here(Sequitur::new());
+        let placeholder = || Stage::Here(Builder::Sequitur(Sequitur::new()));
         if threads.top() {
             self.top = std::mem::replace(&mut self.top, placeholder()).into_thread();
         }
@@ -340,15 +393,15 @@ impl Phrases {
                     self.ids.insert(h, id);
                     self.contents.extend_from_slice(p);
                     self.starts.push(self.contents.len());
-                    self.dictionary.extend(p);
-                    self.dictionary.push(separator);
+                    self.dictionary.extend(p)?;
+                    self.dictionary.push(separator)?;
                     self.stats.distinct += 1;
                     self.stats.dictionary_tokens += p.len() as u64;
                     break id;
                 }
             }
         };
-        self.top.push(id);
+        self.top.push(id)?;
         self.stats.phrases += 1;
         self.current.drain(..len);
         self.cutter.cut(len);
@@ -374,8 +427,8 @@ impl Phrases {
             self.end_phrase(self.current.len())?;
         }
         let n_distinct = self.starts.len() - 1;
-        let (Stage::Here(top), Stage::Here(dictionary)) = (&mut self.top, &mut self.dictionary) else {
-            panic!("take_keeping_rules is for builders in this thread");
+        let (Stage::Here(Builder::Sequitur(top)), Stage::Here(Builder::Sequitur(dictionary))) = (&mut self.top, &mut self.dictionary) else {
+            panic!("take_keeping_rules is for one level of phrases, built in this thread");
         };
         let g = assemble(top.take(), dictionary.take(), n_distinct);
         let g = std::mem::take(&mut self.terminals).resolve(g);
@@ -401,11 +454,22 @@ impl Phrases {
         let front =
             self.terminals.memory_bytes() + self.ids.capacity() * 13 + self.contents.capacity() * 4 + self.starts.capacity() * 8 + self.current.capacity() * 8;
         let n_distinct = self.starts.len() - 1;
-        let ((top, top_bytes), (dictionary, dictionary_bytes)) = (self.top.finish(), self.dictionary.finish());
+        let ((top, top_bytes), (dictionary, dictionary_bytes)) = (self.top.finish()?, self.dictionary.finish()?);
         let mut stats = self.stats;
         stats.memory_bytes = front + top_bytes + dictionary_bytes;
         let g = inline_single_use(assemble(top, dictionary, n_distinct));
         Ok((self.terminals.resolve(g), stats))
+    }
+}
+
+/// The builder of the sequence of phrase ids: SEQUITUR(1), or with more levels, phrases of
+/// phrases (built in the same thread as the level above).
+fn top_builder(params: PhraseParams) -> Builder {
+    if params.levels > 1 {
+        let inner = PhraseParams { levels: params.levels - 1, threads: PhraseThreads::Neither, ..params };
+        Builder::Phrases(Box::new(Phrases::new(inner)))
+    } else {
+        Builder::Sequitur(Sequitur::with_lookahead())
     }
 }
 
@@ -526,7 +590,7 @@ mod tests {
     fn empty_and_tiny_inputs() {
         for input in [&[][..], &[5], &[5, 5], &[1, 2], &[1, 2, 1, 2]] {
             check(input, PhraseParams::average(16));
-            check(input, PhraseParams { window: 1, min: 1, max: 1, divisor: 1, threads: PhraseThreads::Neither });
+            check(input, PhraseParams { window: 1, min: 1, max: 1, divisor: 1, threads: PhraseThreads::Neither, levels: 1 });
         }
         let (g, _) = build(&[], PhraseParams::average(16));
         assert_eq!(g.rules, vec![Vec::<Sym>::new()]);
@@ -535,7 +599,7 @@ mod tests {
     #[test]
     fn repeated_phrases_are_numbered_once() {
         // Phrases of exactly two tokens: [0 1] [2 3] [0 1] [2 3] [0 1].
-        let params = PhraseParams { window: 1, min: 2, max: 2, divisor: u32::MAX, threads: PhraseThreads::Neither };
+        let params = PhraseParams { window: 1, min: 2, max: 2, divisor: u32::MAX, threads: PhraseThreads::Neither, levels: 1 };
         let input = [0, 1, 2, 3, 0, 1, 2, 3, 0, 1];
         let stats = check(&input, params);
         assert_eq!((stats.tokens, stats.phrases, stats.distinct, stats.dictionary_tokens), (10, 5, 2, 4));
@@ -545,7 +609,7 @@ mod tests {
     fn phrases_without_boundaries_end_where_the_hash_was_smallest() {
         // A loop of 7 tokens none of whose contexts makes a boundary: every phrase but the
         // first and the last is one iteration, from the same place.
-        let params = PhraseParams { window: 2, min: 1, max: 10, divisor: u32::MAX, threads: PhraseThreads::Neither };
+        let params = PhraseParams { window: 2, min: 1, max: 10, divisor: u32::MAX, threads: PhraseThreads::Neither, levels: 1 };
         let input: Vec<u32> = (0..700).map(|i| i % 7).collect();
         let stats = check(&input, params);
         assert!(stats.distinct <= 3, "{stats:?}");
@@ -561,7 +625,7 @@ mod tests {
 
     #[test]
     fn hash_collisions_probe_on() {
-        let mut p = Phrases::new(PhraseParams { window: 1, min: 1, max: 1, divisor: 1, threads: PhraseThreads::Neither });
+        let mut p = Phrases::new(PhraseParams { window: 1, min: 1, max: 1, divisor: 1, threads: PhraseThreads::Neither, levels: 1 });
         let cut = |p: &mut Phrases, symbol: u32| {
             let t = p.terminals.terminal(Token { symbol, run: 1 }).unwrap();
             p.current.push(t);
@@ -606,6 +670,26 @@ mod tests {
             assert_eq!(one.0, other.0);
         }
         check(&input, PhraseParams::average(16));
+    }
+
+    /// Phrases of phrases: the grammar derives the input, at every depth, with the
+    /// builders in this thread or on threads of their own (the same grammar).
+    #[test]
+    fn levels_of_phrases_derive_the_input() {
+        let input: Vec<u32> = (0..120_000u64).map(|i| ((i * i / 7 + i / 13) % 40) as u32 + (i % 1000 < 3) as u32 * 50).collect();
+        for levels in [1u8, 2, 3, 4] {
+            let params = PhraseParams::average(4).with_levels(levels);
+            let stats = check(&input, params);
+            assert_eq!(stats.symbols, input.len() as u64);
+            let (one, _) = build(&input, params);
+            for threads in [PhraseThreads::Top, PhraseThreads::Both] {
+                let (other, _) = build(&input, params.with_threads(threads));
+                assert_eq!(one, other, "{levels} levels, {threads:?}");
+            }
+        }
+        for input in [&[][..], &[5], &[5, 5], &[1, 2], &[1, 2, 1, 2]] {
+            check(input, PhraseParams::average(2).with_levels(3));
+        }
     }
 
     #[test]

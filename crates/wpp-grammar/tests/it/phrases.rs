@@ -9,12 +9,13 @@ fn check(input: &[u32], params: PhraseParams) -> Result<(), TestCaseError> {
     check_phrases(input, params).map(drop).map_err(TestCaseError::fail)
 }
 
-/// Phrase parameters from tiny (a boundary after nearly every token) to the defaults.
+/// Phrase parameters from tiny (a boundary after nearly every token) to the defaults, with
+/// one to three levels of phrases.
 fn params() -> impl Strategy<Value = PhraseParams> {
     prop_oneof![
-        (0usize..4, 1usize..4, 0usize..6, 1u32..6, prop::sample::select(PhraseThreads::ALL.to_vec()))
-            .prop_map(|(w, min, extra, divisor, threads)| { PhraseParams { window: 1 << w, min, max: min + extra, divisor, threads } }),
-        prop::sample::select(vec![2usize, 4, 16, 32, 64]).prop_map(PhraseParams::average),
+        (0usize..4, 1usize..4, 0usize..6, 1u32..6, prop::sample::select(PhraseThreads::ALL.to_vec()), 1u8..4)
+            .prop_map(|(w, min, extra, divisor, threads, levels)| { PhraseParams { window: 1 << w, min, max: min + extra, divisor, threads, levels } }),
+        (prop::sample::select(vec![2usize, 4, 16, 32, 64]), 1u8..4).prop_map(|(n, levels)| PhraseParams::average(n).with_levels(levels)),
     ]
 }
 
