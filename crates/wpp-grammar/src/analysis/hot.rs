@@ -229,17 +229,8 @@ struct Bound {
 }
 
 impl Bound {
-    fn new(g: &Grammar, rule_freq: &[u64], costs: &[u64], max_len: usize, min_cost: u64) -> Self {
-        let mut counts = vec![0u64; costs.len()];
-        for (r, body) in g.rules.iter().enumerate() {
-            for &s in body {
-                if let Sym::T(Terminal(t)) = s {
-                    if let Some(c) = counts.get_mut(t as usize) {
-                        *c = c.saturating_add(rule_freq[r]);
-                    }
-                }
-            }
-        }
+    /// The bound for terminals occurring `counts[t]` times at cost `costs[t]`.
+    fn new(counts: &[u64], costs: &[u64], max_len: usize, min_cost: u64) -> Self {
         let mut by_count: Vec<(u64, u64)> = counts.iter().zip(costs).filter(|(&n, _)| n > 0).map(|(&n, &c)| (n, c)).collect();
         by_count.sort_by_key(|&(n, _)| std::cmp::Reverse(n));
         let mut steps: Vec<(u64, u64)> = Vec::new();
@@ -357,7 +348,6 @@ impl Windows {
     fn count(g: &Grammar, order: &[RuleId], costs: &[u64], max_len: usize, min_len: usize, min_cost: u64) -> Windows {
         let rule_freq = g.rule_frequencies_in(order);
         let reachable: Vec<bool> = rule_freq.iter().map(|&f| f > 0).collect();
-        let bound = Bound::new(g, &rule_freq, costs, max_len, min_cost);
         // A window grows (its sites go on) while it can be part of a hot one and is not hot
         // itself: what begins with a hot window is not minimal.
         let hot = |freq: u64, cost: u64, len: usize| len >= min_len && freq as u128 * cost as u128 >= min_cost as u128;
@@ -383,6 +373,7 @@ impl Windows {
                 }
             }
         }
+        let bound = Bound::new(&counts, costs, max_len, min_cost);
         for (t, &c) in counts.iter().enumerate() {
             let id = w.prefix.len() as u32;
             w.prefix.push(0);
