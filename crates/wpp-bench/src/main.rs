@@ -32,6 +32,7 @@
 mod alloc;
 mod command;
 mod consumer;
+mod decode;
 mod dff;
 mod ewpp;
 mod grammar;
@@ -74,6 +75,7 @@ enum Command {
     Merge(merge::Opts),
     Slice(slice::Opts),
     Report(report::Opts),
+    Decode(decode::Opts),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -92,5 +94,6 @@ fn main() -> anyhow::Result<()> {
         Command::Dff(o) => dff::run(o),
         Command::Slice(o) => slice::run(o),
         Command::Report(o) => report::run(o),
+        Command::Decode(o) => decode::run(o),
     }
 }

@@ -24,9 +24,11 @@
 //!
 //! ## Code map
 //!
-//! `grammar`: `Grammar` (rules of terminals and rule references; lazy `expand`, and
-//! `for_each_terminal`, the same walk over the rules laid out in one array, for long walks;
-//! the SEQUITUR property checker); `analysis/dag`: analyses on the rule DAG without
+//! `grammar`: `Grammar` (rules of terminals and rule references, laid out flat in `Rules`:
+//! one array of symbols and where each body starts, so that a walk of the DAG touches one
+//! array and a grammar is built or decoded in two allocations; lazy `expand`, and
+//! `for_each_terminal`, the same walk with less bookkeeping, for long walks; the SEQUITUR
+//! property checker); `analysis/dag`: analyses on the rule DAG without
 //! expansion (validation, topological order, rule lengths, frequencies, costs, depths,
 //! stats); `build/sequitur`: SEQUITUR and SEQUITUR(1) (arena of 12-byte nodes, one-word
 //! digram keys, explicit work stack instead of recursion) with optional rule prediction;
@@ -35,7 +37,8 @@
 //! (`format`: the header, definition order and numbering both versions share; `v1`: the
 //! adaptive binary range coder; `v2`: rank lists coded by `rans`, rANS with static tables,
 //! decoded without divisions or tree walks, its model written once (`model`) for `write`
-//! and `read`); `analysis/hot`: every minimal hot subpath (the windows crossing
+//! and `read`; `read` runs the control and class streams' passes on two threads for
+//! grammars of 65,536 symbols or more); `analysis/hot`: every minimal hot subpath (the windows crossing
 //! each rule's boundaries counted level by level, while they can still be hot) and its
 //! brute-force oracle; `analysis/occur`: occurrences
 //! of many sequences at once on the DAG (a trie run as Aho-Corasick across each rule
@@ -78,4 +81,4 @@ pub use build::{
 };
 pub use codec::format::{GrammarDecodeError, GRAMMAR_FORMAT_VERSION, MAX_SYMBOLS_PER_BYTE};
 pub use codec::{decode_grammar, encode_grammar, encode_grammar_v1};
-pub use grammar::{Grammar, RuleId, Sym, Terminal};
+pub use grammar::{Grammar, RuleId, Rules, RulesIter, Sym, Terminal};

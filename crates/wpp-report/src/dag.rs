@@ -134,7 +134,7 @@ impl Dag {
             }
             rules[0].push(Sym::T(Terminal(0)));
         }
-        let grammar = Grammar { rules };
+        let grammar = Grammar::from(rules);
         let terminal_of = paths.iter().enumerate().skip(1).map(|(t, &e)| (e, t as u32)).collect();
         Ok(Dag { profile, grammar, paths, boundary: Some(0), terminal_of })
     }

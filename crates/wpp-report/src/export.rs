@@ -218,11 +218,9 @@ pub fn export(p: &Profile) -> Result<Export<'_>, Error> {
             }
         }
         symbols = kept;
-        for body in grammar.iter_mut().flat_map(|g| g.rules.iter_mut()) {
-            for s in body.iter_mut() {
-                if let Sym::T(t) = s {
-                    t.0 = number[t.idx()];
-                }
+        for s in grammar.iter_mut().flat_map(|g| g.rules.symbols_mut()) {
+            if let Sym::T(t) = s {
+                t.0 = number[t.idx()];
             }
         }
     }

@@ -97,7 +97,7 @@ pub fn check_blocked_properties(g: &Grammar) -> Result<(), String> {
         return Err(format!("rule {r} is used {u} times"));
     }
     let mut seen = std::collections::HashMap::new();
-    for (i, d) in g.rules.first().map_or(&[][..], |r| &r[..]).windows(2).enumerate() {
+    for (i, d) in g.rules.first().unwrap_or(&[]).windows(2).enumerate() {
         if let Some(&i0) = seen.get(&(d[0], d[1])) {
             if !(i0 + 1 == i && d[0] == d[1]) {
                 return Err(format!("digram {d:?} occurs in the start rule at {i0} and {i}"));

@@ -74,7 +74,7 @@ mod grammars {
                                     Sym::T(Terminal(v % n_terms))
                                 }
                             })
-                            .collect()
+                            .collect::<Vec<Sym>>()
                     })
                     .collect();
                 Grammar { rules }

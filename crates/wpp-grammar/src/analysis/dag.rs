@@ -227,13 +227,10 @@ impl Grammar {
             .enumerate()
             .filter(|&(r, _)| number[r] != u32::MAX)
             .map(|(_, b)| {
-                b.unwrap_or_default()
-                    .into_iter()
-                    .map(|s| match s {
-                        Sym::N(RuleId(c)) => Sym::N(RuleId(number[c as usize])),
-                        t => t,
-                    })
-                    .collect()
+                b.unwrap_or_default().into_iter().map(|s| match s {
+                    Sym::N(RuleId(c)) => Sym::N(RuleId(number[c as usize])),
+                    t => t,
+                })
             })
             .collect();
         Ok(Grammar { rules })

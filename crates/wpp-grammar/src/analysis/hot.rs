@@ -52,7 +52,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::{Grammar, RuleId, Sym, Terminal};
+use crate::{Grammar, RuleId, Rules, Sym, Terminal};
 
 /// What makes a subpath hot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -293,7 +293,7 @@ impl Site {
 impl Site {
     /// Reads the next symbol and moves past it.
     #[inline]
-    fn step(&mut self, rules: &[Vec<Sym>], ends: &Ends) -> u32 {
+    fn step(&mut self, rules: &Rules, ends: &Ends) -> u32 {
         if self.head < self.head_end {
             let t = ends.heads[self.head as usize];
             self.head += 1;
@@ -456,7 +456,7 @@ impl Windows {
             let mut next = [0u32; 64];
             for batch in sites.chunks_mut(next.len()) {
                 for (s, t) in batch.iter_mut().zip(&mut next) {
-                    *t = s.step(&g.rules[..], &ends);
+                    *t = s.step(&g.rules, &ends);
                 }
                 for (s, &t) in batch.iter_mut().zip(&next) {
                     let f = rule_freq[s.rule as usize];

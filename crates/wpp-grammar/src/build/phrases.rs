@@ -41,7 +41,7 @@ use std::thread::JoinHandle;
 use rustc_hash::FxHashMap;
 
 use super::cut::Cutter;
-use crate::{Grammar, GrammarFull, RuleId, RunLength, RunTerminals, Sequitur, Sym, Terminal, Token, MAX_TERMINAL};
+use crate::{Grammar, GrammarFull, RuleId, Rules, RunLength, RunTerminals, Sequitur, Sym, Terminal, Token, MAX_TERMINAL};
 
 /// How phrases are cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -478,7 +478,7 @@ fn top_builder(params: PhraseParams) -> Builder {
 /// every rule kept.
 fn assemble(top: Grammar, dictionary: Grammar, n_phrases: usize) -> Grammar {
     if top.rules.is_empty() || top.rules[0].is_empty() {
-        return Grammar { rules: vec![Vec::new()] };
+        return Grammar::from(vec![Vec::new()]);
     }
     let n_top = top.rules.len();
     // Dictionary rule j > 0 becomes rule n_top + j - 1; phrase rules follow.
@@ -486,13 +486,15 @@ fn assemble(top: Grammar, dictionary: Grammar, n_phrases: usize) -> Grammar {
         Sym::T(t) => Sym::T(t),
         Sym::N(RuleId(j)) => Sym::N(RuleId(n_top as u32 + j - 1)),
     };
-    let mut rules: Vec<Vec<Sym>> = top.rules;
-    let mut dict = dictionary.rules.into_iter();
+    let mut rules: Rules = top.rules;
+    let mut dict = dictionary.rules.iter();
     let start = dict.next().unwrap_or_default();
-    rules.extend(dict.map(|body| body.into_iter().map(dict_sym).collect()));
+    for body in dict {
+        rules.push(body.iter().copied().map(dict_sym));
+    }
     let mut stands_for = Vec::with_capacity(n_phrases);
     let mut body = Vec::new();
-    for s in start {
+    for &s in start {
         match s {
             // Separators are above every token terminal.
             Sym::T(Terminal(t)) if MAX_TERMINAL - t < n_phrases as u32 => {
@@ -501,21 +503,21 @@ fn assemble(top: Grammar, dictionary: Grammar, n_phrases: usize) -> Grammar {
                     stands_for.push(body.pop().expect("one symbol"));
                 } else {
                     stands_for.push(Sym::N(RuleId(rules.len() as u32)));
-                    rules.push(std::mem::take(&mut body));
+                    rules.push(body.drain(..));
                 }
             }
             s => body.push(dict_sym(s)),
         }
     }
     assert_eq!(stands_for.len(), n_phrases, "one separator per phrase");
-    for rule in &mut rules[..n_top] {
-        for s in rule.iter_mut() {
+    for r in 0..n_top {
+        for s in rules[r].iter_mut() {
             if let Sym::T(Terminal(p)) = *s {
                 *s = stands_for[p as usize];
             }
         }
     }
-    Grammar { rules }
+    Grammar::from(rules)
 }
 
 /// `g` with every rule that is used only once (and every rule not used at all) replaced
@@ -538,13 +540,13 @@ pub(crate) fn inline_single_use(g: Grammar) -> Grammar {
             kept += 1;
         }
     }
-    let mut rules = Vec::with_capacity(kept as usize);
+    let mut rules = Rules::with_capacity(kept as usize, g.rules.symbols().len());
     let mut stack: Vec<(u32, usize)> = Vec::new();
     for r in 0..n {
         if number[r] == u32::MAX {
             continue;
         }
-        let mut body = Vec::with_capacity(g.rules[r].len());
+        rules.open();
         stack.push((r as u32, 0));
         while let Some((rule, pos)) = stack.last_mut() {
             let b = &g.rules[*rule as usize];
@@ -555,13 +557,12 @@ pub(crate) fn inline_single_use(g: Grammar) -> Grammar {
             *pos += 1;
             match s {
                 Sym::N(RuleId(x)) if number[x as usize] == u32::MAX => stack.push((x, 0)),
-                Sym::N(RuleId(x)) => body.push(Sym::N(RuleId(number[x as usize]))),
-                t => body.push(t),
+                Sym::N(RuleId(x)) => rules.extend_last(Sym::N(RuleId(number[x as usize]))),
+                t => rules.extend_last(t),
             }
         }
-        rules.push(body);
     }
-    Grammar { rules }
+    Grammar::from(rules)
 }
 
 #[cfg(test)]
@@ -593,7 +594,7 @@ mod tests {
             check(input, PhraseParams { window: 1, min: 1, max: 1, divisor: 1, threads: PhraseThreads::Neither, levels: 1 });
         }
         let (g, _) = build(&[], PhraseParams::average(16));
-        assert_eq!(g.rules, vec![Vec::<Sym>::new()]);
+        assert_eq!(g.rules.to_vecs(), vec![Vec::<Sym>::new()]);
     }
 
     #[test]
@@ -694,17 +695,15 @@ mod tests {
 
     #[test]
     fn single_use_rules_are_inlined() {
-        let g = Grammar {
-            rules: vec![
-                vec![Sym::N(RuleId(1)), Sym::N(RuleId(2)), Sym::N(RuleId(2))],
-                vec![Sym::T(Terminal(0)), Sym::N(RuleId(3))],
-                vec![Sym::T(Terminal(1)), Sym::T(Terminal(2))],
-                vec![Sym::T(Terminal(3)), Sym::T(Terminal(4))],
-            ],
-        };
+        let g = Grammar::from(vec![
+            vec![Sym::N(RuleId(1)), Sym::N(RuleId(2)), Sym::N(RuleId(2))],
+            vec![Sym::T(Terminal(0)), Sym::N(RuleId(3))],
+            vec![Sym::T(Terminal(1)), Sym::T(Terminal(2))],
+            vec![Sym::T(Terminal(3)), Sym::T(Terminal(4))],
+        ]);
         let h = inline_single_use(g.clone());
         assert_eq!(
-            h.rules,
+            h.rules.to_vecs(),
             vec![
                 vec![Sym::T(Terminal(0)), Sym::T(Terminal(3)), Sym::T(Terminal(4)), Sym::N(RuleId(1)), Sym::N(RuleId(1))],
                 vec![Sym::T(Terminal(1)), Sym::T(Terminal(2))]

@@ -52,7 +52,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::{Grammar, RuleId, Sym, Terminal};
+use crate::{Grammar, RuleId, Rules, Sym, Terminal};
 
 /// "No position / no record" and, in the symbol array, a hole.
 const NIL: u32 = u32::MAX;
@@ -817,12 +817,12 @@ fn finalize(rules: &[[Sym; 2]], start: &[Sym]) -> (Grammar, usize) {
     // New numbers, given on first use; rules used once are never numbered.
     let mut number = vec![NIL; n];
     let mut order: Vec<u32> = Vec::new();
-    let mut out: Vec<Vec<Sym>> = Vec::new();
+    let mut out = Rules::new();
     let mut work: Vec<Sym> = Vec::new();
     let mut i = 0;
     loop {
         // Body of the next rule to emit: the start rule, then `order[i - 1]`.
-        let mut body = Vec::new();
+        out.open();
         if i == 0 {
             work.extend(start.iter().rev());
         } else {
@@ -830,23 +830,23 @@ fn finalize(rules: &[[Sym; 2]], start: &[Sym]) -> (Grammar, usize) {
         }
         while let Some(s) = work.pop() {
             match s {
-                Sym::T(_) => body.push(s),
+                Sym::T(_) => out.extend_last(s),
                 Sym::N(RuleId(r)) if uses[r as usize] < 2 => work.extend(rules[r as usize].iter().rev()),
                 Sym::N(RuleId(r)) => {
                     if number[r as usize] == NIL {
                         order.push(r);
                         number[r as usize] = order.len() as u32;
                     }
-                    body.push(Sym::N(RuleId(number[r as usize])));
+                    out.extend_last(Sym::N(RuleId(number[r as usize])));
                 }
             }
         }
-        out.push(body);
         if i == order.len() {
             break;
         }
         i += 1;
     }
-    let bytes = (uses.capacity() + number.capacity() + order.capacity() + stack.capacity()) * 4 + work.capacity() * std::mem::size_of::<Sym>();
+    let bytes =
+        (uses.capacity() + number.capacity() + order.capacity() + stack.capacity()) * 4 + work.capacity() * std::mem::size_of::<Sym>() + out.heap_bytes();
     (Grammar { rules: out }, bytes)
 }

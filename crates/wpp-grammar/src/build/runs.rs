@@ -11,7 +11,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::{Grammar, RuleId, Sym, Terminal, MAX_TERMINAL};
+use crate::{Grammar, RuleId, Rules, Sym, Terminal, MAX_TERMINAL};
 
 /// More distinct symbols, runs or phrases arrived than a grammar builder has terminals for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -261,8 +261,8 @@ impl RunTerminals {
             stands_for.push(Sym::N(RuleId(g.rules.len() as u32)));
             g.rules.push(body);
         }
-        for rule in &mut g.rules[..built] {
-            for s in rule.iter_mut() {
+        for r in 0..built {
+            for s in g.rules[r].iter_mut() {
                 if let Sym::T(Terminal(t)) = *s {
                     *s = stands_for[t as usize];
                 }
@@ -320,22 +320,20 @@ pub fn collapse_run_rules(g: &Grammar) -> Result<(Grammar, Vec<Token>), crate::G
             meaning.len() as u32 - 1
         })
     };
-    let rules = kept
-        .iter()
-        .map(|&r| {
-            g.rules[r]
-                .iter()
-                .map(|s| match *s {
-                    Sym::T(Terminal(a)) => Sym::T(Terminal(term(Token { symbol: a, run: 1 }))),
-                    Sym::N(RuleId(x)) => match run[x as usize] {
-                        Some(t) => Sym::T(Terminal(term(t))),
-                        None => Sym::N(RuleId(index[x as usize].expect("kept"))),
-                    },
-                })
-                .collect()
-        })
-        .collect();
-    Ok((Grammar { rules }, meaning))
+    let mut rules = Rules::with_capacity(kept.len(), g.rules.symbols().len());
+    for &r in &kept {
+        rules.open();
+        for &s in &g.rules[r] {
+            rules.extend_last(match s {
+                Sym::T(Terminal(a)) => Sym::T(Terminal(term(Token { symbol: a, run: 1 }))),
+                Sym::N(RuleId(x)) => match run[x as usize] {
+                    Some(t) => Sym::T(Terminal(term(t))),
+                    None => Sym::N(RuleId(index[x as usize].expect("kept"))),
+                },
+            });
+        }
+    }
+    Ok((Grammar::from(rules), meaning))
 }
 
 #[cfg(test)]
@@ -410,7 +408,7 @@ mod tests {
         let seq = [Token { symbol: 0, run: 5 }, Token { symbol: 1, run: 1 }, Token { symbol: 0, run: 4 }, Token { symbol: 0, run: 5 }];
         let terms: Vec<u32> = seq.iter().map(|&t| rt.terminal(t).unwrap()).collect();
         assert_eq!(terms, [0, 1, 2, 0]);
-        let g = Grammar { rules: vec![terms.iter().map(|&t| Sym::T(Terminal(t))).collect()] };
+        let g = Grammar::from(vec![terms.iter().map(|&t| Sym::T(Terminal(t))).collect()]);
         let g = rt.resolve(g);
         let expected: Vec<u32> = [0; 5].into_iter().chain([1]).chain([0; 4]).chain([0; 5]).collect();
         assert_eq!(g.expand().collect::<Vec<_>>(), expected);
@@ -425,7 +423,7 @@ mod tests {
         let mut rt = RunTerminals::new();
         let seq = [Token { symbol: 0, run: 5 }, Token { symbol: 1, run: 1 }, Token { symbol: 0, run: 4 }, Token { symbol: 0, run: 5 }];
         let terms: Vec<u32> = seq.iter().map(|&t| rt.terminal(t).unwrap()).collect();
-        let g = rt.resolve(Grammar { rules: vec![terms.iter().map(|&t| Sym::T(Terminal(t))).collect()] });
+        let g = rt.resolve(Grammar::from(vec![terms.iter().map(|&t| Sym::T(Terminal(t))).collect()]));
         let (c, meaning) = collapse_run_rules(&g).unwrap();
         assert_eq!(c.rules.len(), 1);
         let back: Vec<Token> = c.rules[0]

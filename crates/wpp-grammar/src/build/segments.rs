@@ -456,7 +456,7 @@ impl Merge {
             g.renumber_by_first_use();
             return Ok(g);
         }
-        let Some(top) = self.top.take() else { return Ok(Grammar { rules: vec![Vec::new()] }) };
+        let Some(top) = self.top.take() else { return Ok(Grammar::from(vec![Vec::new()])) };
         let mut g = top.finish()?;
         // Merged rule j becomes rule offset + j.
         let offset = g.rules.len() as u32;
@@ -464,14 +464,16 @@ impl Merge {
             Sym::N(RuleId(j)) => Sym::N(RuleId(offset + j)),
             t => t,
         };
-        for rule in &mut g.rules {
-            for s in rule.iter_mut() {
+        for r in 0..g.rules.len() {
+            for s in g.rules[r].iter_mut() {
                 if let Sym::T(Terminal(t)) = *s {
                     *s = merged(self.meaning[t as usize]);
                 }
             }
         }
-        g.rules.extend(self.bodies.into_iter().map(|b| b.iter().map(|&s| merged(s)).collect()));
+        for b in &self.bodies {
+            g.rules.push(b.iter().map(|&s| merged(s)));
+        }
         let mut g = inline_single_use(g);
         g.renumber_by_first_use();
         Ok(g)

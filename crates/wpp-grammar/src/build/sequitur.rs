@@ -287,17 +287,17 @@ impl Sequitur {
         let mut number: FxHashMap<u32, u32> = FxHashMap::default();
         number.insert(0, 0);
         let mut order = vec![0u32];
-        let mut rules = Vec::new();
+        let mut rules = crate::Rules::new();
         let mut i = 0;
         while i < order.len() {
             let r = order[i];
             i += 1;
             let g = self.rules[r as usize].guard;
-            let mut body = Vec::new();
+            rules.open();
             let mut n = self.next(g);
             while n != g {
                 let v = self.val(n);
-                body.push(if v < RULE_BASE {
+                rules.extend_last(if v < RULE_BASE {
                     Sym::T(Terminal(v))
                 } else {
                     let target = v - RULE_BASE;
@@ -310,7 +310,6 @@ impl Sequitur {
                 });
                 n = self.next(n);
             }
-            rules.push(body);
         }
         Grammar { rules }
     }

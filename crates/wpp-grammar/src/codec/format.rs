@@ -48,7 +48,7 @@
 //! `n_rules - 1` (0 when there is one rule); the numbers must be a permutation of
 //! `0..n_rules` that maps rule 0 to 0.
 
-use crate::{Grammar, RuleId, Sym, Terminal};
+use crate::{Grammar, RuleId, Rules, Sym, Terminal};
 
 /// The format version [`crate::encode_grammar`] writes, the first byte of every encoding.
 pub const GRAMMAR_FORMAT_VERSION: u8 = 2;
@@ -192,25 +192,33 @@ pub(crate) fn numbering_of(g: &Grammar, definition_order: &[usize]) -> Numbering
 
 /// The grammar whose rules are `rules` (in definition order, referring to each other by
 /// definition index) under the numbering `num` (definition index to rule number).
-pub(crate) fn renumber(rules: Vec<Vec<Sym>>, num: &[u32]) -> Grammar {
-    let mut out = vec![Vec::new(); rules.len()];
-    for (d, mut body) in rules.into_iter().enumerate() {
-        for s in &mut body {
-            if let Sym::N(RuleId(x)) = s {
-                *x = num[*x as usize];
-            }
-        }
-        out[num[d] as usize] = body;
+pub(crate) fn renumber(rules: &Rules, num: &[u32]) -> Grammar {
+    let mut order = vec![0u32; rules.len()];
+    for (d, &x) in num.iter().enumerate() {
+        order[x as usize] = d as u32;
     }
-    Grammar { rules: out }
+    Grammar { rules: reorder(rules, &order, num) }
+}
+
+/// The rules `order[0], order[1], ...` of `rules`, their references rewritten by `num`.
+fn reorder(rules: &Rules, order: &[u32], num: &[u32]) -> Rules {
+    let mut out = Rules::with_capacity(rules.len(), rules.symbols().len());
+    for &d in order {
+        out.push(rules[d as usize].iter().map(|&s| match s {
+            Sym::N(RuleId(x)) => Sym::N(RuleId(num[x as usize])),
+            t => t,
+        }));
+    }
+    out
 }
 
 /// The grammar whose rules are `rules` (in definition order, referring to each other by
 /// definition index) under the canonical numbering: [`canonical_numbering`] and
-/// [`renumber`] in one breadth-first pass that numbers each rule and rewrites its body.
-pub(crate) fn renumber_canonical(mut rules: Vec<Vec<Sym>>) -> Grammar {
+/// [`renumber`] in one breadth-first pass that numbers each rule and copies its body.
+pub(crate) fn renumber_canonical(rules: &Rules) -> Grammar {
     let n = rules.len();
     let mut num = vec![NONE; n];
+    let mut out = Rules::with_capacity(n, rules.symbols().len());
     // The definition index of each rule number.
     let mut order: Vec<usize> = Vec::with_capacity(n);
     let mut head = 0;
@@ -223,19 +231,20 @@ pub(crate) fn renumber_canonical(mut rules: Vec<Vec<Sym>>) -> Grammar {
         while head < order.len() {
             let r = order[head];
             head += 1;
-            for s in &mut rules[r] {
-                if let Sym::N(RuleId(x)) = s {
-                    let d = *x as usize;
+            out.push(rules[r].iter().map(|&s| match s {
+                Sym::N(RuleId(x)) => {
+                    let d = x as usize;
                     if num[d] == NONE {
                         num[d] = order.len() as u32;
                         order.push(d);
                     }
-                    *x = num[d];
+                    Sym::N(RuleId(num[d]))
                 }
-            }
+                t => t,
+            }));
         }
     }
-    Grammar { rules: order.iter().map(|&d| std::mem::take(&mut rules[d])).collect() }
+    Grammar { rules: out }
 }
 
 /// Checks that `num` (rule numbers in definition order) is a permutation of
@@ -266,7 +275,7 @@ pub(crate) const NONE: u32 = u32::MAX;
 
 /// The canonical numbering (see the module docs): breadth-first by first use from rule 0,
 /// then from each rule of `roots` not yet numbered, in that order.
-pub(crate) fn canonical_numbering(rules: &[Vec<Sym>], roots: impl Iterator<Item = usize>) -> Vec<u32> {
+pub(crate) fn canonical_numbering(rules: &Rules, roots: impl Iterator<Item = usize>) -> Vec<u32> {
     let mut num = vec![NONE; rules.len()];
     let mut queue: Vec<usize> = Vec::with_capacity(rules.len());
     let mut head = 0;

@@ -103,7 +103,7 @@ use rustc_hash::FxHashMap;
 use super::format::{
     assert_encodable, bits_for, check_explicit_numbering, numbering_of, pad, renumber, renumber_canonical, GrammarDecodeError, Header, Numbering, Result, NONE,
 };
-use crate::{Grammar, RuleId, Sym, Terminal};
+use crate::{Grammar, RuleId, Rules, Sym, Terminal};
 
 // --- range coder ---
 
@@ -672,8 +672,9 @@ pub(crate) fn decode(bytes: &[u8], header: &Header) -> Result<Grammar> {
     if rc.input[rc.pos..].iter().any(|&b| b != 0) {
         return Err(GrammarDecodeError::Corrupt("bytes after the grammar"));
     }
+    let rules = Rules::from(rules);
     Ok(match num {
-        None => renumber_canonical(rules),
-        Some(num) => renumber(rules, &num),
+        None => renumber_canonical(&rules),
+        Some(num) => renumber(&rules, &num),
     })
 }

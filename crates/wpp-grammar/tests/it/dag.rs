@@ -78,10 +78,10 @@ fn check(input: &[u32]) -> Result<(), TestCaseError> {
     let costs = g.rule_costs(|t| cost(t.0));
     prop_assert_eq!(costs[0], input.iter().map(|&t| cost(t)).sum::<u64>());
     for (r, _) in g.rules.iter().enumerate() {
-        let mut sub = g.clone();
-        sub.rules.swap(0, r);
+        let mut rules = g.rules.to_vecs();
+        rules.swap(0, r);
         // Expanding rule r on its own: make it the start rule of a copy.
-        for body in &mut sub.rules {
+        for body in &mut rules {
             for s in body.iter_mut() {
                 if let Sym::N(RuleId(c)) = s {
                     if *c == 0 {
@@ -92,6 +92,7 @@ fn check(input: &[u32]) -> Result<(), TestCaseError> {
                 }
             }
         }
+        let sub = Grammar::from(rules);
         prop_assert_eq!(costs[r], sub.expand().map(cost).sum::<u64>());
     }
     let order = g.topological_order().map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -151,7 +152,7 @@ proptest! {
 
 #[test]
 fn validate_rejects_what_is_not_a_dag() {
-    let g = |rules: Vec<Vec<Sym>>| Grammar { rules };
+    let g = |rules: Vec<Vec<Sym>>| Grammar::from(rules);
     let (n, t) = (|r| Sym::N(RuleId(r)), |x| Sym::T(Terminal(x)));
     assert_eq!(g(vec![vec![n(1)], vec![n(2), t(0)], vec![n(1), t(1)]]).validate(None), Err(GrammarError::Cycle { rule: RuleId(1) }));
     assert_eq!(g(vec![vec![n(1)], vec![n(1), t(0)]]).validate(None), Err(GrammarError::Cycle { rule: RuleId(1) }));
@@ -172,7 +173,7 @@ fn huge_expansions_saturate() {
         rules.push(vec![Sym::N(RuleId(r + 1)), Sym::N(RuleId(r + 1))]);
     }
     rules.push(vec![Sym::T(Terminal(0)), Sym::T(Terminal(1))]);
-    let g = Grammar { rules };
+    let g = Grammar::from(rules);
     g.validate(Some(2)).unwrap();
     assert_eq!(g.rule_lengths()[0], u64::MAX);
     assert_eq!(g.rule_lengths()[70], 1 << 11);

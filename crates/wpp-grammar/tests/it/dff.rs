@@ -132,7 +132,7 @@ fn fig1() -> (Grammar, Problem) {
         points: 6,
     };
     let (ta, tb, tc) = (Sym::T(wpp_grammar::Terminal(0)), Sym::T(wpp_grammar::Terminal(1)), Sym::T(wpp_grammar::Terminal(2)));
-    let grammar = Grammar { rules: vec![vec![ta, Sym::N(RuleId(1)), Sym::N(RuleId(1)), Sym::N(RuleId(1)), tb, tc], vec![tb, tb]] };
+    let grammar = Grammar::from(vec![vec![ta, Sym::N(RuleId(1)), Sym::N(RuleId(1)), Sym::N(RuleId(1)), tb, tc], vec![tb, tb]]);
     (grammar, problem)
 }
 
@@ -320,14 +320,14 @@ fn an_unbalanced_run_is_refused() {
     // A path of the framed function with no frame open.
     let t = Terminal { framed: true, steps: vec![step(Some(0), &[0], &[])] };
     let p = Problem { facts: 1, frame_facts: 1, terminals: vec![t.clone()], points: 1, ..Problem::default() };
-    let g = Grammar { rules: vec![vec![Sym::T(wpp_grammar::Terminal(0))]] };
+    let g = Grammar::from(vec![vec![Sym::T(wpp_grammar::Terminal(0))]]);
     assert!(Solver::new(&g, &p).is_err());
     assert!(abstract_run([0], &p).is_err());
     // A return out of a frame never opened.
     let mut junctions = rustc_hash::FxHashMap::default();
     junctions.insert((0, 0), Junction { closes: true, ..Junction::default() });
     let p = Problem { facts: 1, frame_facts: 1, terminals: vec![t], points: 1, open_at_start: true, junctions, ..Problem::default() };
-    let g = Grammar { rules: vec![vec![Sym::T(wpp_grammar::Terminal(0)), Sym::T(wpp_grammar::Terminal(0))]] };
+    let g = Grammar::from(vec![vec![Sym::T(wpp_grammar::Terminal(0)), Sym::T(wpp_grammar::Terminal(0))]]);
     assert!(Solver::new(&g, &p).is_err());
     assert!(abstract_run([0, 0], &p).is_err());
 }

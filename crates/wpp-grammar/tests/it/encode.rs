@@ -86,7 +86,7 @@ fn dag_grammar(max_terminals: u32) -> impl Strategy<Value = (Grammar, u32)> {
                     .map(|&(is_rule, v)| if is_rule && later > 0 { Sym::N(RuleId(at[pos + 1 + v as usize % later])) } else { Sym::T(Terminal(v % nt)) })
                     .collect();
             }
-            (Grammar { rules }, nt)
+            (Grammar::from(rules), nt)
         })
 }
 
@@ -181,17 +181,17 @@ fn no_rules() {
 #[test]
 fn empty_start_rule() {
     round_trip(&build(&[]), 0).unwrap();
-    round_trip(&Grammar { rules: vec![vec![]] }, 5).unwrap();
+    round_trip(&Grammar::from(vec![vec![]]), 5).unwrap();
     // An empty start rule and rules nothing reaches.
-    let g = Grammar { rules: vec![vec![], vec![Sym::T(Terminal(1)), Sym::N(RuleId(2))], vec![Sym::T(Terminal(0))]] };
+    let g = Grammar::from(vec![vec![], vec![Sym::T(Terminal(1)), Sym::N(RuleId(2))], vec![Sym::T(Terminal(0))]]);
     round_trip(&g, 2).unwrap();
 }
 
 #[test]
 fn single_symbols_and_unit_rules() {
     round_trip(&build(&[7]), 8).unwrap();
-    round_trip(&Grammar { rules: vec![vec![Sym::N(RuleId(1))], vec![Sym::N(RuleId(2))], vec![Sym::T(Terminal(0))]] }, 1).unwrap();
-    round_trip(&Grammar { rules: vec![vec![Sym::N(RuleId(1)); 50], vec![Sym::T(Terminal(3))]] }, 4).unwrap();
+    round_trip(&Grammar::from(vec![vec![Sym::N(RuleId(1))], vec![Sym::N(RuleId(2))], vec![Sym::T(Terminal(0))]]), 1).unwrap();
+    round_trip(&Grammar::from(vec![vec![Sym::N(RuleId(1)); 50], vec![Sym::T(Terminal(3))]]), 4).unwrap();
 }
 
 /// Chains of 20,000 rules, each using the next: the encoder and decoder hold no recursion.
@@ -200,7 +200,7 @@ fn deep_chains() {
     let n = 20_000u32;
     let chain: Vec<Vec<Sym>> =
         (0..n).map(|i| if i + 1 < n { vec![Sym::N(RuleId(i + 1)), Sym::T(Terminal(i % 3))] } else { vec![Sym::T(Terminal(0)), Sym::T(Terminal(1))] }).collect();
-    let g = Grammar { rules: chain.clone() };
+    let g = Grammar::from(chain.clone());
     round_trip(&g, 3).unwrap();
     // The same chain numbered against the canonical order (rule i uses rule i - 1).
     let renumber = |i: u32| if i == 0 { 0 } else { n - i };
@@ -214,7 +214,7 @@ fn deep_chains() {
             })
             .collect();
     }
-    round_trip(&Grammar { rules }, 3).unwrap();
+    round_trip(&Grammar::from(rules), 3).unwrap();
     // A run: SEQUITUR's doubling rules.
     let run = vec![5u32; 1 << 16];
     round_trip(&build(&run), 6).unwrap();
@@ -226,18 +226,16 @@ fn deep_chains() {
 #[test]
 fn distinct_terminals() {
     let n = 20_000;
-    round_trip(&Grammar { rules: vec![(0..n).map(|t| Sym::T(Terminal(t))).collect()] }, n).unwrap();
+    round_trip(&Grammar::from(vec![(0..n).map(|t| Sym::T(Terminal(t))).collect()]), n).unwrap();
 }
 
 /// Terminals up to 2^32 - 2, the largest below a declared count of 2^32 - 1.
 fn huge_terminals() -> Grammar {
     let big = u32::MAX - 1;
-    Grammar {
-        rules: vec![
-            vec![Sym::T(Terminal(big)), Sym::N(RuleId(1)), Sym::T(Terminal(0)), Sym::N(RuleId(1)), Sym::T(Terminal(big - 1)), Sym::T(Terminal(1 << 31))],
-            vec![Sym::T(Terminal(big)), Sym::T(Terminal(12345)), Sym::T(Terminal(big))],
-        ],
-    }
+    Grammar::from(vec![
+        vec![Sym::T(Terminal(big)), Sym::N(RuleId(1)), Sym::T(Terminal(0)), Sym::N(RuleId(1)), Sym::T(Terminal(big - 1)), Sym::T(Terminal(1 << 31))],
+        vec![Sym::T(Terminal(big)), Sym::T(Terminal(12345)), Sym::T(Terminal(big))],
+    ])
 }
 
 #[test]
@@ -268,7 +266,7 @@ fn sequitur_numbering_is_implicit() {
             x
         }
     };
-    let mut rules = g.rules.clone();
+    let mut rules = g.rules.to_vecs();
     rules.swap(a as usize, b as usize);
     for body in &mut rules {
         for s in body {
@@ -277,7 +275,7 @@ fn sequitur_numbering_is_implicit() {
             }
         }
     }
-    let swapped = round_trip(&Grammar { rules }, 11).unwrap();
+    let swapped = round_trip(&Grammar::from(rules), 11).unwrap();
     assert_eq!(swapped[pos], 1, "the numbering flag");
     assert!(swapped.len() > bytes.len());
 }
@@ -289,7 +287,7 @@ fn format_is_stable() {
     let (a, b, c, d) = (0, 1, 2, 3);
     let g = build(&[a, b, c, a, b, d, a, b, c, a, b, d]);
     assert_eq!(
-        g.rules,
+        g.rules.to_vecs(),
         vec![
             vec![Sym::N(RuleId(1)), Sym::N(RuleId(1))],
             vec![Sym::N(RuleId(2)), Sym::T(Terminal(c)), Sym::N(RuleId(2)), Sym::T(Terminal(d))],
@@ -331,7 +329,7 @@ fn loop_traces_compress() {
 #[test]
 fn symbols_per_byte_bound() {
     let n = 200_000u32;
-    let g = Grammar { rules: vec![vec![Sym::N(RuleId(1)); n as usize - 1], vec![Sym::T(Terminal(0))]] };
+    let g = Grammar::from(vec![vec![Sym::N(RuleId(1)); n as usize - 1], vec![Sym::T(Terminal(0))]]);
     for (version, encode) in VERSIONS {
         let bytes = round_trip_in(version, encode, &g, 1).unwrap();
         assert_eq!(bytes.len() as u64, n as u64 / MAX_SYMBOLS_PER_BYTE);
@@ -453,6 +451,51 @@ fn with_control(bytes: &[u8], control: &[u8]) -> Vec<u8> {
     out
 }
 
+/// A grammar of 250,000 symbols or so: large enough that version 2 decodes it with its
+/// class pass on a thread of its own (from 65,536 symbols).
+fn large_grammar() -> (Grammar, u32) {
+    let mut x = 12345u64;
+    let mut input = Vec::new();
+    for _ in 0..200_000 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        // Mostly short loops of a few paths, some rare paths.
+        let r = (x >> 33) as u32;
+        if r.is_multiple_of(7) {
+            input.extend([r % 2000, 1 + r % 5, 2]);
+        } else {
+            input.push(r % 13);
+        }
+    }
+    let g = build(&input);
+    assert!(g.n_symbols() >= 1 << 16, "{} symbols", g.n_symbols());
+    (g, 2000)
+}
+
+/// A large grammar round-trips exactly, and damage to it gives the errors a small one gives:
+/// the class pass running beside the control pass reports what the two would in turn.
+#[test]
+fn large_grammars_decode_in_two_passes_at_once() {
+    use GrammarDecodeError::{Corrupt, Truncated};
+    let decode = |bytes: &[u8]| decode_within_bounds(bytes);
+    let (g, nt) = large_grammar();
+    let bytes = round_trip(&g, nt).unwrap();
+    let (r, s) = (g.rules.len() as u64, g.n_symbols() as u64);
+    assert_eq!(decode(&with_header(&bytes, nt as u64, r, s + 1)), Err(Corrupt("fewer symbols than declared")));
+    assert_eq!(decode(&with_header(&bytes, nt as u64, r, s - 1)), Err(Corrupt("more symbols than declared")));
+    assert_eq!(decode(&with_header(&bytes, nt as u64, r - 1, s)), Err(Corrupt("more rules than declared")));
+    // The class stream cut short: the class pass fails, not the control pass.
+    assert_eq!(decode(&bytes[..bytes.len() - 1]), Err(Truncated));
+    let (_, _, class) = v2_streams(&bytes);
+    assert_eq!(decode(&bytes[..class + (bytes.len() - class) / 2]), Err(Truncated));
+    // Bytes flipped anywhere in the streams: an error or a valid grammar, never a panic.
+    let (_, at, _) = v2_streams(&bytes);
+    for i in (at..bytes.len()).step_by((bytes.len() - at) / 40 + 1) {
+        let mut damaged = bytes.clone();
+        damaged[i] ^= 0x5a;
+        decode_anything(&damaged);
+    }
+}
+
 /// Damage to version 2's streams gives the error that says what is wrong.
 #[test]
 fn v2_errors() {
@@ -483,7 +526,7 @@ fn v2_errors() {
     assert_eq!(decode(&with_control(&bytes, &empty_tables)), Err(Corrupt("a symbol is coded in a context whose frequency table is empty")));
     // A class stream that does not end in the coder's initial state: this grammar codes
     // nothing in it, so its state must stay as it began.
-    let g = Grammar { rules: vec![vec![Sym::T(Terminal(0)), Sym::T(Terminal(1)), Sym::T(Terminal(2))]] };
+    let g = Grammar::from(vec![vec![Sym::T(Terminal(0)), Sym::T(Terminal(1)), Sym::T(Terminal(2))]]);
     let mut bytes = encode_grammar(&g, 3);
     let (_, _, class) = v2_streams(&bytes);
     assert_eq!(bytes.len(), class + 8, "an empty class stream is its initial state");
@@ -494,25 +537,25 @@ fn v2_errors() {
 #[test]
 #[should_panic(expected = "reaches itself")]
 fn encoding_a_cycle_panics() {
-    encode_grammar(&Grammar { rules: vec![vec![Sym::N(RuleId(1))], vec![Sym::T(Terminal(0)), Sym::N(RuleId(2))], vec![Sym::N(RuleId(1))]] }, 1);
+    encode_grammar(&Grammar::from(vec![vec![Sym::N(RuleId(1))], vec![Sym::T(Terminal(0)), Sym::N(RuleId(2))], vec![Sym::N(RuleId(1))]]), 1);
 }
 
 #[test]
 #[should_panic(expected = "reaches itself")]
 fn encoding_a_reference_to_the_start_rule_panics() {
-    encode_grammar(&Grammar { rules: vec![vec![Sym::T(Terminal(0)), Sym::N(RuleId(1))], vec![Sym::N(RuleId(0))]] }, 1);
+    encode_grammar(&Grammar::from(vec![vec![Sym::T(Terminal(0)), Sym::N(RuleId(1))], vec![Sym::N(RuleId(0))]]), 1);
 }
 
 #[test]
 #[should_panic(expected = "is empty")]
 fn encoding_an_empty_rule_panics() {
-    encode_grammar(&Grammar { rules: vec![vec![Sym::N(RuleId(1))], vec![]] }, 1);
+    encode_grammar(&Grammar::from(vec![vec![Sym::N(RuleId(1))], vec![]]), 1);
 }
 
 #[test]
 #[should_panic(expected = "not below")]
 fn encoding_a_terminal_out_of_range_panics() {
-    encode_grammar(&Grammar { rules: vec![vec![Sym::T(Terminal(3))]] }, 3);
+    encode_grammar(&Grammar::from(vec![vec![Sym::T(Terminal(3))]]), 3);
 }
 
 /// A loop-like input over 12 terminals.
@@ -531,15 +574,13 @@ fn loops() -> Vec<u32> {
 fn samples() -> Vec<Vec<u8>> {
     let loops = loops();
     let sparse: Vec<u32> = (0..300u32).map(|i| (i % 23) * 0x0ABC_DEF1 % 0x7FFF_FF00).collect();
-    let reversed = Grammar {
-        rules: vec![
-            vec![Sym::N(RuleId(3)), Sym::N(RuleId(2)), Sym::N(RuleId(3))],
-            vec![Sym::T(Terminal(0)), Sym::T(Terminal(1))],
-            vec![Sym::N(RuleId(1)), Sym::T(Terminal(2))],
-            vec![Sym::N(RuleId(2)), Sym::N(RuleId(1))],
-            vec![Sym::T(Terminal(4))],
-        ],
-    };
+    let reversed = Grammar::from(vec![
+        vec![Sym::N(RuleId(3)), Sym::N(RuleId(2)), Sym::N(RuleId(3))],
+        vec![Sym::T(Terminal(0)), Sym::T(Terminal(1))],
+        vec![Sym::N(RuleId(1)), Sym::T(Terminal(2))],
+        vec![Sym::N(RuleId(2)), Sym::N(RuleId(1))],
+        vec![Sym::T(Terminal(4))],
+    ]);
     VERSIONS
         .iter()
         .flat_map(|&(_, encode)| {

@@ -66,7 +66,7 @@ fn trace_like(seed: u64, n_rules: u32, n_terminals: u32, start_len: usize) -> Gr
         }
         rules.push(body);
     }
-    Grammar { rules }
+    Grammar::from(rules)
 }
 
 /// The grammars pinned by hash, each with the number of terminals it is over.
@@ -74,20 +74,18 @@ fn hashed_grammars() -> Vec<(&'static str, Grammar, u32)> {
     let explicit = trace_like(1, 300, 40, 500);
     let mut canonical = explicit.clone();
     canonical.renumber_by_first_use();
-    let sparse = Grammar {
-        rules: trace_like(2, 60, 30, 120)
+    let sparse = Grammar::from(
+        trace_like(2, 60, 30, 120)
             .rules
-            .into_iter()
+            .iter()
             .map(|body| {
-                body.into_iter()
-                    .map(|s| match s {
-                        Sym::T(Terminal(x)) => t(u32::MAX - 1 - x.wrapping_mul(0x9e37_79b9) % 1_000_000),
-                        s => s,
-                    })
-                    .collect()
+                body.iter().map(|&s| match s {
+                    Sym::T(Terminal(x)) => t(u32::MAX - 1 - x.wrapping_mul(0x9e37_79b9) % 1_000_000),
+                    s => s,
+                })
             })
-            .collect(),
-    };
+            .collect::<wpp_grammar::Rules>(),
+    );
     let large = trace_like(3, 40_000, 3_000, 100_000);
     let mut large_canonical = large.clone();
     large_canonical.renumber_by_first_use();
@@ -118,17 +116,17 @@ fn check_round_trip(g: &Grammar, v1: &[u8], v2: &[u8]) {
 fn small_grammars_encode_to_these_bytes() {
     let cases: [(&str, Grammar, u32, &str, &str); 4] = [
         ("no rules", Grammar::default(), 0, "01000000", "02000000"),
-        ("an empty start rule", Grammar { rules: vec![vec![]] }, 5, "0105010000007ffff800", "0205010000188301000000000002000000000000000000000000000000000000008000000000"),
+        ("an empty start rule", Grammar::from(vec![vec![]]), 5, "0105010000007ffff800", "0205010000188301000000000002000000000000000000000000000000000000008000000000"),
         (
             "rules nothing reaches",
-            Grammar { rules: vec![vec![n(1), t(2), n(1), t(0)], vec![t(1), n(2)], vec![t(0), t(3)], vec![t(3), t(2), t(1)]] },
+            Grammar::from(vec![vec![n(1), t(2), n(1), t(0)], vec![t(1), n(2)], vec![t(0), t(3)], vec![t(3), t(2), t(1)]]),
             4,
             "0104040b00003ffff8001400000000000000002e8b6000016344a3b53ae900",
             "0204040b005009063d01800d000083824181068e00000000160360300000003802000000780c401100000080050a06000080e20000000060000000004500000000832200000080c58105289814060b00000000e6ad800000008000000000",
         ),
         (
             "huge terminals",
-            Grammar { rules: vec![vec![t(u32::MAX - 1), n(1), t(0), n(1), t(1 << 31)], vec![t(12345), t(u32::MAX - 1)]] },
+            Grammar::from(vec![vec![t(u32::MAX - 1), n(1), t(0), n(1), t(1 << 31)], vec![t(12345), t(u32::MAX - 1)]]),
             u32::MAX,
             "01ffffffff0f020700001ffff7ffcbff006c6e7cd455750064e6c1930073bcbd00",
             "02ffffffff0f02070060090c0af706c00600061401c00000c00200000070000000e0b0180045000000000314010000000c00000045000000000314010000000c0000008a0000000006458301000000b0000a268301000000a0fffeffda373930d04100007d24000000000000008000000000",

@@ -44,9 +44,8 @@ fn check_hot(g: &Grammar, costs: &[u64], p: &HotParams) -> Result<usize, TestCas
 #[test]
 fn larus_figure_5() {
     let (a, b, c) = (Sym::T(Terminal(0)), Sym::T(Terminal(1)), Sym::T(Terminal(2)));
-    let g = Grammar {
-        rules: vec![vec![Sym::N(RuleId(1)), Sym::N(RuleId(1)), Sym::N(RuleId(1))], vec![Sym::N(RuleId(2)), Sym::N(RuleId(3))], vec![a, b], vec![b, c]],
-    };
+    let g =
+        Grammar::from(vec![vec![Sym::N(RuleId(1)), Sym::N(RuleId(1)), Sym::N(RuleId(1))], vec![Sym::N(RuleId(2)), Sym::N(RuleId(3))], vec![a, b], vec![b, c]]);
     assert_eq!(g.expand().collect::<Vec<_>>(), [0, 1, 1, 2, 0, 1, 1, 2, 0, 1, 1, 2]);
     let p = HotParams { max_len: 3, min_len: 2, min_cost: 6 };
     let hot = hot_subpaths(&g, &[1, 1, 1], &p);

@@ -179,7 +179,7 @@ fn finalize(rules: &[[Sym; 2]], start: &[Sym]) -> Grammar {
         out.push(body);
         k += 1;
     }
-    Grammar { rules: out }
+    Grammar::from(out)
 }
 
 /// A path trace with loop and call structure: an outer loop whose body runs an inner
@@ -327,16 +327,14 @@ fn tallam_gupta_example() {
     let input = [w, b, c, w, b, c, x, b, c, x, b, c, y, b, c, y, b, c, z, b, c, z, b, c];
     let g = check(&input).unwrap();
     let (n, t) = (|r| Sym::N(RuleId(r)), |x| Sym::T(Terminal(x)));
-    let expected = Grammar {
-        rules: vec![
-            vec![n(1), n(1), n(2), n(2), n(3), n(3), n(4), n(4)],
-            vec![t(w), n(5)],
-            vec![t(x), n(5)],
-            vec![t(y), n(5)],
-            vec![t(z), n(5)],
-            vec![t(b), t(c)],
-        ],
-    };
+    let expected = Grammar::from(vec![
+        vec![n(1), n(1), n(2), n(2), n(3), n(3), n(4), n(4)],
+        vec![t(w), n(5)],
+        vec![t(x), n(5)],
+        vec![t(y), n(5)],
+        vec![t(z), n(5)],
+        vec![t(b), t(c)],
+    ]);
     assert_eq!(g, expected);
 }
 
@@ -345,11 +343,11 @@ fn tallam_gupta_example() {
 fn runs_pair_without_overlap() {
     let (n, t) = (|r| Sym::N(RuleId(r)), |x| Sym::T(Terminal(x)));
     // `aaa` holds one non-overlapping `aa`: nothing to replace.
-    assert_eq!(check(&[7, 7, 7]).unwrap(), Grammar { rules: vec![vec![t(7), t(7), t(7)]] });
+    assert_eq!(check(&[7, 7, 7]).unwrap(), Grammar::from(vec![vec![t(7), t(7), t(7)]]));
     // `aaaa` → `AA`, then `AA` occurs once.
-    assert_eq!(check(&[7; 4]).unwrap(), Grammar { rules: vec![vec![n(1), n(1)], vec![t(7), t(7)]] });
+    assert_eq!(check(&[7; 4]).unwrap(), Grammar::from(vec![vec![n(1), n(1)], vec![t(7), t(7)]]));
     // `aaaaa` → `AAa`.
-    assert_eq!(check(&[7; 5]).unwrap(), Grammar { rules: vec![vec![n(1), n(1), t(7)], vec![t(7), t(7)]] });
+    assert_eq!(check(&[7; 5]).unwrap(), Grammar::from(vec![vec![n(1), n(1), t(7)], vec![t(7), t(7)]]));
     // `baaab baaab`: `aa` counts once per run of three, so `ba`, `aa`, `ab` tie at two
     // and `ba` (first occurrence first) wins; the run then shrinks from the left and its
     // `aa` must be counted again at its new start.
@@ -395,8 +393,8 @@ fn pathological_inputs() {
     let distinct: Vec<u32> = (0..10_000).collect();
     let g = check(&distinct).unwrap();
     assert_eq!(g.rules.len(), 1);
-    assert_eq!(check(&[]).unwrap(), Grammar { rules: vec![vec![]] });
-    assert_eq!(check(&[42]).unwrap(), Grammar { rules: vec![vec![Sym::T(Terminal(42))]] });
+    assert_eq!(check(&[]).unwrap(), Grammar::from(vec![vec![]]));
+    assert_eq!(check(&[42]).unwrap(), Grammar::from(vec![vec![Sym::T(Terminal(42))]]));
 
     for input in [&run[..10_000], &abab[..10_000], &abc[..9_999], &runs[..], &shortened[..], &nested[..], &distinct[..], &[], &[42]] {
         for len in [1, 2, 3, 7, 64, 1000] {
@@ -435,9 +433,9 @@ fn blocks_keep_a_digram_of_another_block() {
     let (n, t) = (|r| Sym::N(RuleId(r)), |x| Sym::T(Terminal(x)));
     let input = [0, 1, 0, 1, 0, 1];
     let g = check_blocks(&input, 4).unwrap();
-    assert_eq!(g, Grammar { rules: vec![vec![n(1), n(1), t(0), t(1)], vec![t(0), t(1)]] });
+    assert_eq!(g, Grammar::from(vec![vec![n(1), n(1), t(0), t(1)], vec![t(0), t(1)]]));
     assert!(g.check_sequitur_properties().is_err());
-    assert_eq!(check(&input).unwrap(), Grammar { rules: vec![vec![n(1), n(1), n(1)], vec![t(0), t(1)]] });
+    assert_eq!(check(&input).unwrap(), Grammar::from(vec![vec![n(1), n(1), n(1)], vec![t(0), t(1)]]));
 }
 
 /// Two million symbols of a loop-structured trace, whole and in blocks.

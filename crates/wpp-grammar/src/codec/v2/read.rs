@@ -5,48 +5,74 @@
 //! then finds each reference in its class. A class pass's random accesses into large member
 //! lists do not hold up the control pass, and each batch's accesses overlap. Decoding is a
 //! table look-up and a few list operations per symbol, with no division.
+//!
+//! The two passes share nothing but the batches, so on a large grammar they run at once:
+//! the class pass on a thread of its own, a few batches behind. Every rule's length is
+//! known when its definition begins, so the bodies are laid out flat from the start and
+//! each event names the slot it fills. Errors come out as they would one pass after the
+//! other: a batch's error before whatever the control pass met after handing it over.
 
 use rustc_hash::FxHashSet;
 
 use super::model::{alphabet, len_table, Members, Model, ESC, NEW, NEW_TERMINAL, N_TABLES, RULE_BIT};
 use crate::codec::format::{bits_for, check_explicit_numbering, get_varint, renumber, renumber_canonical, GrammarDecodeError, Header, Numbering, Result, NONE};
 use crate::codec::rans::{RansDecoder, Table};
-use crate::{Grammar, RuleId, Sym, Terminal};
+use crate::{Grammar, RuleId, Rules, Sym, Terminal};
 
-/// Events the control pass leaves for the class pass at most, before the class pass runs.
+/// Events the control pass leaves for the class pass at most, before the class pass runs:
+/// one after the other, few enough to stay in the cache; on two threads, enough that
+/// handing a batch over costs little beside decoding it.
 const BATCH: usize = 1 << 12;
+const THREAD_BATCH: usize = 1 << 16;
 
 /// What the control pass leaves for the class pass, in stream order.
 #[derive(Clone, Copy)]
 enum Event {
-    /// Rule `rule` (definition index) gets a reference to a symbol of class `class`.
-    Ref { rule: u32, class: u32 },
-    /// Rule `rule` gets a reference to rule `child`, defined there.
-    Child { rule: u32, child: u32 },
+    /// The symbol at `slot` (of all rules' bodies, in definition order) is a reference to a
+    /// symbol of class `class`.
+    Ref { slot: u32, class: u32 },
+    /// The symbol at `slot` is a reference to rule `child`, defined there.
+    Child { slot: u32, child: u32 },
     /// Rule `rule` has ended and joins class `class`.
     End { rule: u32, class: u32 },
 }
 
-/// The control pass: the control stream, its tables, and the model but the members.
-struct ControlPass<'a> {
-    rans: RansDecoder<'a>,
-    tables: Vec<Table>,
-    n_terminals: u32,
-    model: Model,
-    /// The value of each local terminal, and the values seen.
-    values: Vec<u32>,
-    seen: FxHashSet<u32>,
-    /// Classes created that the class pass has not seen yet: new terminals' classes hold
-    /// the terminal.
+/// What the control pass hands the class pass at once.
+#[derive(Default)]
+struct Batch {
+    events: Vec<Event>,
+    /// Classes created since the last batch: new terminals' classes hold the terminal.
     new_classes: Vec<Option<u32>>,
+    /// The values of the local terminals introduced since the last batch.
+    values: Vec<u32>,
 }
 
-/// The class pass: the class stream and the members of each class (as the symbols they
-/// decode to, rules by definition index).
+/// The control pass: the control stream, its tables, and the model but the members.
+struct ControlPass<'a, 't> {
+    rans: RansDecoder<'a>,
+    tables: &'t [Table],
+    n_terminals: u32,
+    model: Model,
+    /// The values seen.
+    seen: FxHashSet<u32>,
+    /// What the class pass has not been handed yet.
+    batch: Batch,
+}
+
+/// The class pass: the class stream, the members of each class (as the symbols they
+/// decode to, rules by definition index), and the bodies it fills in.
 struct ClassPass<'a> {
     rans: RansDecoder<'a>,
     members: Members,
+    /// The value of each local terminal.
+    values: Vec<u32>,
+    /// Every body, in definition order.
+    syms: Vec<Sym>,
 }
+
+/// Grammars of at least this many symbols are decoded with the class pass on a thread of
+/// its own, beside the control pass.
+const THREAD_SYMBOLS: usize = 1 << 16;
 
 /// Decodes the offset of a rank in a list of `n` entries after its bucket symbol `b`.
 #[inline(always)]
@@ -61,7 +87,7 @@ fn rank(rans: &mut RansDecoder, b: usize, n: usize) -> Result<usize> {
     Ok(base + rans.below(base.min(n - base) as u64)? as usize)
 }
 
-impl ControlPass<'_> {
+impl ControlPass<'_, '_> {
     fn length(&mut self, depth: usize) -> Result<usize> {
         let b = self.rans.symbol(&self.tables[len_table(depth)])?;
         if b < 2 {
@@ -140,9 +166,9 @@ impl ControlPass<'_> {
         if !self.seen.insert(value) {
             return Err(GrammarDecodeError::Corrupt("a terminal is introduced twice"));
         }
-        self.values.push(value);
+        self.batch.values.push(value);
         let (t, _) = self.model.add_terminal(value);
-        self.new_classes.push(Some(t));
+        self.batch.new_classes.push(Some(t));
         Ok(t)
     }
 
@@ -150,21 +176,23 @@ impl ControlPass<'_> {
     fn class_of(&mut self, f: u32, l: u32) -> u32 {
         let (k, new) = self.model.class_for(f, l);
         if new {
-            self.new_classes.push(None);
+            self.batch.new_classes.push(None);
         }
         k
     }
 }
 
 impl ClassPass<'_> {
-    /// Runs the class pass over `events`, completing the bodies of `rules`.
-    fn run(&mut self, tables: &[Table], values: &[u32], events: &[Event], new_classes: &mut Vec<Option<u32>>, rules: &mut [Vec<Sym>]) -> Result<()> {
-        for first in new_classes.drain(..) {
+    /// Runs the class pass over a batch, filling in the symbols its events are for.
+    fn run(&mut self, tables: &[Table], batch: &Batch) -> Result<()> {
+        for &first in &batch.new_classes {
             self.members.add_class(first);
         }
-        for &e in events {
+        self.values.extend_from_slice(&batch.values);
+        let (values, syms) = (&self.values, &mut self.syms);
+        for &e in &batch.events {
             match e {
-                Event::Ref { rule, class } => {
+                Event::Ref { slot, class } => {
                     let n = self.members.len(class as usize);
                     let r = match Members::table(n) {
                         Some(table) => {
@@ -174,9 +202,9 @@ impl ClassPass<'_> {
                         None => 0,
                     };
                     let (e, _) = self.members.use_member(class as usize, r);
-                    rules[rule as usize].push(if e & RULE_BIT != 0 { Sym::N(RuleId(e & !RULE_BIT)) } else { Sym::T(Terminal(values[e as usize])) });
+                    syms[slot as usize] = if e & RULE_BIT != 0 { Sym::N(RuleId(e & !RULE_BIT)) } else { Sym::T(Terminal(values[e as usize])) };
                 }
-                Event::Child { rule, child } => rules[rule as usize].push(Sym::N(RuleId(child))),
+                Event::Child { slot, child } => syms[slot as usize] = Sym::N(RuleId(child)),
                 Event::End { rule, class } => self.members.push(class as usize, rule | RULE_BIT),
             }
         }
@@ -191,24 +219,65 @@ pub(crate) fn decode(bytes: &[u8], header: &Header) -> Result<Grammar> {
     }
     let mut pos = header.body;
     let control_len = get_length(bytes, &mut pos)?;
-    let (control, class) = bytes[pos..].split_at(control_len);
+    let (control_bytes, class) = bytes[pos..].split_at(control_len);
+    let mut control = RansDecoder::new(control_bytes)?;
+    let k = ClassPass {
+        rans: RansDecoder::new(class)?,
+        members: Members::default(),
+        values: Vec::new(),
+        // At most 16 symbols per input byte: checked with the header.
+        syms: vec![Sym::T(Terminal(0)); header.n_symbols],
+    };
+    let tables = match (0..N_TABLES).map(|t| control.table(alphabet(t))).collect::<Result<Vec<Table>>>() {
+        Ok(tables) => tables,
+        Err(_) if control.overran() => return Err(GrammarDecodeError::Truncated),
+        Err(e) => return Err(e),
+    };
     let mut c = ControlPass {
-        rans: RansDecoder::new(control)?,
-        tables: Vec::with_capacity(N_TABLES),
+        rans: control,
+        tables: &tables,
         n_terminals: header.n_terminals,
         model: Model::new(),
-        values: Vec::new(),
         seen: FxHashSet::default(),
-        new_classes: Vec::new(),
+        batch: Batch::default(),
     };
-    let mut k = ClassPass { rans: RansDecoder::new(class)?, members: Members::default() };
-    let (rules, num) = match read_grammar(&mut c, &mut k, header) {
+    let threaded = header.n_symbols >= THREAD_SYMBOLS && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let (read, mut k) = if threaded {
+        // The class pass follows the control pass a few batches behind, on another core.
+        std::thread::scope(|s| {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(4);
+            let tables = &tables;
+            let worker = s.spawn(move || {
+                let mut k = k;
+                let mut result = Ok(());
+                for batch in rx {
+                    result = k.run(tables, &batch);
+                    if result.is_err() {
+                        break;
+                    }
+                }
+                (result, k)
+            });
+            let read =
+                read_rules(&mut c, header, THREAD_BATCH, &mut |batch| tx.send(batch).map_err(|_| GrammarDecodeError::Corrupt("the class stream ends early")));
+            drop(tx);
+            let (class_result, k) = worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            // A batch's error comes before what the control pass met after handing it over.
+            (class_result.and(read), k)
+        })
+    } else {
+        let mut k = k;
+        let read = read_rules(&mut c, header, BATCH, &mut |batch| k.run(&tables, &batch));
+        (read, k)
+    };
+    let (start, num) = match read {
         Ok(decoded) => decoded,
         // Whatever went wrong, reading past the end of a stream says why.
         Err(_) if c.rans.overran() || k.rans.overran() => return Err(GrammarDecodeError::Truncated),
         Err(e) => return Err(e),
     };
-    if c.rans.finish()? != control.len() {
+    let rules = Rules::from_parts(std::mem::take(&mut k.syms), start).ok_or(GrammarDecodeError::Corrupt("fewer symbols than declared"))?;
+    if c.rans.finish()? != control_bytes.len() {
         return Err(GrammarDecodeError::Corrupt("the control stream ends before its length"));
     }
     let end = k.rans.finish()?;
@@ -216,8 +285,8 @@ pub(crate) fn decode(bytes: &[u8], header: &Header) -> Result<Grammar> {
         return Err(GrammarDecodeError::Corrupt("bytes after the grammar"));
     }
     Ok(match num {
-        None => renumber_canonical(rules),
-        Some(num) => renumber(rules, &num),
+        None => renumber_canonical(&rules),
+        Some(num) => renumber(&rules, &num),
     })
 }
 
@@ -230,12 +299,14 @@ fn get_length(bytes: &[u8], pos: &mut usize) -> Result<usize> {
     Ok(len as usize)
 }
 
-/// The rules in definition order, and the explicit numbering if there is one.
-type RulesRead = (Vec<Vec<Sym>>, Option<Vec<u32>>);
+/// Where each rule's body starts (in definition order) and the end of the last, and the
+/// explicit numbering if there is one.
+type RulesRead = (Vec<u32>, Option<Vec<u32>>);
 
 /// The rules decoded so far, in definition order, and those being written.
-struct Rules {
-    rules: Vec<Vec<Sym>>,
+struct Decoded {
+    /// Where each body starts, and the end of the last.
+    start: Vec<u32>,
     /// The local numbers of the first and last terminals of each rule's expansion.
     first: Vec<u32>,
     last: Vec<u32>,
@@ -246,19 +317,25 @@ struct Rules {
     symbols: usize,
 }
 
-impl Rules {
+impl Decoded {
+    /// Rules begun.
+    fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
     /// Starts the definition of the next rule; returns its definition index.
     fn begin(&mut self, c: &mut ControlPass, header: &Header) -> Result<u32> {
-        if self.rules.len() == header.n_rules {
+        if self.len() == header.n_rules {
             return Err(GrammarDecodeError::Corrupt("more rules than declared"));
         }
-        let x = self.rules.len();
+        let x = self.len();
         let len = c.length(self.stack.len())? + (x != 0) as usize;
         if len > header.n_symbols - self.symbols {
             return Err(GrammarDecodeError::Corrupt("more symbols than declared"));
         }
         self.symbols += len;
-        self.rules.push(Vec::with_capacity(len));
+        // Below 2^31: checked before decoding.
+        self.start.push(self.symbols as u32);
         self.first.push(NONE);
         self.last.push(NONE);
         self.stack.push((x, len, len));
@@ -266,26 +343,29 @@ impl Rules {
     }
 }
 
-/// Reads the tables, the rules (in definition order, referring to each other by definition
-/// index) and the numbering, if explicit.
-fn read_grammar(c: &mut ControlPass, k: &mut ClassPass, header: &Header) -> Result<RulesRead> {
-    for t in 0..N_TABLES {
-        let table = c.rans.table(alphabet(t))?;
-        c.tables.push(table);
-    }
+/// Reads the structure of the rules (in definition order, referring to each other by
+/// definition index) and the numbering, if explicit, handing each batch of references to
+/// `class_pass`.
+fn read_rules(c: &mut ControlPass, header: &Header, batch: usize, class_pass: &mut dyn FnMut(Batch) -> Result<()>) -> Result<RulesRead> {
     let n_rules = header.n_rules;
-    let mut d =
-        Rules { rules: Vec::with_capacity(n_rules), first: Vec::with_capacity(n_rules), last: Vec::with_capacity(n_rules), stack: Vec::new(), symbols: 0 };
-    let mut events: Vec<Event> = Vec::new();
+    let mut d = Decoded {
+        start: Vec::with_capacity(n_rules + 1),
+        first: Vec::with_capacity(n_rules),
+        last: Vec::with_capacity(n_rules),
+        stack: Vec::new(),
+        symbols: 0,
+    };
+    d.start.push(0);
     let mut ctx = 0usize;
-    while d.rules.len() < n_rules {
+    while d.len() < n_rules {
         d.begin(c, header)?;
         while let Some(&mut (r, len, ref mut left)) = d.stack.last_mut() {
             if *left == 0 {
                 d.stack.pop();
                 let (f, l) = (d.first[r], d.last[r]);
                 if r != 0 {
-                    events.push(Event::End { rule: r as u32, class: c.class_of(f, l) });
+                    let class = c.class_of(f, l);
+                    c.batch.events.push(Event::End { rule: r as u32, class });
                 }
                 if let Some(&(parent, _, _)) = d.stack.last() {
                     if d.first[parent] == NONE {
@@ -296,14 +376,15 @@ fn read_grammar(c: &mut ControlPass, k: &mut ClassPass, header: &Header) -> Resu
             } else {
                 let pos = len - *left;
                 *left -= 1;
+                let slot = d.start[r] + pos as u32;
                 match c.step(pos, ctx)? {
                     None => {
                         let child = d.begin(c, header)?;
-                        events.push(Event::Child { rule: r as u32, child });
+                        c.batch.events.push(Event::Child { slot, child });
                     }
                     Some(class) => {
                         let (f, l) = c.model.class_ends(class);
-                        events.push(Event::Ref { rule: r as u32, class });
+                        c.batch.events.push(Event::Ref { slot, class });
                         if d.first[r] == NONE {
                             d.first[r] = f;
                         }
@@ -312,13 +393,12 @@ fn read_grammar(c: &mut ControlPass, k: &mut ClassPass, header: &Header) -> Resu
                     }
                 }
             }
-            if events.len() >= BATCH {
-                k.run(&c.tables, &c.values, &events, &mut c.new_classes, &mut d.rules)?;
-                events.clear();
+            if c.batch.events.len() >= batch {
+                class_pass(std::mem::take(&mut c.batch))?;
             }
         }
     }
-    k.run(&c.tables, &c.values, &events, &mut c.new_classes, &mut d.rules)?;
+    class_pass(std::mem::take(&mut c.batch))?;
     if d.symbols != header.n_symbols {
         return Err(GrammarDecodeError::Corrupt("fewer symbols than declared"));
     }
@@ -331,5 +411,5 @@ fn read_grammar(c: &mut ControlPass, k: &mut ClassPass, header: &Header) -> Resu
             Some(num)
         }
     };
-    Ok((d.rules, num))
+    Ok((d.start, num))
 }

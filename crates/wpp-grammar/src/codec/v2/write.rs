@@ -379,13 +379,10 @@ fn in_definition_order(g: &Grammar) -> (Grammar, Vec<usize>) {
     let rules = order
         .iter()
         .map(|&r| {
-            g.rules[r]
-                .iter()
-                .map(|&s| match s {
-                    Sym::N(RuleId(x)) => Sym::N(RuleId(number[x as usize])),
-                    t => t,
-                })
-                .collect()
+            g.rules[r].iter().map(|&s| match s {
+                Sym::N(RuleId(x)) => Sym::N(RuleId(number[x as usize])),
+                t => t,
+            })
         })
         .collect();
     (Grammar { rules }, order)
