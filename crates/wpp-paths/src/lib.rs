@@ -8,7 +8,10 @@
 //! The numbering works on the DAG that replaces each path-ending edge `v → w` by
 //! `ENTRY → w` and `v → EXIT` (one of each per block, however many edges they stand for).
 //! Every edge of the DAG gets a value such that the sum along any ENTRY-to-EXIT path is a
-//! distinct number in `0..n_paths` (Ball & Larus, "Efficient path profiling", 1996).
+//! distinct number in `0..n_paths` (Ball & Larus, "Efficient path profiling", 1996). The
+//! instrumentation does not add the values themselves: it adds increments that sum to the
+//! same number along every path and are zero on a maximum spanning tree of the DAG, so
+//! that the edges expected to run most (the deepest in loops) carry no code.
 //!
 //! ```
 //! use wpp_model::{Block, BlockIdx, Cfg, Edge, EdgeKind, Target};
@@ -35,11 +38,14 @@
 //!
 //! `number_program`: the one `ProgramNumbering` of a program (a `FuncMap` of numberings,
 //! computed once and shared by the rewrite, the profile reader and PPP); `number`:
-//! Ball-Larus DAG, edge values, cut points, `encode`/`decode`; `enumerate`: the brute-force
-//! oracle; `split`: turns the oracle's block log into paths; `ppp`: preferential path
+//! Ball-Larus DAG, edge values, cut points, `encode`/`decode`, the edges' actions;
+//! `increments`: the additions on the chords of a maximum spanning tree (Ball & Larus's
+//! placement, by potentials); `enumerate`: the brute-force oracle (it also runs the actions
+//! along every path); `split`: turns the oracle's block log into paths; `ppp`: preferential path
 //! numbering (compact ids for a set of interesting paths, Vaswani et al. Fig. 10).
 
 pub mod enumerate;
+mod increments;
 mod numbering;
 mod ppp;
 mod program;

@@ -1,6 +1,6 @@
 //! Building the DAG, assigning edge values, cut points, encoding and decoding.
 
-use wpp_model::{BlockIdx, Cfg, EdgeIdx, PathId, Target};
+use wpp_model::{BlockIdx, Cfg, EdgeIdx, EdgeKind, PathId, Target};
 
 /// Limits for [`number`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,13 +15,16 @@ impl Default for Options {
     }
 }
 
-/// What the instrumentation does when an edge is taken.
+/// What the instrumentation does when an edge is taken. The values are increments placed
+/// on the chords of a spanning tree of the path DAG (most edges that run often add
+/// nothing), not the Ball-Larus edge values: they sum to the path's number along each path
+/// only, wrapping modulo 2^64, and the register holds no prefix of it on the way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EdgeAction {
-    /// Add this value to the path register.
+    /// Add this value to the path register (wrapping).
     Add(u64),
-    /// The path ends: its number is the register plus `add`. If control stays in the
-    /// function (`restart` is `Some`), the register then restarts at that value.
+    /// The path ends: its number is the register plus `add` (wrapping). If control stays
+    /// in the function (`restart` is `Some`), the register then restarts at that value.
     End { add: u64, restart: Option<u64> },
     /// The edge leaves a block that can never run.
     Dead,
@@ -151,6 +154,36 @@ fn bounded_cuts(cfg: &Cfg, out: &[std::ops::Range<usize>], reachable: &[bool], b
     cut
 }
 
+/// Per block, how many loops hold it. A loop's blocks are contiguous in code order: from
+/// its header to the last block with a back edge to it.
+fn loop_depths(cfg: &Cfg) -> Vec<u32> {
+    let n = cfg.n_blocks();
+    let mut last = vec![None::<usize>; n];
+    for e in &cfg.edges {
+        if let (EdgeKind::Back, Target::Block(h)) = (e.kind, e.to) {
+            let l = &mut last[h.idx()];
+            *l = Some(l.map_or(e.from.idx(), |l: usize| l.max(e.from.idx())));
+        }
+    }
+    let mut delta = vec![0i64; n + 1];
+    for (h, l) in last.iter().enumerate() {
+        if let Some(l) = *l {
+            if l >= h {
+                delta[h] += 1;
+                delta[l + 1] -= 1;
+            }
+        }
+    }
+    let mut d = 0i64;
+    delta[..n]
+        .iter()
+        .map(|&x| {
+            d += x;
+            d.max(0) as u32
+        })
+        .collect()
+}
+
 struct Dag {
     n_blocks: usize,
     /// Outgoing edges per node, in value order (values not yet assigned).
@@ -229,10 +262,26 @@ impl Dag {
                     .collect()
             })
             .collect();
-        let val_of = |v: Node, w: Node| -> u64 { dag_out[v as usize].iter().find(|&&(_, t)| t == w).map(|&(val, _)| val).expect("edge is in the DAG") };
+        // The additions: zero on the edges most likely to run, by loop depth; among edges
+        // as deep, on those Ball-Larus leaves at zero (the first edge out of each block,
+        // which the rewrite places where an addition would cost most).
+        let depth = loop_depths(cfg);
+        let first = |v: Node, w: Node| dag_out[v as usize].first().is_some_and(|&(_, t)| t == w);
+        let inc = crate::increments::increments(&dag_out, |v, w| {
+            if v == 0 || w == exit {
+                // A path's start and end cost a constant either way.
+                0
+            } else {
+                (2u64 << (4 * depth[v as usize - 1].min(depth[w as usize - 1]).min(14))) + first(v, w) as u64
+            }
+        });
+        let inc_of = |v: Node, w: Node| -> u64 {
+            let i = dag_out[v as usize].iter().position(|&(_, t)| t == w).expect("edge is in the DAG");
+            inc[v as usize][i]
+        };
         let mut start_val = vec![None; n];
-        for &(val, w) in &dag_out[0] {
-            start_val[w as usize - 1] = Some(val);
+        for (&(_, w), &add) in dag_out[0].iter().zip(&inc[0]) {
+            start_val[w as usize - 1] = Some(add);
         }
         let actions = cfg
             .edges
@@ -247,10 +296,10 @@ impl Dag {
                         Target::Block(w) => Some(start_val[w.idx()].expect("target of a path end is a start")),
                         Target::Exit => None,
                     };
-                    EdgeAction::End { add: val_of(v, exit), restart }
+                    EdgeAction::End { add: inc_of(v, exit), restart }
                 } else {
                     let Target::Block(w) = e.to else { unreachable!("forward edges go to blocks") };
-                    EdgeAction::Add(val_of(v, w.0 + 1))
+                    EdgeAction::Add(inc_of(v, w.0 + 1))
                 }
             })
             .collect();

@@ -32,26 +32,7 @@
       block $c1
         block $c0
           local.get $x
-          local.set 2
-          block ;; label = @4
-            block ;; label = @5
-              block ;; label = @6
-                local.get 2
-                br_table 0 (;@6;) 1 (;@5;) 0 (;@6;) 2 (;@4;) 1 (;@5;)
-              end
-              br $c0
-            end
-            local.get 1
-            i64.const 1
-            i64.add
-            local.set 1
-            br $c1
-          end
-          local.get 1
-          i64.const 2
-          i64.add
-          local.set 1
-          br $c2
+          br_table $c0 $c1 $c0 $c2 $c1
         end
         i32.const 10
         local.get 1
@@ -71,6 +52,8 @@
       end
       i32.const 20
       local.get 1
+      i64.const 1
+      i64.add
       i32.wrap_i64
       i32.const 3
       i32.shl
@@ -87,6 +70,8 @@
     end
     i32.const 30
     local.get 1
+    i64.const 2
+    i64.add
     i32.wrap_i64
     i32.const 3
     i32.shl

@@ -32,26 +32,7 @@
       block $c1
         block $c0
           local.get $x
-          local.set 2
-          block ;; label = @4
-            block ;; label = @5
-              block ;; label = @6
-                local.get 2
-                br_table 0 (;@6;) 1 (;@5;) 0 (;@6;) 2 (;@4;) 1 (;@5;)
-              end
-              br $c0
-            end
-            local.get 1
-            i64.const 1
-            i64.add
-            local.set 1
-            br $c1
-          end
-          local.get 1
-          i64.const 2
-          i64.add
-          local.set 1
-          br $c2
+          br_table $c0 $c1 $c0 $c2 $c1
         end
         i32.const 10
         i32.const 0
@@ -62,12 +43,16 @@
       i32.const 20
       i32.const 0
       local.get 1
+      i64.const 1
+      i64.add
       call 5
       return
     end
     i32.const 30
     i32.const 0
     local.get 1
+    i64.const 2
+    i64.add
     call 5
   )
   (func $state (;2;) (type 1) (param $n i32)

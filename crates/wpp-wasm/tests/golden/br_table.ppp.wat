@@ -45,16 +45,8 @@
               end
               br $c0
             end
-            local.get 1
-            i64.const 1
-            i64.add
-            local.set 1
             br $c1
           end
-          local.get 1
-          i64.const 2
-          i64.add
-          local.set 1
           local.get 4
           i64.const 1
           i64.add
@@ -102,6 +94,8 @@
       local.tee 3
       i64.load
       local.get 1
+      i64.const 1
+      i64.add
       i64.eq
       if ;; label = @2
         local.get 3
@@ -113,6 +107,8 @@
       else
         i32.const 0
         local.get 1
+        i64.const 1
+        i64.add
         call 5
       end
       return
@@ -130,6 +126,8 @@
     local.tee 3
     i64.load
     local.get 1
+    i64.const 2
+    i64.add
     i64.eq
     if ;; label = @1
       local.get 3
@@ -141,6 +139,8 @@
     else
       i32.const 0
       local.get 1
+      i64.const 2
+      i64.add
       call 5
     end
   )

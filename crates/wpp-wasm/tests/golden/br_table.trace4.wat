@@ -27,26 +27,7 @@
       block $c1
         block $c0
           local.get $x
-          local.set 2
-          block ;; label = @4
-            block ;; label = @5
-              block ;; label = @6
-                local.get 2
-                br_table 0 (;@6;) 1 (;@5;) 0 (;@6;) 2 (;@4;) 1 (;@5;)
-              end
-              br $c0
-            end
-            local.get 1
-            i64.const 1
-            i64.add
-            local.set 1
-            br $c1
-          end
-          local.get 1
-          i64.const 2
-          i64.add
-          local.set 1
-          br $c2
+          br_table $c0 $c1 $c0 $c2 $c1
         end
         i32.const 10
         global.get 0
@@ -72,6 +53,8 @@
       i32.const 20
       global.get 0
       local.get 1
+      i64.const 1
+      i64.add
       i64.store32
       global.get 0
       i32.const 4
@@ -93,6 +76,8 @@
     i32.const 30
     global.get 0
     local.get 1
+    i64.const 2
+    i64.add
     i64.store32
     global.get 0
     i32.const 4

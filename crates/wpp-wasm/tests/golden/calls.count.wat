@@ -50,15 +50,13 @@
     if (result i32) ;; label = @1
       i32.const 1
     else
-      local.get 1
-      i64.const 1
-      i64.add
-      local.set 1
       local.get 0
       local.get 0
       i32.const 1
       i32.sub
       local.get 1
+      i64.const 1
+      i64.add
       i32.wrap_i64
       i32.const 3
       i32.shl
@@ -96,16 +94,14 @@
       local.get $x
       i32.eqz
       br_if $b
-      local.get 1
-      i64.const 1
-      i64.add
-      local.set 1
       local.get $x
       i32.const 10
       i32.gt_s
       if ;; label = @2
         i32.const 10
         local.get 1
+        i64.const 1
+        i64.add
         i32.wrap_i64
         i32.const 3
         i32.shl
@@ -119,14 +115,11 @@
         i64.add
         i64.store offset=32
         return
-      else
-        local.get 1
-        i64.const 1
-        i64.add
-        local.set 1
       end
       local.get $x
       local.get 1
+      i64.const 2
+      i64.add
       i32.wrap_i64
       i32.const 3
       i32.shl
@@ -157,7 +150,7 @@
     i64.const 1
     i64.add
     i64.store offset=32
-    i64.const 4
+    i64.const 0
     local.set 1
     call $log
     local.get $x
@@ -165,6 +158,8 @@
     i32.const 1
     i32.and
     local.get 1
+    i64.const 4
+    i64.add
     i32.wrap_i64
     i32.const 3
     i32.shl
@@ -177,10 +172,12 @@
     i64.const 1
     i64.add
     i64.store offset=32
-    i64.const 5
+    i64.const 0
     local.set 1
     call_indirect (type $un)
     local.get 1
+    i64.const 5
+    i64.add
     i32.wrap_i64
     i32.const 3
     i32.shl
@@ -210,11 +207,13 @@
     i64.const 1
     i64.add
     i64.store offset=80
-    i64.const 1
+    i64.const 0
     local.set 1
     call $log
     local.get $x
     local.get 1
+    i64.const 1
+    i64.add
     i32.wrap_i64
     i32.const 3
     i32.shl

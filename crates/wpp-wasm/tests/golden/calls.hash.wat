@@ -40,16 +40,14 @@
     if (result i32) ;; label = @1
       i32.const 1
     else
-      local.get 1
-      i64.const 1
-      i64.add
-      local.set 1
       local.get 0
       local.get 0
       i32.const 1
       i32.sub
       i32.const 2
       local.get 1
+      i64.const 1
+      i64.add
       call 6
       i64.const 2
       local.set 1
@@ -66,10 +64,6 @@
       local.get $x
       i32.eqz
       br_if $b
-      local.get 1
-      i64.const 1
-      i64.add
-      local.set 1
       local.get $x
       i32.const 10
       i32.gt_s
@@ -77,17 +71,16 @@
         i32.const 10
         i32.const 3
         local.get 1
-        call 6
-        return
-      else
-        local.get 1
         i64.const 1
         i64.add
-        local.set 1
+        call 6
+        return
       end
       local.get $x
       i32.const 3
       local.get 1
+      i64.const 2
+      i64.add
       call 6
       i64.const 3
       local.set 1
@@ -97,7 +90,7 @@
     i32.const 3
     local.get 1
     call 6
-    i64.const 4
+    i64.const 0
     local.set 1
     call $log
     local.get $x
@@ -106,12 +99,16 @@
     i32.and
     i32.const 3
     local.get 1
+    i64.const 4
+    i64.add
     call 6
-    i64.const 5
+    i64.const 0
     local.set 1
     call_indirect (type $un)
     i32.const 3
     local.get 1
+    i64.const 5
+    i64.add
     call 6
   )
   (func $tail (;5;) (type $un) (param $x i32) (result i32)
@@ -120,12 +117,14 @@
     i32.const 4
     local.get 1
     call 6
-    i64.const 1
+    i64.const 0
     local.set 1
     call $log
     local.get $x
     i32.const 4
     local.get 1
+    i64.const 1
+    i64.add
     call 6
     return_call $double
   )

@@ -53,10 +53,6 @@
     if (result i32) ;; label = @1
       i32.const 1
     else
-      local.get 1
-      i64.const 1
-      i64.add
-      local.set 1
       local.get 0
       local.get 0
       i32.const 1
@@ -73,6 +69,8 @@
       local.tee 3
       i64.load offset=8
       local.get 1
+      i64.const 1
+      i64.add
       i64.eq
       if ;; label = @2
         local.get 3
@@ -84,6 +82,8 @@
       else
         i32.const 2
         local.get 1
+        i64.const 1
+        i64.add
         call 6
       end
       i64.const 2
@@ -125,10 +125,6 @@
       local.get $x
       i32.eqz
       br_if $b
-      local.get 1
-      i64.const 1
-      i64.add
-      local.set 1
       local.get 4
       i64.const 1
       i64.add
@@ -150,6 +146,8 @@
         local.tee 3
         i64.load offset=40
         local.get 1
+        i64.const 1
+        i64.add
         i64.eq
         if ;; label = @3
           local.get 3
@@ -161,14 +159,11 @@
         else
           i32.const 3
           local.get 1
+          i64.const 1
+          i64.add
           call 6
         end
         return
-      else
-        local.get 1
-        i64.const 1
-        i64.add
-        local.set 1
       end
       local.get $x
       local.get 4
@@ -183,6 +178,8 @@
       local.tee 3
       i64.load offset=40
       local.get 1
+      i64.const 2
+      i64.add
       i64.eq
       if ;; label = @2
         local.get 3
@@ -194,6 +191,8 @@
       else
         i32.const 3
         local.get 1
+        i64.const 2
+        i64.add
         call 6
       end
       i64.const 3
@@ -228,7 +227,7 @@
       local.get 1
       call 6
     end
-    i64.const 4
+    i64.const 0
     local.set 1
     i64.const 2
     local.set 4
@@ -249,6 +248,8 @@
     local.tee 3
     i64.load offset=40
     local.get 1
+    i64.const 4
+    i64.add
     i64.eq
     if ;; label = @1
       local.get 3
@@ -260,9 +261,11 @@
     else
       i32.const 3
       local.get 1
+      i64.const 4
+      i64.add
       call 6
     end
-    i64.const 5
+    i64.const 0
     local.set 1
     i64.const 0
     local.set 4
@@ -279,6 +282,8 @@
     local.tee 3
     i64.load offset=40
     local.get 1
+    i64.const 5
+    i64.add
     i64.eq
     if ;; label = @1
       local.get 3
@@ -290,6 +295,8 @@
     else
       i32.const 3
       local.get 1
+      i64.const 5
+      i64.add
       call 6
     end
   )
@@ -309,11 +316,13 @@
     i64.const 1
     i64.add
     i64.store offset=104
-    i64.const 1
+    i64.const 0
     local.set 1
     call $log
     local.get $x
     local.get 1
+    i64.const 1
+    i64.add
     i32.wrap_i64
     i32.const 3
     i32.shl

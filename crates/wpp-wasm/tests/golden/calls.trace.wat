@@ -51,17 +51,13 @@
     if (result i32) ;; label = @1
       i32.const 1
     else
-      local.get 1
-      i64.const 1
-      i64.add
-      local.set 1
       local.get 0
       local.get 0
       i32.const 1
       i32.sub
       global.get 0
       local.get 1
-      i64.const 8589934592
+      i64.const 8589934593
       i64.add
       i64.store
       global.get 0
@@ -111,10 +107,6 @@
       local.get $x
       i32.eqz
       br_if $b
-      local.get 1
-      i64.const 1
-      i64.add
-      local.set 1
       local.get $x
       i32.const 10
       i32.gt_s
@@ -122,7 +114,7 @@
         i32.const 10
         global.get 0
         local.get 1
-        i64.const 12884901888
+        i64.const 12884901889
         i64.add
         i64.store
         global.get 0
@@ -141,16 +133,11 @@
           global.set 0
         end
         return
-      else
-        local.get 1
-        i64.const 1
-        i64.add
-        local.set 1
       end
       local.get $x
       global.get 0
       local.get 1
-      i64.const 12884901888
+      i64.const 12884901890
       i64.add
       i64.store
       global.get 0
@@ -193,7 +180,7 @@
       i32.const 0
       global.set 0
     end
-    i64.const 4
+    i64.const 0
     local.set 1
     call $log
     local.get $x
@@ -202,7 +189,7 @@
     i32.and
     global.get 0
     local.get 1
-    i64.const 12884901888
+    i64.const 12884901892
     i64.add
     i64.store
     global.get 0
@@ -220,12 +207,12 @@
       i32.const 0
       global.set 0
     end
-    i64.const 5
+    i64.const 0
     local.set 1
     call_indirect (type $un)
     global.get 0
     local.get 1
-    i64.const 12884901888
+    i64.const 12884901893
     i64.add
     i64.store
     global.get 0
@@ -267,13 +254,13 @@
       i32.const 0
       global.set 0
     end
-    i64.const 1
+    i64.const 0
     local.set 1
     call $log
     local.get $x
     global.get 0
     local.get 1
-    i64.const 17179869184
+    i64.const 17179869185
     i64.add
     i64.store
     global.get 0

@@ -50,17 +50,13 @@
     if (result i32) ;; label = @1
       i32.const 1
     else
-      local.get 1
-      i64.const 1
-      i64.add
-      local.set 1
       local.get 0
       local.get 0
       i32.const 1
       i32.sub
       global.get 0
       local.get 1
-      i64.const 3
+      i64.const 4
       i64.add
       i64.store32
       global.get 0
@@ -110,10 +106,6 @@
       local.get $x
       i32.eqz
       br_if $b
-      local.get 1
-      i64.const 1
-      i64.add
-      local.set 1
       local.get $x
       i32.const 10
       i32.gt_s
@@ -121,7 +113,7 @@
         i32.const 10
         global.get 0
         local.get 1
-        i64.const 6
+        i64.const 7
         i64.add
         i64.store32
         global.get 0
@@ -140,16 +132,11 @@
           global.set 0
         end
         return
-      else
-        local.get 1
-        i64.const 1
-        i64.add
-        local.set 1
       end
       local.get $x
       global.get 0
       local.get 1
-      i64.const 6
+      i64.const 8
       i64.add
       i64.store32
       global.get 0
@@ -192,7 +179,7 @@
       i32.const 0
       global.set 0
     end
-    i64.const 4
+    i64.const 0
     local.set 1
     call $log
     local.get $x
@@ -201,7 +188,7 @@
     i32.and
     global.get 0
     local.get 1
-    i64.const 6
+    i64.const 10
     i64.add
     i64.store32
     global.get 0
@@ -219,12 +206,12 @@
       i32.const 0
       global.set 0
     end
-    i64.const 5
+    i64.const 0
     local.set 1
     call_indirect (type $un)
     global.get 0
     local.get 1
-    i64.const 6
+    i64.const 11
     i64.add
     i64.store32
     global.get 0
@@ -266,13 +253,13 @@
       i32.const 0
       global.set 0
     end
-    i64.const 1
+    i64.const 0
     local.set 1
     call $log
     local.get $x
     global.get 0
     local.get 1
-    i64.const 1
+    i64.const 2
     i64.add
     i64.store32
     global.get 0

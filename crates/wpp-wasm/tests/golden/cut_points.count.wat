@@ -37,7 +37,7 @@
       i64.const 1
       i64.add
       i64.store
-      i64.const 1
+      i64.const 0
       local.set 2
       local.get $s
       i32.const 1
@@ -57,7 +57,7 @@
       i64.const 1
       i64.add
       i64.store
-      i64.const 3
+      i64.const 2
       local.set 2
       local.get $s
       i32.const 1
@@ -87,6 +87,8 @@
     i32.and
     if ;; label = @1
       local.get 2
+      i64.const 1
+      i64.add
       i32.wrap_i64
       i32.const 3
       i32.shl
@@ -99,7 +101,7 @@
       i64.const 1
       i64.add
       i64.store
-      i64.const 5
+      i64.const 0
       local.set 2
       local.get $s
       i32.const 4
@@ -107,6 +109,8 @@
       local.set $s
     else
       local.get 2
+      i64.const 1
+      i64.add
       i32.wrap_i64
       i32.const 3
       i32.shl
@@ -119,7 +123,7 @@
       i64.const 1
       i64.add
       i64.store
-      i64.const 7
+      i64.const 2
       local.set 2
       local.get $s
       i32.const 1
@@ -149,6 +153,8 @@
     i32.and
     if ;; label = @1
       local.get 2
+      i64.const 5
+      i64.add
       i32.wrap_i64
       i32.const 3
       i32.shl
@@ -161,7 +167,7 @@
       i64.const 1
       i64.add
       i64.store
-      i64.const 9
+      i64.const 0
       local.set 2
       local.get $s
       i32.const 16
@@ -169,6 +175,8 @@
       local.set $s
     else
       local.get 2
+      i64.const 5
+      i64.add
       i32.wrap_i64
       i32.const 3
       i32.shl
@@ -181,7 +189,7 @@
       i64.const 1
       i64.add
       i64.store
-      i64.const 11
+      i64.const 2
       local.set 2
       local.get $s
       i32.const 1
@@ -208,6 +216,8 @@
     end
     local.get $s
     local.get 2
+    i64.const 9
+    i64.add
     i32.wrap_i64
     i32.const 3
     i32.shl

@@ -27,7 +27,7 @@
       i32.const 0
       local.get 2
       call 3
-      i64.const 1
+      i64.const 0
       local.set 2
       local.get $s
       i32.const 1
@@ -37,7 +37,7 @@
       i32.const 0
       local.get 2
       call 3
-      i64.const 3
+      i64.const 2
       local.set 2
       local.get $s
       i32.const 1
@@ -68,8 +68,10 @@
     if ;; label = @1
       i32.const 0
       local.get 2
+      i64.const 1
+      i64.add
       call 3
-      i64.const 5
+      i64.const 0
       local.set 2
       local.get $s
       i32.const 4
@@ -78,8 +80,10 @@
     else
       i32.const 0
       local.get 2
+      i64.const 1
+      i64.add
       call 3
-      i64.const 7
+      i64.const 2
       local.set 2
       local.get $s
       i32.const 1
@@ -110,8 +114,10 @@
     if ;; label = @1
       i32.const 0
       local.get 2
+      i64.const 5
+      i64.add
       call 3
-      i64.const 9
+      i64.const 0
       local.set 2
       local.get $s
       i32.const 16
@@ -120,8 +126,10 @@
     else
       i32.const 0
       local.get 2
+      i64.const 5
+      i64.add
       call 3
-      i64.const 11
+      i64.const 2
       local.set 2
       local.get $s
       i32.const 1
@@ -149,6 +157,8 @@
     local.get $s
     i32.const 0
     local.get 2
+    i64.const 9
+    i64.add
     call 3
   )
   (func $looped (;2;) (type 1) (param $x i32) (param $n i32) (result i32)

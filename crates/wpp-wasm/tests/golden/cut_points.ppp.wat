@@ -51,7 +51,7 @@
         local.get 2
         call 3
       end
-      i64.const 1
+      i64.const 0
       local.set 2
       i64.const 1
       local.set 5
@@ -85,7 +85,7 @@
         local.get 2
         call 3
       end
-      i64.const 3
+      i64.const 2
       local.set 2
       i64.const 2
       local.set 5
@@ -128,6 +128,8 @@
       local.tee 4
       i64.load
       local.get 2
+      i64.const 1
+      i64.add
       i64.eq
       if ;; label = @2
         local.get 4
@@ -139,9 +141,11 @@
       else
         i32.const 0
         local.get 2
+        i64.const 1
+        i64.add
         call 3
       end
-      i64.const 5
+      i64.const 0
       local.set 2
       i64.const 3
       local.set 5
@@ -162,6 +166,8 @@
       local.tee 4
       i64.load
       local.get 2
+      i64.const 1
+      i64.add
       i64.eq
       if ;; label = @2
         local.get 4
@@ -173,9 +179,11 @@
       else
         i32.const 0
         local.get 2
+        i64.const 1
+        i64.add
         call 3
       end
-      i64.const 7
+      i64.const 2
       local.set 2
       i64.const 4
       local.set 5
@@ -218,6 +226,8 @@
       local.tee 4
       i64.load
       local.get 2
+      i64.const 5
+      i64.add
       i64.eq
       if ;; label = @2
         local.get 4
@@ -229,9 +239,11 @@
       else
         i32.const 0
         local.get 2
+        i64.const 5
+        i64.add
         call 3
       end
-      i64.const 9
+      i64.const 0
       local.set 2
       i64.const 5
       local.set 5
@@ -252,6 +264,8 @@
       local.tee 4
       i64.load
       local.get 2
+      i64.const 5
+      i64.add
       i64.eq
       if ;; label = @2
         local.get 4
@@ -263,9 +277,11 @@
       else
         i32.const 0
         local.get 2
+        i64.const 5
+        i64.add
         call 3
       end
-      i64.const 11
+      i64.const 2
       local.set 2
       i64.const 6
       local.set 5
@@ -305,6 +321,8 @@
     local.tee 4
     i64.load
     local.get 2
+    i64.const 9
+    i64.add
     i64.eq
     if ;; label = @1
       local.get 4
@@ -316,6 +334,8 @@
     else
       i32.const 0
       local.get 2
+      i64.const 9
+      i64.add
       call 3
     end
   )

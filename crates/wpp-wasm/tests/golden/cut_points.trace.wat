@@ -40,7 +40,7 @@
         i32.const 0
         global.set 0
       end
-      i64.const 1
+      i64.const 0
       local.set 2
       local.get $s
       i32.const 1
@@ -67,7 +67,7 @@
         i32.const 0
         global.set 0
       end
-      i64.const 3
+      i64.const 2
       local.set 2
       local.get $s
       i32.const 1
@@ -98,7 +98,7 @@
     if ;; label = @1
       global.get 0
       local.get 2
-      i64.const 0
+      i64.const 1
       i64.add
       i64.store
       global.get 0
@@ -116,7 +116,7 @@
         i32.const 0
         global.set 0
       end
-      i64.const 5
+      i64.const 0
       local.set 2
       local.get $s
       i32.const 4
@@ -125,7 +125,7 @@
     else
       global.get 0
       local.get 2
-      i64.const 0
+      i64.const 1
       i64.add
       i64.store
       global.get 0
@@ -143,7 +143,7 @@
         i32.const 0
         global.set 0
       end
-      i64.const 7
+      i64.const 2
       local.set 2
       local.get $s
       i32.const 1
@@ -174,7 +174,7 @@
     if ;; label = @1
       global.get 0
       local.get 2
-      i64.const 0
+      i64.const 5
       i64.add
       i64.store
       global.get 0
@@ -192,7 +192,7 @@
         i32.const 0
         global.set 0
       end
-      i64.const 9
+      i64.const 0
       local.set 2
       local.get $s
       i32.const 16
@@ -201,7 +201,7 @@
     else
       global.get 0
       local.get 2
-      i64.const 0
+      i64.const 5
       i64.add
       i64.store
       global.get 0
@@ -219,7 +219,7 @@
         i32.const 0
         global.set 0
       end
-      i64.const 11
+      i64.const 2
       local.set 2
       local.get $s
       i32.const 1
@@ -247,7 +247,7 @@
     local.get $s
     global.get 0
     local.get 2
-    i64.const 0
+    i64.const 9
     i64.add
     i64.store
     global.get 0

@@ -39,7 +39,7 @@
         i32.const 0
         global.set 0
       end
-      i64.const 1
+      i64.const 0
       local.set 2
       local.get $s
       i32.const 1
@@ -64,7 +64,7 @@
         i32.const 0
         global.set 0
       end
-      i64.const 3
+      i64.const 2
       local.set 2
       local.get $s
       i32.const 1
@@ -95,6 +95,8 @@
     if ;; label = @1
       global.get 0
       local.get 2
+      i64.const 1
+      i64.add
       i64.store32
       global.get 0
       i32.const 4
@@ -111,7 +113,7 @@
         i32.const 0
         global.set 0
       end
-      i64.const 5
+      i64.const 0
       local.set 2
       local.get $s
       i32.const 4
@@ -120,6 +122,8 @@
     else
       global.get 0
       local.get 2
+      i64.const 1
+      i64.add
       i64.store32
       global.get 0
       i32.const 4
@@ -136,7 +140,7 @@
         i32.const 0
         global.set 0
       end
-      i64.const 7
+      i64.const 2
       local.set 2
       local.get $s
       i32.const 1
@@ -167,6 +171,8 @@
     if ;; label = @1
       global.get 0
       local.get 2
+      i64.const 5
+      i64.add
       i64.store32
       global.get 0
       i32.const 4
@@ -183,7 +189,7 @@
         i32.const 0
         global.set 0
       end
-      i64.const 9
+      i64.const 0
       local.set 2
       local.get $s
       i32.const 16
@@ -192,6 +198,8 @@
     else
       global.get 0
       local.get 2
+      i64.const 5
+      i64.add
       i64.store32
       global.get 0
       i32.const 4
@@ -208,7 +216,7 @@
         i32.const 0
         global.set 0
       end
-      i64.const 11
+      i64.const 2
       local.set 2
       local.get $s
       i32.const 1
@@ -236,6 +244,8 @@
     local.get $s
     global.get 0
     local.get 2
+    i64.const 9
+    i64.add
     i64.store32
     global.get 0
     i32.const 4

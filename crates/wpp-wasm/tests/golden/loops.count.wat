@@ -85,10 +85,6 @@
         local.get $x
         i32.eq
         br_if $found
-        local.get 3
-        i64.const 1
-        i64.add
-        local.set 3
         local.get $i
         i32.const 1
         i32.add
@@ -99,7 +95,7 @@
         local.tee 4
         if ;; label = @3
           local.get 3
-          i64.const 1
+          i64.const 2
           i64.add
           i32.wrap_i64
           i32.const 3
@@ -121,6 +117,8 @@
       end
       i32.const -1
       local.get 3
+      i64.const 1
+      i64.add
       i32.wrap_i64
       i32.const 3
       i32.shl
@@ -252,15 +250,13 @@
         local.get $n
         i32.eqz
         br_if $done
-        local.get 1
-        i64.const 1
-        i64.add
-        local.set 1
         local.get $n
         i32.const 1
         i32.sub
         local.set $n
         local.get 1
+        i64.const 1
+        i64.add
         i32.wrap_i64
         i32.const 3
         i32.shl

@@ -65,10 +65,6 @@
         local.get $x
         i32.eq
         br_if $found
-        local.get 3
-        i64.const 1
-        i64.add
-        local.set 3
         local.get $i
         i32.const 1
         i32.add
@@ -80,7 +76,7 @@
         if ;; label = @3
           i32.const 1
           local.get 3
-          i64.const 1
+          i64.const 2
           i64.add
           call 5
           i64.const 3
@@ -92,6 +88,8 @@
       i32.const -1
       i32.const 1
       local.get 3
+      i64.const 1
+      i64.add
       call 5
       return
     end
@@ -172,16 +170,14 @@
         local.get $n
         i32.eqz
         br_if $done
-        local.get 1
-        i64.const 1
-        i64.add
-        local.set 1
         local.get $n
         i32.const 1
         i32.sub
         local.set $n
         i32.const 3
         local.get 1
+        i64.const 1
+        i64.add
         call 5
         i64.const 2
         local.set 1

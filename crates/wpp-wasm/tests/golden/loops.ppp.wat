@@ -89,10 +89,6 @@
         local.get $x
         i32.eq
         br_if $found
-        local.get 3
-        i64.const 1
-        i64.add
-        local.set 3
         local.get 6
         i64.const 1
         i64.add
@@ -118,7 +114,7 @@
           local.tee 5
           i64.load offset=16
           local.get 3
-          i64.const 1
+          i64.const 2
           i64.add
           i64.eq
           if ;; label = @4
@@ -131,7 +127,7 @@
           else
             i32.const 1
             local.get 3
-            i64.const 1
+            i64.const 2
             i64.add
             call 5
           end
@@ -156,6 +152,8 @@
       local.tee 5
       i64.load offset=16
       local.get 3
+      i64.const 1
+      i64.add
       i64.eq
       if ;; label = @2
         local.get 5
@@ -167,6 +165,8 @@
       else
         i32.const 1
         local.get 3
+        i64.const 1
+        i64.add
         call 5
       end
       return
@@ -350,10 +350,6 @@
         local.get $n
         i32.eqz
         br_if $done
-        local.get 1
-        i64.const 1
-        i64.add
-        local.set 1
         local.get $n
         i32.const 1
         i32.sub
@@ -370,6 +366,8 @@
         local.tee 3
         i64.load offset=208
         local.get 1
+        i64.const 1
+        i64.add
         i64.eq
         if ;; label = @3
           local.get 3
@@ -381,6 +379,8 @@
         else
           i32.const 3
           local.get 1
+          i64.const 1
+          i64.add
           call 5
         end
         i64.const 2

@@ -91,10 +91,6 @@
         local.get $x
         i32.eq
         br_if $found
-        local.get 3
-        i64.const 1
-        i64.add
-        local.set 3
         local.get $i
         i32.const 1
         i32.add
@@ -106,7 +102,7 @@
         if ;; label = @3
           global.get 0
           local.get 3
-          i64.const 4294967297
+          i64.const 4294967298
           i64.add
           i64.store
           global.get 0
@@ -133,7 +129,7 @@
       i32.const -1
       global.get 0
       local.get 3
-      i64.const 4294967296
+      i64.const 4294967297
       i64.add
       i64.store
       global.get 0
@@ -294,17 +290,13 @@
         local.get $n
         i32.eqz
         br_if $done
-        local.get 1
-        i64.const 1
-        i64.add
-        local.set 1
         local.get $n
         i32.const 1
         i32.sub
         local.set $n
         global.get 0
         local.get 1
-        i64.const 12884901888
+        i64.const 12884901889
         i64.add
         i64.store
         global.get 0

@@ -90,10 +90,6 @@
         local.get $x
         i32.eq
         br_if $found
-        local.get 3
-        i64.const 1
-        i64.add
-        local.set 3
         local.get $i
         i32.const 1
         i32.add
@@ -105,7 +101,7 @@
         if ;; label = @3
           global.get 0
           local.get 3
-          i64.const 7
+          i64.const 8
           i64.add
           i64.store32
           global.get 0
@@ -132,7 +128,7 @@
       i32.const -1
       global.get 0
       local.get 3
-      i64.const 6
+      i64.const 7
       i64.add
       i64.store32
       global.get 0
@@ -293,17 +289,13 @@
         local.get $n
         i32.eqz
         br_if $done
-        local.get 1
-        i64.const 1
-        i64.add
-        local.set 1
         local.get $n
         i32.const 1
         i32.sub
         local.set $n
         global.get 0
         local.get 1
-        i64.const 2
+        i64.const 3
         i64.add
         i64.store32
         global.get 0

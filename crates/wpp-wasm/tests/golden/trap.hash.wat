@@ -30,17 +30,14 @@
       local.get 1
       call 4
       unreachable
-    else
-      local.get 1
-      i64.const 1
-      i64.add
-      local.set 1
     end
     i32.const 100
     local.get $x
     i32.div_s
     i32.const 0
     local.get 1
+    i64.const 1
+    i64.add
     call 4
   )
   (func $dead (;2;) (type 0) (param $x i32) (result i32)

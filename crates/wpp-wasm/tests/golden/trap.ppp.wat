@@ -41,16 +41,13 @@
       i64.add
       i64.store
       unreachable
-    else
-      local.get 1
-      i64.const 1
-      i64.add
-      local.set 1
     end
     i32.const 100
     local.get $x
     i32.div_s
     local.get 1
+    i64.const 1
+    i64.add
     i32.wrap_i64
     i32.const 3
     i32.shl

@@ -43,18 +43,13 @@
         global.set 0
       end
       unreachable
-    else
-      local.get 1
-      i64.const 1
-      i64.add
-      local.set 1
     end
     i32.const 100
     local.get $x
     i32.div_s
     global.get 0
     local.get 1
-    i64.const 2
+    i64.const 3
     i64.add
     i64.store32
     global.get 0
