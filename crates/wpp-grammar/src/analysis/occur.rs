@@ -391,12 +391,22 @@ pub fn disjoint_occurrences(g: &Grammar, pattern: &[Terminal]) -> u64 {
     disjoint_in_valid(g, pattern)
 }
 
-/// [`disjoint_occurrences`] of each of `patterns`, the grammar checked once.
+/// [`disjoint_occurrences`] of each of `patterns`, the grammar checked once and the
+/// patterns shared out among the cores.
 pub fn disjoint_occurrences_of(g: &Grammar, patterns: &[&[Terminal]]) -> Vec<u64> {
     if g.validate(None).is_err() {
         return vec![0; patterns.len()];
     }
-    patterns.iter().map(|p| disjoint_in_valid(g, p)).collect()
+    // Each pattern is a walk of its own: the patterns are shared out among the cores.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(patterns.len());
+    if threads < 2 {
+        return patterns.iter().map(|p| disjoint_in_valid(g, p)).collect();
+    }
+    let share = patterns.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let workers: Vec<_> = patterns.chunks(share).map(|part| s.spawn(move || part.iter().map(|p| disjoint_in_valid(g, p)).collect::<Vec<u64>>())).collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    })
 }
 
 fn disjoint_in_valid(g: &Grammar, pattern: &[Terminal]) -> u64 {

@@ -5,8 +5,8 @@
 
 use proptest::prelude::*;
 use wpp_grammar::{
-    can_overlap, disjoint_occurrences, disjoint_occurrences_brute, hot_subpaths, hot_subpaths_brute, repair, Grammar, HotParams, HotSubpath, PatternCounts,
-    RuleId, Sequitur, Sym, Terminal,
+    can_overlap, disjoint_occurrences, disjoint_occurrences_brute, disjoint_occurrences_of, hot_subpaths, hot_subpaths_brute, repair, Grammar, HotParams,
+    HotSubpath, PatternCounts, RuleId, Sequitur, Sym, Terminal,
 };
 use wpp_test_support::strategies::arb_grammar;
 
@@ -190,6 +190,10 @@ proptest! {
                 prop_assert_eq!(by_len[k - 1], occurrences(&seq, &p[..k]));
             }
         }
+        // All at once, shared out among the cores, in the patterns' order.
+        let all: Vec<Vec<Terminal>> = pats.iter().map(|p| terminals(p)).collect();
+        let brute: Vec<u64> = all.iter().map(|p| disjoint_occurrences_brute(&seq, p)).collect();
+        prop_assert_eq!(disjoint_occurrences_of(&g, &all.iter().map(Vec::as_slice).collect::<Vec<_>>()), brute);
     }
 
     /// Patterns longer than the rule heads the counter keeps at hand (32 symbols), on
