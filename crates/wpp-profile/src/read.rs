@@ -418,8 +418,8 @@ impl Profile {
     pub fn grammar_with_instrumentation(&self) -> Result<wpp_grammar::Grammar, Error> {
         let bytes = self.section_bytes(section::GRAMMAR)?;
         let g = wpp_grammar::decode_grammar(&bytes).map_err(|e| corrupt(&self.path, format!("section `grammar`: {e}")))?;
-        g.validate(Some(self.n_terminals())).map_err(|e| corrupt(&self.path, format!("section `grammar`: {e}")))?;
-        let length = g.rule_lengths().first().copied().unwrap_or(0);
+        let lengths = g.validated_lengths(Some(self.n_terminals())).map_err(|e| corrupt(&self.path, format!("section `grammar`: {e}")))?;
+        let length = lengths.first().copied().unwrap_or(0);
         let recorded = self.recorded_events();
         if length != recorded {
             return Err(corrupt(&self.path, format!("section `grammar` derives {length} events; the profile recorded {recorded}")));

@@ -53,6 +53,16 @@ impl Grammar {
     /// rule 0, no rule deriving itself, no empty rule but the start rule, and (if given)
     /// every terminal below `n_terminals`.
     pub fn validate(&self, n_terminals: Option<u32>) -> Result<(), GrammarError> {
+        self.validated_order(n_terminals).map(|_| ())
+    }
+
+    /// [`Grammar::validate`], then [`Grammar::rule_lengths`], the rules put in order once.
+    pub fn validated_lengths(&self, n_terminals: Option<u32>) -> Result<Vec<u64>, GrammarError> {
+        let order = self.validated_order(n_terminals)?;
+        Ok(self.costs_in(&order, |_| 1))
+    }
+
+    fn validated_order(&self, n_terminals: Option<u32>) -> Result<Vec<RuleId>, GrammarError> {
         let n = self.rules.len() as u64;
         for (r, body) in self.rules.iter().enumerate() {
             let rule = RuleId(r as u32);
@@ -67,7 +77,7 @@ impl Grammar {
                 }
             }
         }
-        self.topological_order().map(|_| ())
+        self.topological_order()
     }
 
     /// Every rule, each before the rules it uses (rule 0 first). Rules nothing reaches
@@ -120,8 +130,13 @@ impl Grammar {
 
     /// Per rule, the sum of `cost(t)` over the terminals of its expansion (saturating).
     pub fn rule_costs(&self, cost: impl Fn(Terminal) -> u64) -> Vec<u64> {
+        self.costs_in(&self.order(), cost)
+    }
+
+    /// [`Grammar::rule_costs`] with the rules in topological order `order`.
+    fn costs_in(&self, order: &[RuleId], cost: impl Fn(Terminal) -> u64) -> Vec<u64> {
         let mut out = vec![0u64; self.rules.len()];
-        for &r in self.order().iter().rev() {
+        for &r in order.iter().rev() {
             let mut sum = 0u64;
             for &s in &self.rules[r.idx()] {
                 let c = match s {

@@ -315,6 +315,28 @@ impl Site {
     }
 }
 
+/// Steps every site of `sites`, its next symbol into `next`: on `threads` threads when
+/// there are enough sites to share.
+fn step_all(sites: &mut [Site], next: &mut [u32], rules: &Rules, ends: &Ends, threads: usize) {
+    const SHARED_FROM: usize = 1 << 14;
+    if threads < 2 || sites.len() < SHARED_FROM {
+        for (s, t) in sites.iter_mut().zip(next) {
+            *t = s.step(rules, ends);
+        }
+        return;
+    }
+    let share = sites.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        for (part, out) in sites.chunks_mut(share).zip(next.chunks_mut(share)) {
+            scope.spawn(move || {
+                for (s, t) in part.iter_mut().zip(out) {
+                    *t = s.step(rules, ends);
+                }
+            });
+        }
+    });
+}
+
 /// A boundary still open for new sites: a rule, its child left of the boundary, and that
 /// child's length (saturating).
 #[derive(Clone, Copy)]
@@ -432,6 +454,8 @@ impl Windows {
             }
         }
         let mut sites: Vec<Site> = Vec::new();
+        let mut next: Vec<u32> = Vec::new();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         for k in 2..=max_len {
             // New sites: boundaries whose left child's suffix of k - 1 symbols is alive.
             let d = (k - 1) as u32;
@@ -450,34 +474,31 @@ impl Windows {
             if sites.is_empty() {
                 break;
             }
-            // Grow every site by one symbol. The symbols are read for a batch of sites
-            // first: the reads miss the cache, and independent ones overlap.
+            // Grow every site by one symbol. The symbols are read for all sites first, on
+            // every core: the reads miss the cache, and independent ones overlap.
             let level_start = w.prefix.len();
-            let mut next = [0u32; 64];
-            for batch in sites.chunks_mut(next.len()) {
-                for (s, t) in batch.iter_mut().zip(&mut next) {
-                    *t = s.step(&g.rules, &ends);
-                }
-                for (s, &t) in batch.iter_mut().zip(&next) {
-                    let f = rule_freq[s.rule as usize];
-                    let id = match w.children.get(&(s.window, t)) {
-                        Some(&id) => id,
-                        None => {
-                            let id = w.prefix.len() as u32;
-                            w.prefix.push(s.window);
-                            w.last.push(t);
-                            w.len.push(k as u32);
-                            w.cost.push(w.cost[s.window as usize].saturating_add(costs[t as usize]));
-                            w.freq.push(0);
-                            w.alive.push(false);
-                            w.grows.push(false);
-                            w.children.insert((s.window, t), id);
-                            id
-                        }
-                    };
-                    w.freq[id as usize] = w.freq[id as usize].saturating_add(f);
-                    s.window = id;
-                }
+            next.clear();
+            next.resize(sites.len(), 0);
+            step_all(&mut sites, &mut next, &g.rules, &ends, threads);
+            for (s, &t) in sites.iter_mut().zip(&next) {
+                let f = rule_freq[s.rule as usize];
+                let id = match w.children.get(&(s.window, t)) {
+                    Some(&id) => id,
+                    None => {
+                        let id = w.prefix.len() as u32;
+                        w.prefix.push(s.window);
+                        w.last.push(t);
+                        w.len.push(k as u32);
+                        w.cost.push(w.cost[s.window as usize].saturating_add(costs[t as usize]));
+                        w.freq.push(0);
+                        w.alive.push(false);
+                        w.grows.push(false);
+                        w.children.insert((s.window, t), id);
+                        id
+                    }
+                };
+                w.freq[id as usize] = w.freq[id as usize].saturating_add(f);
+                s.window = id;
             }
             for id in level_start..w.prefix.len() {
                 w.alive[id] = bound.alive(w.freq[id], w.cost[id], k);

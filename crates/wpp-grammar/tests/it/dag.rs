@@ -59,6 +59,7 @@ fn check(input: &[u32]) -> Result<(), TestCaseError> {
     g.validate(Some(16)).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let w = walk(&g);
     prop_assert_eq!(g.rule_lengths(), w.lengths.clone());
+    prop_assert_eq!(g.validated_lengths(Some(16)), Ok(w.lengths.clone()));
     prop_assert_eq!(g.rule_frequencies(), w.visits);
     prop_assert_eq!(g.rule_depths(), w.depths.clone());
     let mut hist = vec![0u64; 16];
@@ -162,6 +163,10 @@ fn validate_rejects_what_is_not_a_dag() {
     assert_eq!(g(vec![vec![t(7)]]).validate(Some(7)), Err(GrammarError::BadTerminal { rule: RuleId(0), terminal: Terminal(7) }));
     assert_eq!(g(vec![vec![t(7)]]).validate(Some(8)), Ok(()));
     assert_eq!(g(vec![vec![]]).validate(Some(0)), Ok(()));
+    // Lengths only of a valid grammar, with the same error otherwise.
+    assert_eq!(g(vec![vec![n(1)], vec![n(1), t(0)]]).validated_lengths(None), Err(GrammarError::Cycle { rule: RuleId(1) }));
+    assert_eq!(g(vec![vec![t(7)]]).validated_lengths(Some(7)), Err(GrammarError::BadTerminal { rule: RuleId(0), terminal: Terminal(7) }));
+    assert_eq!(g(vec![vec![n(1), t(2)], vec![t(0), t(1)]]).validated_lengths(Some(3)), Ok(vec![3, 2]));
 }
 
 /// Lengths and frequencies saturate instead of overflowing on a grammar deriving 2^80

@@ -107,6 +107,36 @@ fn finds_a_hot_loop() {
     }
 }
 
+/// A grammar large enough that each level's sites are stepped on several threads (from
+/// 16,384 sites): the same subpaths as the brute force.
+#[test]
+fn hot_on_a_large_grammar_matches_the_brute_force() {
+    let mut x = 99u64;
+    let mut input = Vec::new();
+    for _ in 0..60_000 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let r = (x >> 33) as u32;
+        // Loop bodies of a few paths, chosen with a skew, and rare paths between them.
+        match r % 10 {
+            0..=5 => input.extend([0, 1 + r % 3, 4]),
+            6..=8 => input.extend([5, 6 + r % 7, 13, 14 + r % 2]),
+            _ => input.push(20 + r % 3000),
+        }
+    }
+    let g = sequitur(&input);
+    let costs: Vec<u64> = (0..3020u64).map(|t| 1 + t % 5).collect();
+    let total: u64 = input.iter().map(|&t| costs[t as usize]).sum();
+    for (max_len, min_len, share) in [(4, 1, 100), (12, 2, 1000)] {
+        let p = HotParams { max_len, min_len, min_cost: total / share };
+        let mut dag = hot_subpaths(&g, &costs, &p);
+        let mut brute = hot_subpaths_brute(&input, &costs, &p);
+        dag.sort_by(|a, b| a.symbols.cmp(&b.symbols));
+        brute.sort_by(|a, b| a.symbols.cmp(&b.symbols));
+        assert!(!brute.is_empty());
+        assert_eq!(dag, brute, "L = {max_len}");
+    }
+}
+
 #[test]
 fn pattern_counts_on_a_small_grammar() {
     let input = [0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 0, 0, 0];
