@@ -133,24 +133,6 @@ impl Rules {
         *self.start.last_mut().expect("one entry more than rules") = self.end();
     }
 
-    /// Removes the last rule.
-    pub fn pop(&mut self) -> Option<Vec<Sym>> {
-        if self.is_empty() {
-            return None;
-        }
-        self.start.pop();
-        let from = *self.start.last().expect("one entry more than rules") as usize;
-        Some(self.syms.split_off(from))
-    }
-
-    /// Keeps the first `n` rules.
-    pub fn truncate(&mut self, n: usize) {
-        if n < self.len() {
-            self.start.truncate(n + 1);
-            self.syms.truncate(self.start[n] as usize);
-        }
-    }
-
     /// The bodies as vectors of their own.
     pub fn to_vecs(&self) -> Vec<Vec<Sym>> {
         self.iter().map(<[Sym]>::to_vec).collect()
